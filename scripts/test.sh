@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every check CI runs. Idempotent: installs only what is missing.
+# Needs ../shared beside the checkout (real data and reference files).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "toolchain"
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+rustup target add wasm32-unknown-unknown >/dev/null
+test -d ../shared/data || { echo "error: ../shared (data and references) must sit beside the checkout" >&2; exit 2; }
+
+step "format and lints"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "core builds for the browser (wasm32, no I/O)"
+cargo build -p nomos-core --target wasm32-unknown-unknown --locked
+
+step "tests"
+cargo test --workspace --locked
+
+step "parity fixtures are reproducible by the reference implementations"
+scripts/fixtures/make-fixtures.sh
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  git diff --exit-code --stat -- core/tests/fixtures index-builder/tests/fixtures \
+    || { echo "error: regenerated fixtures differ from the committed ones" >&2; exit 1; }
+fi
