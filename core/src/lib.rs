@@ -1,0 +1,15 @@
+//! Nomos core: everything that must rank identically in the native index
+//! builder and in the browser. It performs no I/O; callers hand it text and
+//! bytes.
+//!
+//! - [`analysis`]: text to tokens, one analyzer per name.
+//! - [`index`]: the inverted index (postings, document lengths).
+//! - [`search`]: BM25 scoring and top-k selection.
+//! - [`eval`]: IR metrics with trec_eval semantics.
+//! - [`blob`]: the versioned index file the browser loads.
+
+pub mod analysis;
+pub mod blob;
+pub mod eval;
+pub mod index;
+pub mod search;
