@@ -1,0 +1,187 @@
+//! Exhaustive term-at-a-time BM25 that reproduces rank_bm25 (okapi) and
+//! bm25s (lucene) to the bit.
+//!
+//! Both references compute, for each query token occurrence in order, a
+//! per-document contribution and add it to a running score that starts at 0.
+//! Documents without the term get exactly ±0 added, so visiting only the
+//! term's postings gives the same sums. Everything that does not depend on
+//! the query is precomputed: the idf per term and, per document, the length
+//! norm `k1 · ((1 − b) + b · dl / avgdl)`, which both references evaluate
+//! with exactly these float64 operations in this order.
+
+use crate::index::InvertedIndex;
+
+use super::params::{Bm25Params, Bm25Variant, ParamsError};
+use super::top_k::{top_k_into, Hit};
+
+/// A BM25 ranker over an owned [`InvertedIndex`].
+#[derive(Debug, Clone)]
+pub struct Bm25Scorer {
+    index: InvertedIndex,
+    params: Bm25Params,
+    /// By term id. Lucene: the float32 idf, widened exactly.
+    idf: Vec<f64>,
+    /// By document id: `k1 · ((1 − b) + b · dl / avgdl)`.
+    doc_norms: Vec<f64>,
+}
+
+impl Bm25Scorer {
+    /// Precomputes idf and length norms for `params` (see
+    /// [`Bm25Params::validate`] for the accepted ranges).
+    pub fn new(index: InvertedIndex, params: Bm25Params) -> Result<Self, ParamsError> {
+        let mut scorer = Bm25Scorer {
+            index,
+            params,
+            idf: Vec::new(),
+            doc_norms: Vec::new(),
+        };
+        scorer.set_params(params)?;
+        Ok(scorer)
+    }
+
+    /// Switches parameters (e.g. in a k1/b sweep), recomputing only the
+    /// per-term and per-document tables.
+    pub fn set_params(&mut self, params: Bm25Params) -> Result<(), ParamsError> {
+        params.validate()?;
+        self.params = params;
+        self.idf = match params.variant {
+            Bm25Variant::Okapi => okapi_idf(&self.index, params.epsilon),
+            Bm25Variant::Lucene => lucene_idf(&self.index),
+        };
+        self.doc_norms = doc_norms(&self.index, params.k1, params.b);
+        Ok(())
+    }
+
+    pub fn params(&self) -> Bm25Params {
+        self.params
+    }
+
+    pub fn index(&self) -> &InvertedIndex {
+        &self.index
+    }
+
+    pub fn into_index(self) -> InvertedIndex {
+        self.index
+    }
+
+    /// The idf of each term, by term id, as the reference uses it: okapi
+    /// after the epsilon floor, lucene rounded to float32.
+    pub fn idf(&self) -> &[f64] {
+        &self.idf
+    }
+
+    /// Scores every document for `query` into `scores` (resized to the
+    /// number of documents; reuse it across queries to avoid allocating).
+    ///
+    /// Each occurrence of a query token counts again, in order; tokens not in
+    /// the vocabulary add nothing. Lucene scores are float32 values widened
+    /// exactly to f64.
+    pub fn score_into<S: AsRef<str>>(&self, query: &[S], scores: &mut Vec<f64>) {
+        scores.clear();
+        scores.resize(self.index.n_docs(), 0.0);
+        for token in query {
+            if let Some(term) = self.index.term_id(token.as_ref()) {
+                match self.params.variant {
+                    Bm25Variant::Okapi => self.add_okapi(term, scores),
+                    Bm25Variant::Lucene => self.add_lucene(term, scores),
+                }
+            }
+        }
+    }
+
+    /// [`Self::score_into`] into a fresh vector.
+    pub fn scores<S: AsRef<str>>(&self, query: &[S]) -> Vec<f64> {
+        let mut scores = Vec::new();
+        self.score_into(query, &mut scores);
+        scores
+    }
+
+    /// The best `k` documents for `query`, see [`top_k_into`].
+    pub fn search<S: AsRef<str>>(&self, query: &[S], k: usize, positive_only: bool) -> Vec<Hit> {
+        let scores = self.scores(query);
+        let mut hits = Vec::new();
+        top_k_into(&scores, k, positive_only, &mut hits);
+        hits
+    }
+
+    /// rank_bm25: `score += idf * (tf * (k1 + 1) / (tf + norm))`, float64.
+    fn add_okapi(&self, term: u32, scores: &mut [f64]) {
+        let idf = self.idf[term as usize];
+        let k1_plus_1 = self.params.k1 + 1.0;
+        self.index.postings(term).for_each(|p| {
+            let doc = p.doc as usize;
+            let tf = f64::from(p.tf);
+            scores[doc] += idf * (tf * k1_plus_1 / (tf + self.doc_norms[doc]));
+        });
+    }
+
+    /// bm25s: the impact `idf_f32 * (tf / (norm + tf))` is computed in
+    /// float64 (numpy 2 promotes the float32 operands against the float64
+    /// `avg_doc_len`), stored as float32, and summed in float32.
+    fn add_lucene(&self, term: u32, scores: &mut [f64]) {
+        let idf = self.idf[term as usize];
+        self.index.postings(term).for_each(|p| {
+            let doc = p.doc as usize;
+            let tf = f64::from(p.tf);
+            let impact = (idf * (tf / (self.doc_norms[doc] + tf))) as f32;
+            // f32 + f32 rounded once: same bits as numpy's float32 add.
+            scores[doc] = f64::from(scores[doc] as f32 + impact);
+        });
+    }
+}
+
+/// rank_bm25 `BM25Okapi._calc_idf`: `ln(N − df + 0.5) − ln(df + 0.5)`;
+/// negative values are replaced by `epsilon × mean`, the mean being taken
+/// over all terms before flooring, summed in vocabulary (first-seen) order.
+fn okapi_idf(index: &InvertedIndex, epsilon: f64) -> Vec<f64> {
+    let n = index.n_docs() as u64;
+    let mut idf: Vec<f64> = index
+        .doc_freqs()
+        .iter()
+        .map(|&df| {
+            let df = u64::from(df);
+            ((n - df) as f64 + 0.5).ln() - (df as f64 + 0.5).ln()
+        })
+        .collect();
+    if idf.is_empty() {
+        return idf;
+    }
+    let mut sum = 0.0;
+    for &v in &idf {
+        sum += v;
+    }
+    let floor = epsilon * (sum / idf.len() as f64);
+    for v in &mut idf {
+        if *v < 0.0 {
+            *v = floor;
+        }
+    }
+    idf
+}
+
+/// bm25s `_score_idf_lucene`: `ln(1 + (N − df + 0.5) / (df + 0.5))` in
+/// float64, stored as float32.
+fn lucene_idf(index: &InvertedIndex) -> Vec<f64> {
+    let n = index.n_docs() as u64;
+    index
+        .doc_freqs()
+        .iter()
+        .map(|&df| {
+            let df = u64::from(df);
+            let ratio = ((n - df) as f64 + 0.5) / (df as f64 + 0.5);
+            f64::from((1.0 + ratio).ln() as f32)
+        })
+        .collect()
+}
+
+/// `k1 · ((1 − b) + b · dl / avgdl)` per document, with
+/// `avgdl = total tokens / N` (rank_bm25's `num_doc / corpus_size`, and the
+/// same value as bm25s' numpy mean of integer lengths).
+fn doc_norms(index: &InvertedIndex, k1: f64, b: f64) -> Vec<f64> {
+    let avgdl = index.total_len() as f64 / index.n_docs() as f64;
+    index
+        .doc_lens()
+        .iter()
+        .map(|&dl| k1 * ((1.0 - b) + b * f64::from(dl) / avgdl))
+        .collect()
+}

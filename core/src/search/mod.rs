@@ -1,0 +1,29 @@
+//! BM25 ranking over an [`InvertedIndex`](crate::index::InvertedIndex) and
+//! top-k selection.
+//!
+//! Two variants, each matching a published baseline bit for bit:
+//! - [`Bm25Variant::Okapi`]: rank_bm25 0.2.2 `BM25Okapi` (GreekBarRetrieval);
+//! - [`Bm25Variant::Lucene`]: bm25s 0.3.8 `BM25(method="lucene")`
+//!   (CRAwLeR-DK), computed in float32 like the reference.
+//!
+//! Known differences, all outside what the baselines exercise:
+//! - rank_bm25 evaluates its formula for every document, so where it is 0/0
+//!   for a document lacking the term (k1 = 0, or b = 1 and an empty
+//!   document) it yields NaN; we only visit postings, so such documents
+//!   keep score 0.
+//! - bm25s raises on an empty token list and on the token `""` when the
+//!   corpus lacks it; we return all-zero scores / ignore it.
+//! - idf uses `f64::ln`. Natively that is the platform libm, as CPython's
+//!   `math.log`; on wasm it is Rust's own libm port, which may differ in the
+//!   last bit for rare inputs.
+
+mod bm25;
+mod params;
+mod top_k;
+
+pub use bm25::Bm25Scorer;
+pub use params::{Bm25Params, Bm25Variant, ParamsError};
+pub use top_k::{top_k, top_k_into, Hit};
+
+#[cfg(test)]
+mod tests;

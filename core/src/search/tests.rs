@@ -1,0 +1,151 @@
+//! Behaviour of the scorer apart from reference parity (which
+//! `tests/bm25_parity.rs` checks against rank_bm25 and bm25s output).
+
+use super::*;
+use crate::index::InvertedIndex;
+
+fn scorer(docs: &[&[&str]], variant: Bm25Variant) -> Bm25Scorer {
+    let index = InvertedIndex::build(docs.iter().map(|d| d.iter())).unwrap();
+    Bm25Scorer::new(index, Bm25Params::new(variant)).unwrap()
+}
+
+const DOCS: &[&[&str]] = &[
+    &["a", "b", "a"],
+    &["c"],
+    &[],
+    &["b", "c", "d", "d", "d"],
+    &["a"],
+];
+const VARIANTS: [Bm25Variant; 2] = [Bm25Variant::Okapi, Bm25Variant::Lucene];
+
+#[test]
+fn empty_query_scores_zero() {
+    for v in VARIANTS {
+        let s = scorer(DOCS, v);
+        assert_eq!(s.scores::<&str>(&[]), [0.0; 5]);
+        assert!(s.search::<&str>(&[], 10, true).is_empty());
+        // Zero scores still fill the ranking, in corpus order.
+        let all: Vec<u32> = s
+            .search::<&str>(&[], 10, false)
+            .iter()
+            .map(|h| h.doc)
+            .collect();
+        assert_eq!(all, [0, 1, 2, 3, 4]);
+    }
+}
+
+#[test]
+fn unknown_tokens_add_nothing() {
+    for v in VARIANTS {
+        let s = scorer(DOCS, v);
+        assert_eq!(s.scores(&["zz", "b", "", "yy"]), s.scores(&["b"]));
+        assert_eq!(s.scores(&["zz"]), [0.0; 5]);
+    }
+}
+
+#[test]
+fn only_documents_with_a_query_term_score() {
+    for v in VARIANTS {
+        let scores = scorer(DOCS, v).scores(&["d", "a"]);
+        let positive: Vec<bool> = scores.iter().map(|&x| x > 0.0).collect();
+        assert_eq!(positive, [true, false, false, true, true], "{v}");
+    }
+}
+
+#[test]
+fn repeated_tokens_count_per_occurrence() {
+    for v in VARIANTS {
+        let s = scorer(DOCS, v);
+        let once = s.scores(&["c"]);
+        let twice = s.scores(&["c", "c"]);
+        for (o, t) in once.iter().zip(&twice) {
+            let expected = match v {
+                Bm25Variant::Okapi => o + o,
+                Bm25Variant::Lucene => f64::from(*o as f32 + *o as f32),
+            };
+            assert_eq!(*t, expected);
+        }
+    }
+}
+
+#[test]
+fn lucene_scores_are_float32_values() {
+    let scores = scorer(DOCS, Bm25Variant::Lucene).scores(&["a", "b", "d", "a"]);
+    for x in scores {
+        assert_eq!(f64::from(x as f32), x);
+    }
+}
+
+#[test]
+fn score_buffer_is_reset_between_queries() {
+    let s = scorer(DOCS, Bm25Variant::Okapi);
+    let mut buf = vec![7.0; 2];
+    s.score_into(&["a"], &mut buf);
+    s.score_into(&["c"], &mut buf);
+    assert_eq!(buf, s.scores(&["c"]));
+}
+
+#[test]
+fn empty_corpus() {
+    for v in VARIANTS {
+        let s = scorer(&[], v);
+        assert!(s.scores(&["a"]).is_empty());
+        assert!(s.search(&["a"], 10, false).is_empty());
+        assert!(s.idf().is_empty());
+    }
+}
+
+#[test]
+fn all_documents_empty() {
+    for v in VARIANTS {
+        let s = scorer(&[&[], &[]], v);
+        assert_eq!(s.scores(&["a"]), [0.0, 0.0]);
+    }
+}
+
+#[test]
+fn set_params_matches_a_fresh_scorer() {
+    let mut s = scorer(DOCS, Bm25Variant::Okapi);
+    let params = Bm25Params {
+        variant: Bm25Variant::Lucene,
+        k1: 1.2,
+        b: 0.3,
+        epsilon: 0.0,
+    };
+    s.set_params(params).unwrap();
+    let fresh = Bm25Scorer::new(s.index().clone(), params).unwrap();
+    assert_eq!(s.params(), params);
+    assert_eq!(s.idf(), fresh.idf());
+    assert_eq!(s.scores(&["a", "d"]), fresh.scores(&["a", "d"]));
+}
+
+#[test]
+fn invalid_params_are_rejected() {
+    let index = InvertedIndex::build(DOCS.iter().map(|d| d.iter())).unwrap();
+    let params = Bm25Params {
+        b: -0.5,
+        ..Bm25Params::default()
+    };
+    assert!(matches!(
+        Bm25Scorer::new(index, params),
+        Err(ParamsError::OutOfRange { name: "b", .. })
+    ));
+}
+
+#[test]
+fn okapi_floors_negative_idf() {
+    // "a" is in 4 of 5 documents: ln(1.5) − ln(4.5) < 0, so it gets
+    // epsilon × mean idf instead.
+    let docs: &[&[&str]] = &[&["a", "x"], &["a"], &["a", "y"], &["a"], &["z"]];
+    let s = scorer(docs, Bm25Variant::Okapi);
+    let raw: Vec<f64> = s
+        .index()
+        .doc_freqs()
+        .iter()
+        .map(|&df| (5.0 - f64::from(df) + 0.5).ln() - (f64::from(df) + 0.5).ln())
+        .collect();
+    let mean = raw.iter().sum::<f64>() / raw.len() as f64;
+    assert!(raw[0] < 0.0);
+    assert_eq!(s.idf()[0], 0.25 * mean);
+    assert_eq!(s.idf()[1..], raw[1..]);
+}

@@ -1,0 +1,153 @@
+//! Top-k selection in the references' order: score descending, ties in
+//! corpus order — what numpy's `argsort(-scores, kind="stable")` and
+//! Python's stable `sorted(..., key=-score)` give. NaN (which our scorer
+//! never produces) ranks last, as numpy sorts it.
+
+use std::cmp::Ordering;
+
+/// A ranked document.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub doc: u32,
+    pub score: f64,
+}
+
+/// The best `min(k, N)` documents of `scores` (indexed by document id),
+/// best first, written into `out` (cleared first; reuse it across queries).
+/// With `positive_only`, documents scoring ≤ 0 (or NaN) are left out.
+///
+/// Candidates that beat the current k-th best are appended to `out`; when
+/// it holds 2k, a linear-time selection keeps the best k and raises the bar.
+/// Most documents cost one float comparison, each candidate O(1) amortised.
+pub fn top_k_into(scores: &[f64], k: usize, positive_only: bool, out: &mut Vec<Hit>) {
+    out.clear();
+    if k == 0 {
+        return;
+    }
+    let capacity = k.saturating_mul(2).min(scores.len());
+    out.reserve(capacity);
+    // Score of the k-th best so far (`None` until k candidates were kept).
+    // Documents arrive in increasing id order and a later document never
+    // wins a tie, so beating the bar needs a strictly greater score — or
+    // any number when the bar is NaN.
+    let mut bar: Option<f64> = None;
+    for (&score, doc) in scores.iter().zip(0u32..) {
+        let positive = score > 0.0;
+        if positive_only && !positive {
+            continue;
+        }
+        if let Some(bar) = bar {
+            let beats_bar = score > bar || (bar.is_nan() && !score.is_nan());
+            if !beats_bar {
+                continue;
+            }
+        }
+        out.push(Hit { doc, score });
+        if out.len() == capacity {
+            keep_best(out, k);
+            // Only once k were kept: with fewer, anything may still enter.
+            if out.len() == k {
+                bar = out.last().map(|h| h.score);
+            }
+        }
+    }
+    keep_best(out, k);
+    out.sort_unstable_by(rank_order);
+}
+
+/// Truncates `hits` to its best `k`, the k-th best last.
+fn keep_best(hits: &mut Vec<Hit>, k: usize) {
+    if hits.len() > k {
+        hits.select_nth_unstable_by(k - 1, rank_order);
+        hits.truncate(k);
+    }
+}
+
+/// [`top_k_into`] into a fresh vector.
+pub fn top_k(scores: &[f64], k: usize, positive_only: bool) -> Vec<Hit> {
+    let mut out = Vec::new();
+    top_k_into(scores, k, positive_only, &mut out);
+    out
+}
+
+/// `Less` if `a` ranks before `b`.
+fn rank_order(a: &Hit, b: &Hit) -> Ordering {
+    match b.score.partial_cmp(&a.score) {
+        Some(Ordering::Equal) => a.doc.cmp(&b.doc),
+        Some(by_score) => by_score,
+        // At least one NaN: NaN ranks after numbers, then by document.
+        None => (a.score.is_nan().cmp(&b.score.is_nan())).then(a.doc.cmp(&b.doc)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(hits: &[Hit]) -> Vec<u32> {
+        hits.iter().map(|h| h.doc).collect()
+    }
+
+    /// Independent definition for NaN-free scores: std's stable sort by
+    /// descending score, as numpy's `argsort(-scores, kind="stable")`.
+    fn stable_ranking(scores: &[f64]) -> Vec<u32> {
+        let mut all: Vec<u32> = (0..scores.len() as u32).collect();
+        all.sort_by(|&a, &b| scores[b as usize].partial_cmp(&scores[a as usize]).unwrap());
+        all
+    }
+
+    #[test]
+    fn ties_keep_corpus_order() {
+        let scores = [1.0, 3.0, 1.0, 3.0, 0.0, 1.0, -0.0, 3.0];
+        assert_eq!(docs(&top_k(&scores, 8, false)), [1, 3, 7, 0, 2, 5, 4, 6]);
+        assert_eq!(docs(&top_k(&scores, 4, false)), [1, 3, 7, 0]);
+        assert_eq!(docs(&top_k(&scores, 2, false)), [1, 3]);
+    }
+
+    #[test]
+    fn k_larger_than_corpus_returns_everything() {
+        let scores = [0.5, 2.0, 0.0];
+        let hits = top_k(&scores, 1000, false);
+        assert_eq!(docs(&hits), [1, 0, 2]);
+        assert_eq!(hits[0].score, 2.0);
+    }
+
+    #[test]
+    fn k_zero_and_empty_scores() {
+        assert!(top_k(&[1.0, 2.0], 0, false).is_empty());
+        assert!(top_k(&[], 10, false).is_empty());
+    }
+
+    #[test]
+    fn positive_only_drops_zero_and_negative() {
+        let scores = [0.0, -1.0, 2.0, 0.5, f64::NAN, 0.0];
+        assert_eq!(docs(&top_k(&scores, 10, true)), [2, 3]);
+        assert_eq!(docs(&top_k(&scores, 1, true)), [2]);
+        assert_eq!(docs(&top_k(&scores, 10, false)), [2, 3, 0, 5, 1, 4]);
+    }
+
+    #[test]
+    fn nan_ranks_last() {
+        let scores = [f64::NAN, 1.0, f64::NAN, -5.0];
+        assert_eq!(docs(&top_k(&scores, 4, false)), [1, 3, 0, 2]);
+        assert_eq!(docs(&top_k(&scores, 2, false)), [1, 3]);
+    }
+
+    #[test]
+    fn agrees_with_a_full_stable_sort() {
+        // Few distinct values, so ties are everywhere.
+        let mut state: u32 = 12345;
+        let scores: Vec<f64> = (0..3000)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                f64::from((state >> 16) % 7) - 2.0
+            })
+            .collect();
+        let full = stable_ranking(&scores);
+        for k in [1, 7, 100, 1000, 2999, 3000, 5000] {
+            let mut out = vec![Hit { doc: 9, score: 9.0 }];
+            top_k_into(&scores, k, false, &mut out);
+            assert_eq!(docs(&out), full[..k.min(full.len())], "k = {k}");
+        }
+    }
+}
