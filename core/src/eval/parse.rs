@@ -1,0 +1,65 @@
+//! Error types and field splitting shared by the qrels and run parsers.
+
+use std::fmt;
+
+/// A malformed line in a qrels or run text. The caller adds the file name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    pub reason: String,
+}
+
+impl ParseError {
+    pub(super) fn new(line: usize, reason: impl Into<String>) -> Self {
+        Self {
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A (query, doc) pair given twice, which trec_eval refuses to evaluate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    pub query_id: String,
+    pub doc_id: String,
+}
+
+impl fmt::Display for Duplicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "duplicate document '{}' for query '{}'",
+            self.doc_id, self.query_id
+        )
+    }
+}
+
+impl std::error::Error for Duplicate {}
+
+/// C `isspace` in the "C" locale, which trec_eval splits fields on. Unlike
+/// `char::is_whitespace` it leaves non-ASCII spaces inside ids.
+pub(super) fn is_c_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+}
+
+/// The whitespace-separated fields of a TREC line.
+pub(super) fn trec_fields(line: &str) -> Vec<&str> {
+    line.split(is_c_space).filter(|f| !f.is_empty()).collect()
+}
+
+/// Parses an integer relevance judgment.
+pub(super) fn parse_relevance(field: &str, line: usize) -> Result<i32, ParseError> {
+    field
+        .parse()
+        .map_err(|_| ParseError::new(line, format!("relevance '{field}' is not an integer")))
+}
