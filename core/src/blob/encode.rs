@@ -1,0 +1,289 @@
+//! Turning documents, queries, judgments and built indexes into blob bytes.
+
+use std::collections::HashMap;
+
+use rkyv::rancor;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::format::{
+    Bm25Defaults, Csr, DocsSection, GraphSection, Header, LexicalSection, Manifest, QrelsSection,
+    QueriesSection, SectionKind, StrTable, FORMAT_VERSION, NONE,
+};
+use super::text::{self, ArticleTextRef};
+use super::{frame, BlobError};
+use crate::index::InvertedIndex;
+
+/// One document as the builder hands it over.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DocumentInput {
+    pub id: String,
+    pub title: String,
+    pub text: String,
+    pub augmented: Option<String>,
+    pub source: String,
+    pub area: Option<String>,
+    pub paragraphs: Vec<String>,
+    pub explicit_refs: Vec<String>,
+    pub implicit_refs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryInput {
+    pub id: String,
+    pub text: String,
+    pub area: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgmentInput {
+    pub query_id: String,
+    pub doc_id: String,
+    pub relevance: i32,
+}
+
+/// Everything a blob is made from. The indexes must have been built over
+/// `documents` in order (the augmented one over each document's augmented
+/// text, or whatever stand-in the builder chose).
+pub struct BlobInput<'a> {
+    /// The writing program, e.g. `nomos 0.1.0`.
+    pub builder: String,
+    pub analyzer: String,
+    pub bm25: Bm25Defaults,
+    pub manifest: Manifest,
+    pub documents: &'a [DocumentInput],
+    pub queries: &'a [QueryInput],
+    pub judgments: &'a [JudgmentInput],
+    pub text_index: &'a InvertedIndex,
+    pub augmented_index: Option<&'a InvertedIndex>,
+}
+
+/// What the encoder dropped, for the builder to report. Nothing else is
+/// ever dropped: every other inconsistency is an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EncodeReport {
+    pub judgments_unknown_query: usize,
+    pub judgments_unknown_doc: usize,
+    /// The same (query, document) judged again; the first judgment is kept.
+    pub judgments_duplicate: usize,
+    pub explicit_refs_unknown: usize,
+    pub implicit_refs_unknown: usize,
+}
+
+/// Encodes a blob. Fails on duplicate document or query ids, on indexes
+/// that do not cover the documents, and on sizes beyond the `u32` layout.
+pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobError> {
+    let docs = input.documents;
+    let n_docs = count(docs.len(), "documents")?;
+    let doc_index = unique_ids(docs.iter().map(|d| d.id.as_str()), "document")?;
+    let query_index = unique_ids(input.queries.iter().map(|q| q.id.as_str()), "query")?;
+    let mut report = EncodeReport::default();
+
+    let mut areas = Interner::default();
+    let mut sources = Interner::default();
+    let docs_section = DocsSection {
+        ids: StrTable::build(docs.iter().map(|d| d.id.as_str()))?,
+        titles: StrTable::build(docs.iter().map(|d| d.title.as_str()))?,
+        source_of: docs
+            .iter()
+            .map(|d| sources.intern(Some(&d.source)))
+            .collect(),
+        area_of: docs
+            .iter()
+            .map(|d| areas.intern(d.area.as_deref()))
+            .collect(),
+        sources: StrTable::default(),
+        areas: StrTable::default(),
+    };
+    let queries_section = QueriesSection {
+        ids: StrTable::build(input.queries.iter().map(|q| q.id.as_str()))?,
+        texts: StrTable::build(input.queries.iter().map(|q| q.text.as_str()))?,
+        area_of: input
+            .queries
+            .iter()
+            .map(|q| areas.intern(q.area.as_deref()))
+            .collect(),
+    };
+    let docs_section = DocsSection {
+        sources: StrTable::build(sources.names.iter().map(String::as_str))?,
+        areas: StrTable::build(areas.names.iter().map(String::as_str))?,
+        ..docs_section
+    };
+    let qrels = qrels_section(input, &query_index, &doc_index, &mut report)?;
+    let (explicit, unknown_explicit) =
+        Csr::resolve(docs.iter().map(|d| &d.explicit_refs), &doc_index)?;
+    let (implicit, unknown_implicit) =
+        Csr::resolve(docs.iter().map(|d| &d.implicit_refs), &doc_index)?;
+    report.explicit_refs_unknown = unknown_explicit;
+    report.implicit_refs_unknown = unknown_implicit;
+    let graph = GraphSection {
+        explicit,
+        implicit,
+        unknown_explicit: count(unknown_explicit, "unknown references")?,
+        unknown_implicit: count(unknown_implicit, "unknown references")?,
+    };
+    let text = text::encode(docs.iter().map(|d| ArticleTextRef {
+        text: &d.text,
+        paragraphs: &d.paragraphs,
+        augmented: d.augmented.as_deref(),
+    }))?;
+
+    let mut sections: Vec<(SectionKind, rkyv::util::AlignedVec)> = vec![
+        (SectionKind::Docs, archive(&docs_section)?),
+        (SectionKind::Text, archive(&text)?),
+        (
+            SectionKind::LexText,
+            archive(&lexical(input.text_index, n_docs, "text")?)?,
+        ),
+    ];
+    if let Some(aug) = input.augmented_index {
+        sections.push((
+            SectionKind::LexAugmented,
+            archive(&lexical(aug, n_docs, "augmented")?)?,
+        ));
+    }
+    if !input.queries.is_empty() {
+        sections.push((SectionKind::Queries, archive(&queries_section)?));
+        sections.push((SectionKind::Qrels, archive(&qrels)?));
+    }
+    sections.push((SectionKind::Graph, archive(&graph)?));
+
+    let header = Header {
+        builder: input.builder.clone(),
+        analyzer: input.analyzer.clone(),
+        bm25: input.bm25,
+        manifest: input.manifest.clone(),
+        content_hash: content_hash(sections.iter().map(|(_, b)| b.as_slice())),
+        n_docs,
+        n_queries: count(input.queries.len(), "queries")?,
+        n_judgments: count(qrels.docs.len(), "judgments")?,
+    };
+    let header = archive(&header)?;
+    let mut parts: Vec<([u8; 4], u32, &[u8])> = vec![(SectionKind::Header.tag(), 0, &header)];
+    parts.extend(sections.iter().map(|(k, b)| (k.tag(), 0, b.as_slice())));
+    Ok((frame::assemble(FORMAT_VERSION, &parts)?, report))
+}
+
+/// xxh3-128 over the sections after the header, in table order.
+pub(super) fn content_hash<'a>(sections: impl IntoIterator<Item = &'a [u8]>) -> u128 {
+    let mut h = Xxh3::new();
+    for s in sections {
+        h.update(s);
+    }
+    h.digest128()
+}
+
+fn archive<T>(value: &T) -> Result<rkyv::util::AlignedVec, BlobError>
+where
+    T: for<'a> rkyv::Serialize<
+        rkyv::api::high::HighSerializer<
+            rkyv::util::AlignedVec,
+            rkyv::ser::allocator::ArenaHandle<'a>,
+            rancor::Error,
+        >,
+    >,
+{
+    rkyv::to_bytes::<rancor::Error>(value).map_err(|e| BlobError::Input(format!("rkyv: {e}")))
+}
+
+fn count(n: usize, what: &str) -> Result<u32, BlobError> {
+    u32::try_from(n).map_err(|_| BlobError::Input(format!("too many {what} for a u32")))
+}
+
+fn unique_ids<'a>(
+    ids: impl Iterator<Item = &'a str>,
+    what: &str,
+) -> Result<HashMap<&'a str, u32>, BlobError> {
+    let mut map = HashMap::new();
+    let mut duplicates = 0usize;
+    let mut first = None;
+    for (i, id) in ids.enumerate() {
+        if map.insert(id, count(i, what)?).is_some() {
+            duplicates += 1;
+            first.get_or_insert(id);
+        }
+    }
+    match first {
+        None => Ok(map),
+        Some(id) => Err(BlobError::Input(format!(
+            "{duplicates} duplicate {what} ids (first: `{id}`)"
+        ))),
+    }
+}
+
+fn lexical(index: &InvertedIndex, n_docs: u32, field: &str) -> Result<LexicalSection, BlobError> {
+    if index.n_docs() != n_docs as usize {
+        return Err(BlobError::Input(format!(
+            "the {field} index covers {} documents, not {n_docs}",
+            index.n_docs()
+        )));
+    }
+    Ok(LexicalSection {
+        terms: StrTable::build(index.terms().iter().map(String::as_str))?,
+        doc_freqs: index.doc_freqs().to_vec(),
+        offsets: index.offsets().to_vec(),
+        postings: index.postings_bytes().to_vec(),
+        doc_lens: index.doc_lens().to_vec(),
+    })
+}
+
+fn qrels_section(
+    input: &BlobInput<'_>,
+    query_index: &HashMap<&str, u32>,
+    doc_index: &HashMap<&str, u32>,
+    report: &mut EncodeReport,
+) -> Result<QrelsSection, BlobError> {
+    let mut by_query: Vec<Vec<(u32, i32)>> = vec![Vec::new(); input.queries.len()];
+    for j in input.judgments {
+        let Some(&q) = query_index.get(j.query_id.as_str()) else {
+            report.judgments_unknown_query += 1;
+            continue;
+        };
+        let Some(&d) = doc_index.get(j.doc_id.as_str()) else {
+            report.judgments_unknown_doc += 1;
+            continue;
+        };
+        let list = &mut by_query[q as usize];
+        if list.iter().any(|&(doc, _)| doc == d) {
+            report.judgments_duplicate += 1;
+        } else {
+            list.push((d, j.relevance));
+        }
+    }
+    let mut section = QrelsSection {
+        offsets: vec![0],
+        docs: Vec::new(),
+        relevance: Vec::new(),
+    };
+    for mut list in by_query {
+        list.sort_unstable_by_key(|&(doc, _)| doc);
+        for (doc, rel) in list {
+            section.docs.push(doc);
+            section.relevance.push(rel);
+        }
+        section
+            .offsets
+            .push(count(section.docs.len(), "judgments")?);
+    }
+    Ok(section)
+}
+
+/// Distinct names in first-seen order; `None` maps to [`NONE`].
+#[derive(Default)]
+struct Interner {
+    names: Vec<String>,
+    ids: HashMap<String, u32>,
+}
+
+impl Interner {
+    fn intern(&mut self, name: Option<&str>) -> u32 {
+        let Some(name) = name else { return NONE };
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        // At most one name per document or query: far below u32::MAX.
+        let id = self.names.len() as u32;
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+}

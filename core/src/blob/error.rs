@@ -1,0 +1,84 @@
+use std::fmt;
+
+use crate::index::IndexError;
+
+/// Why a blob could not be written or loaded. Every variant names what was
+/// wrong, so a user holding a damaged or outdated file knows what to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BlobError {
+    /// The file does not start with the blob magic: not a Nomos index.
+    NotABlob,
+    /// A blob of another format version; it must be rebuilt.
+    UnsupportedVersion { found: u32, supported: u32 },
+    /// Fewer (or more) bytes than the blob's own length field says.
+    WrongLength { expected: u64, found: u64 },
+    /// The xxh3 checksum over the file does not match: the bytes changed.
+    ChecksumMismatch { stored: u64, computed: u64 },
+    /// The section table is malformed (overlaps, misalignment, bad sizes).
+    SectionTable(String),
+    /// A section the reader requires is absent.
+    MissingSection(&'static str),
+    /// A section's archive failed rkyv's byte-level validation.
+    Archive {
+        section: &'static str,
+        message: String,
+    },
+    /// A section is well-formed but inconsistent with the rest of the blob.
+    Invalid {
+        section: &'static str,
+        message: String,
+    },
+    /// A lexical field's postings failed the index's own checks.
+    Index {
+        field: &'static str,
+        error: IndexError,
+    },
+    /// The input handed to the encoder breaks a blob invariant.
+    Input(String),
+}
+
+impl BlobError {
+    pub(crate) fn invalid(section: &'static str, message: impl fmt::Display) -> Self {
+        BlobError::Invalid {
+            section,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for BlobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BlobError::NotABlob => f.write_str("not a Nomos index blob (bad magic bytes)"),
+            BlobError::UnsupportedVersion { found, supported } => write!(
+                f,
+                "blob format version {found} is not supported (this build reads version \
+                 {supported}); rebuild the blob with `nomos build`"
+            ),
+            BlobError::WrongLength { expected, found } => write!(
+                f,
+                "blob is {found} bytes but its header says {expected}: the file is \
+                 truncated or has trailing data"
+            ),
+            BlobError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "blob checksum mismatch (stored {stored:016x}, computed {computed:016x}): \
+                 the file is corrupted"
+            ),
+            BlobError::SectionTable(msg) => write!(f, "malformed blob section table: {msg}"),
+            BlobError::MissingSection(name) => write!(f, "blob has no `{name}` section"),
+            BlobError::Archive { section, message } => {
+                write!(f, "blob section `{section}` is malformed: {message}")
+            }
+            BlobError::Invalid { section, message } => {
+                write!(f, "blob section `{section}` is inconsistent: {message}")
+            }
+            BlobError::Index { field, error } => {
+                write!(f, "blob lexical field `{field}` is inconsistent: {error}")
+            }
+            BlobError::Input(msg) => write!(f, "cannot build blob: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for BlobError {}

@@ -1,0 +1,249 @@
+//! What each section holds, as rkyv-archived structs. Any change to these
+//! types or to their meaning must bump [`FORMAT_VERSION`].
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+/// The blob layout version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// `area_of` / `source_of` value for "none given".
+pub const NONE: u32 = u32::MAX;
+
+/// The kinds of section this version knows, with their 4-byte tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SectionKind {
+    /// [`Header`]: analyzer, BM25 defaults, source manifest, content hash.
+    Header,
+    /// [`DocsSection`]: ids, titles, sources and areas of the documents.
+    Docs,
+    /// [`TextSection`]: compressed display text (text, paragraphs, augmented).
+    Text,
+    /// [`LexicalSection`] of the plain text field.
+    LexText,
+    /// [`LexicalSection`] of the augmented text field (CRAwLeR-DK).
+    LexAugmented,
+    /// [`QueriesSection`].
+    Queries,
+    /// [`QrelsSection`].
+    Qrels,
+    /// [`GraphSection`].
+    Graph,
+}
+
+impl SectionKind {
+    pub const ALL: [SectionKind; 8] = [
+        SectionKind::Header,
+        SectionKind::Docs,
+        SectionKind::Text,
+        SectionKind::LexText,
+        SectionKind::LexAugmented,
+        SectionKind::Queries,
+        SectionKind::Qrels,
+        SectionKind::Graph,
+    ];
+
+    pub fn tag(self) -> [u8; 4] {
+        match self {
+            SectionKind::Header => *b"HEAD",
+            SectionKind::Docs => *b"DOCS",
+            SectionKind::Text => *b"TEXT",
+            SectionKind::LexText => *b"LEXT",
+            SectionKind::LexAugmented => *b"LEXA",
+            SectionKind::Queries => *b"QURY",
+            SectionKind::Qrels => *b"QREL",
+            SectionKind::Graph => *b"GRPH",
+        }
+    }
+
+    /// A readable name for messages and `nomos info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SectionKind::Header => "header",
+            SectionKind::Docs => "docs",
+            SectionKind::Text => "text",
+            SectionKind::LexText => "lexical:text",
+            SectionKind::LexAugmented => "lexical:augmented",
+            SectionKind::Queries => "queries",
+            SectionKind::Qrels => "qrels",
+            SectionKind::Graph => "graph",
+        }
+    }
+
+    pub fn from_tag(tag: [u8; 4]) -> Option<SectionKind> {
+        SectionKind::ALL.into_iter().find(|k| k.tag() == tag)
+    }
+}
+
+/// Which BM25 formula the blob's scores were meant for by default.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bm25Variant {
+    /// rank_bm25 `BM25Okapi` (GBR's baseline).
+    Okapi,
+    /// bm25s `method="lucene"` (CRAwLeR-DK's baseline).
+    Lucene,
+}
+
+/// The BM25 settings a blob suggests (stored form of
+/// [`crate::search::Bm25Params`], which converts both ways); a caller may
+/// override them.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+pub struct Bm25Defaults {
+    pub variant: Bm25Variant,
+    pub k1: f64,
+    pub b: f64,
+    /// rank_bm25's epsilon (floor for negative idf, Okapi only).
+    pub epsilon: f64,
+}
+
+/// A source file the blob was built from.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct ManifestFile {
+    /// Path relative to the source directory.
+    pub name: String,
+    /// Lower-case hex SHA-256 of the file.
+    pub sha256: String,
+}
+
+/// Where a blob's content came from.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    /// Dataset name (`gbr`, `crawler-dk`, `el-syntagma`, ...).
+    pub dataset: String,
+    /// Human-readable pool name for pickers ("Greek Constitution").
+    pub title: String,
+    pub files: Vec<ManifestFile>,
+    /// Caveats to show next to any score computed on this pool.
+    pub notes: Vec<String>,
+}
+
+/// The first section: what the blob is and how to use it.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Header {
+    /// The program that wrote the blob, e.g. `nomos 0.1.0`.
+    pub builder: String,
+    /// Analyzer name (see [`crate::analysis`]); queries must use the same.
+    pub analyzer: String,
+    pub bm25: Bm25Defaults,
+    pub manifest: Manifest,
+    /// xxh3-128 of all other sections' bytes: a stable identity of the
+    /// content, e.g. for cache keys.
+    pub content_hash: u128,
+    pub n_docs: u32,
+    pub n_queries: u32,
+    pub n_judgments: u32,
+}
+
+/// Many strings stored as one UTF-8 buffer and end offsets: 4 bytes of
+/// overhead per string instead of rkyv's 8, and one validation pass.
+#[derive(Archive, Serialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct StrTable {
+    pub text: String,
+    /// `ends[i]` is the byte end of string `i`; string 0 starts at 0.
+    pub ends: Vec<u32>,
+}
+
+#[derive(Archive, Serialize, Debug)]
+pub struct DocsSection {
+    pub ids: StrTable,
+    pub titles: StrTable,
+    /// Distinct source names, in first-seen order.
+    pub sources: StrTable,
+    /// Index into `sources` per document.
+    pub source_of: Vec<u32>,
+    /// Distinct area names of documents and queries, in first-seen order.
+    pub areas: StrTable,
+    /// Index into `areas` per document, or [`NONE`].
+    pub area_of: Vec<u32>,
+}
+
+/// Display text in independently deflated blocks of consecutive documents,
+/// so showing one result inflates one block (~64 KiB), not the corpus.
+#[derive(Archive, Serialize, Debug)]
+pub struct TextSection {
+    /// First document of each block, then the document count (blocks + 1).
+    pub block_docs: Vec<u32>,
+    /// Byte offsets of each block in `data`, then `data.len()` (blocks + 1).
+    pub block_ends: Vec<u32>,
+    /// Inflated size of each block.
+    pub raw_lens: Vec<u32>,
+    /// Raw deflate streams, back to back.
+    pub data: Vec<u8>,
+}
+
+/// One lexical field: [`crate::index::IndexParts`] with the vocabulary as
+/// a string table.
+#[derive(Archive, Serialize, Debug)]
+pub struct LexicalSection {
+    pub terms: StrTable,
+    pub doc_freqs: Vec<u32>,
+    pub offsets: Vec<u32>,
+    pub postings: Vec<u8>,
+    pub doc_lens: Vec<u32>,
+}
+
+#[derive(Archive, Serialize, Debug)]
+pub struct QueriesSection {
+    pub ids: StrTable,
+    pub texts: StrTable,
+    /// Index into the docs section's `areas` per query, or [`NONE`].
+    pub area_of: Vec<u32>,
+}
+
+/// Judgments grouped by query, documents in increasing index order.
+#[derive(Archive, Serialize, Debug)]
+pub struct QrelsSection {
+    /// Query `q`'s judgments are `offsets[q]..offsets[q + 1]`.
+    pub offsets: Vec<u32>,
+    pub docs: Vec<u32>,
+    pub relevance: Vec<i32>,
+}
+
+/// Adjacency lists in compressed sparse row form.
+#[derive(Archive, Serialize, Debug, Default)]
+pub struct Csr {
+    /// Document `d`'s neighbours are `targets[offsets[d]..offsets[d + 1]]`.
+    pub offsets: Vec<u32>,
+    pub targets: Vec<u32>,
+}
+
+/// Cross-references between documents, resolved to document indices.
+#[derive(Archive, Serialize, Debug)]
+pub struct GraphSection {
+    /// Citations (explicit context).
+    pub explicit: Csr,
+    /// Siblings (implicit context).
+    pub implicit: Csr,
+    /// References to ids that are not in the blob, dropped at build time.
+    pub unknown_explicit: u32,
+    pub unknown_implicit: u32,
+}
+
+impl From<Bm25Defaults> for crate::search::Bm25Params {
+    fn from(d: Bm25Defaults) -> Self {
+        use crate::search::Bm25Variant as V;
+        crate::search::Bm25Params {
+            variant: match d.variant {
+                Bm25Variant::Okapi => V::Okapi,
+                Bm25Variant::Lucene => V::Lucene,
+            },
+            k1: d.k1,
+            b: d.b,
+            epsilon: d.epsilon,
+        }
+    }
+}
+
+impl From<crate::search::Bm25Params> for Bm25Defaults {
+    fn from(p: crate::search::Bm25Params) -> Self {
+        use crate::search::Bm25Variant as V;
+        Bm25Defaults {
+            variant: match p.variant {
+                V::Okapi => Bm25Variant::Okapi,
+                V::Lucene => Bm25Variant::Lucene,
+            },
+            k1: p.k1,
+            b: p.b,
+            epsilon: p.epsilon,
+        }
+    }
+}

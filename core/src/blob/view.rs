@@ -1,0 +1,226 @@
+//! Read access to a loaded blob: the API the CLI and the browser use.
+//! Everything but the lexical indexes is read in place from the archive.
+
+use super::format::{
+    ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection, ArchivedQueriesSection,
+    ArchivedTextSection, Header, NONE,
+};
+use super::text::ArticleText;
+use super::{Blob, BlobError, Field, SectionInfo};
+use crate::index::InvertedIndex;
+use crate::search::Bm25Params;
+
+/// A benchmark query stored in a blob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueryRef<'a> {
+    pub id: &'a str,
+    pub text: &'a str,
+    pub area: Option<&'a str>,
+}
+
+/// One judgment of a query: document index and relevance grade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JudgmentRef {
+    pub doc: u32,
+    pub relevance: i32,
+}
+
+impl Blob {
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The analyzer the index was built with; queries must use it too.
+    pub fn analyzer(&self) -> &str {
+        &self.header.analyzer
+    }
+
+    /// The BM25 variant and parameters the blob was built for.
+    pub fn bm25_params(&self) -> Bm25Params {
+        self.header.bm25.into()
+    }
+
+    /// The sections in file order, with their sizes.
+    pub fn sections(&self) -> &[SectionInfo] {
+        &self.sections
+    }
+
+    /// The bytes of one section, as listed by [`Self::sections`].
+    pub fn section_bytes(&self, section: &SectionInfo) -> &[u8] {
+        self.bytes
+            .get(section.offset..section.offset + section.len)
+            .unwrap_or_default()
+    }
+
+    /// Total size of the blob file.
+    pub fn len_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn n_docs(&self) -> usize {
+        self.header.n_docs as usize
+    }
+
+    /// Document `doc`'s id (`None` out of range; likewise below).
+    pub fn doc_id(&self, doc: usize) -> Option<&str> {
+        self.docs().ids.get(doc)
+    }
+
+    /// The index of the document with this id.
+    pub fn doc_index(&self, id: &str) -> Option<u32> {
+        self.doc_ids.get(id).copied()
+    }
+
+    pub fn title(&self, doc: usize) -> Option<&str> {
+        self.docs().titles.get(doc)
+    }
+
+    /// The law, code or source the document belongs to (may be empty).
+    pub fn source(&self, doc: usize) -> Option<&str> {
+        let docs = self.docs();
+        docs.sources
+            .get(docs.source_of.get(doc)?.to_native() as usize)
+    }
+
+    pub fn area(&self, doc: usize) -> Option<&str> {
+        let docs = self.docs();
+        self.area_name(docs.area_of.get(doc)?.to_native())
+    }
+
+    /// Distinct source names, for filters.
+    pub fn sources(&self) -> impl Iterator<Item = &str> + '_ {
+        self.docs().sources.iter()
+    }
+
+    /// Distinct area names of documents and queries, for filters.
+    pub fn areas(&self) -> impl Iterator<Item = &str> + '_ {
+        self.docs().areas.iter()
+    }
+
+    /// Document `doc`'s display text, inflated on demand (one ~64 KiB
+    /// block per call; callers showing many results may want to cache).
+    pub fn article(&self, doc: usize) -> Result<ArticleText, BlobError> {
+        self.text().article(doc)
+    }
+
+    /// The lexical fields still held (see [`Self::take_index`]).
+    pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
+        self.fields.iter().map(|(f, _)| *f)
+    }
+
+    /// The inverted index of `field`, for [`crate::search`].
+    pub fn index(&self, field: Field) -> Option<&InvertedIndex> {
+        self.fields
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, i)| i)
+    }
+
+    /// Moves the index of `field` out (e.g. into a
+    /// [`crate::search::Bm25Scorer`], which owns its index); afterwards
+    /// [`Self::index`] returns `None` for it.
+    pub fn take_index(&mut self, field: Field) -> Option<InvertedIndex> {
+        let at = self.fields.iter().position(|(f, _)| *f == field)?;
+        Some(self.fields.remove(at).1)
+    }
+
+    pub fn n_queries(&self) -> usize {
+        self.header.n_queries as usize
+    }
+
+    pub fn query(&self, q: usize) -> Option<QueryRef<'_>> {
+        let queries = self.queries()?;
+        Some(QueryRef {
+            id: queries.ids.get(q)?,
+            text: queries.texts.get(q)?,
+            area: self.area_name(queries.area_of.get(q)?.to_native()),
+        })
+    }
+
+    pub fn queries_iter(&self) -> impl Iterator<Item = QueryRef<'_>> + '_ {
+        (0..self.n_queries()).filter_map(|q| self.query(q))
+    }
+
+    /// Query `q`'s judgments, documents in increasing index order.
+    pub fn judgments(&self, q: usize) -> impl Iterator<Item = JudgmentRef> + '_ {
+        let qrels = self.qrels();
+        let range = qrels
+            .and_then(|j| {
+                let start = j.offsets.get(q)?.to_native() as usize;
+                let end = j.offsets.get(q + 1)?.to_native() as usize;
+                Some(start..end)
+            })
+            .unwrap_or(0..0);
+        range.filter_map(move |i| {
+            let j = qrels?;
+            Some(JudgmentRef {
+                doc: j.docs.get(i)?.to_native(),
+                relevance: j.relevance.get(i)?.to_native(),
+            })
+        })
+    }
+
+    /// Documents that `doc` cites.
+    pub fn explicit_refs(&self, doc: usize) -> Vec<u32> {
+        self.graph()
+            .map(|g| g.explicit.neighbours(doc).collect())
+            .unwrap_or_default()
+    }
+
+    /// Documents that are `doc`'s siblings.
+    pub fn implicit_refs(&self, doc: usize) -> Vec<u32> {
+        self.graph()
+            .map(|g| g.implicit.neighbours(doc).collect())
+            .unwrap_or_default()
+    }
+
+    /// How many explicit and implicit references named ids not in the blob.
+    pub fn unknown_refs(&self) -> (u32, u32) {
+        self.graph()
+            .map(|g| {
+                (
+                    g.unknown_explicit.to_native(),
+                    g.unknown_implicit.to_native(),
+                )
+            })
+            .unwrap_or((0, 0))
+    }
+
+    fn area_name(&self, area: u32) -> Option<&str> {
+        match area {
+            NONE => None,
+            a => self.docs().areas.get(a as usize),
+        }
+    }
+
+    // The accessors below read sections that `Blob::load` validated with
+    // `rkyv::access`; the bytes are owned and never mutated afterwards.
+
+    fn docs(&self) -> &ArchivedDocsSection {
+        // SAFETY: validated as `ArchivedDocsSection` at load; see above.
+        unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.docs.clone()]) }
+    }
+
+    fn text(&self) -> &ArchivedTextSection {
+        // SAFETY: validated as `ArchivedTextSection` at load.
+        unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.text.clone()]) }
+    }
+
+    fn queries(&self) -> Option<&ArchivedQueriesSection> {
+        let range = self.ranges.queries.clone()?;
+        // SAFETY: validated as `ArchivedQueriesSection` at load.
+        Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
+    }
+
+    fn qrels(&self) -> Option<&ArchivedQrelsSection> {
+        let range = self.ranges.qrels.clone()?;
+        // SAFETY: validated as `ArchivedQrelsSection` at load.
+        Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
+    }
+
+    fn graph(&self) -> Option<&ArchivedGraphSection> {
+        let range = self.ranges.graph.clone()?;
+        // SAFETY: validated as `ArchivedGraphSection` at load.
+        Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
+    }
+}
