@@ -1,0 +1,166 @@
+//! Command-line interface. Scripts rely on these spellings: change them only
+//! with a deprecation path.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "nomos",
+    version,
+    about = "Statute search: analyse, index, search and evaluate"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Analyse UTF-8 lines from stdin: one output line of space-joined tokens per input line.
+    Analyze {
+        /// Analyzer name: gbr-greek, da or zh.
+        #[arg(long)]
+        analyzer: String,
+    },
+    /// Rank the documents of a pool for one query and print ids and scores.
+    Search(SearchArgs),
+    /// Run every query of a pool, write a TREC run file and a metrics JSON.
+    Eval(EvalArgs),
+    /// Score a TREC run against TREC qrels and print metrics as JSON.
+    TrecEval {
+        /// Qrels: `qid 0 docid rel` lines (or BEIR TSV with a header).
+        qrels: PathBuf,
+        /// Run: `qid Q0 docid rank score tag` lines.
+        run: PathBuf,
+    },
+    /// Build an index blob from a source.
+    Build(BuildArgs),
+    /// Print a blob's header and section sizes.
+    Info { blob: PathBuf },
+    /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
+    Manifest { dir: PathBuf },
+    /// Download benchmark data where a network exists.
+    #[command(subcommand)]
+    Fetch(FetchCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FetchCommand {
+    /// Fetch a Hugging Face dataset repository's files at a revision
+    /// (HF_ENDPOINT overrides the host, HF_TOKEN authenticates).
+    Hf {
+        /// Repository, e.g. AUEB-NLP/greek-bar-bench.
+        repo: String,
+        #[arg(long, default_value = "main")]
+        revision: String,
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// Where the documents come from: a BEIR directory or a built blob.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct PoolArg {
+    /// BEIR-layout directory (corpus.jsonl, queries.jsonl, qrels/test.tsv).
+    #[arg(long)]
+    pub corpus: Option<PathBuf>,
+    /// Index blob written by `nomos build`.
+    #[arg(long)]
+    pub index: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct RankingArgs {
+    /// Analyzer name (gbr-greek, da, zh). Required with --corpus; a blob records its own.
+    #[arg(long)]
+    pub analyzer: Option<String>,
+    /// BM25 variant: okapi (rank_bm25 BM25Okapi) or lucene (bm25s "lucene").
+    /// Default: the blob's recorded default, or okapi with --corpus.
+    #[arg(long, value_enum)]
+    pub bm25: Option<Bm25Arg>,
+    /// BM25 k1 (default: the blob's, or 1.5).
+    #[arg(long)]
+    pub k1: Option<f64>,
+    /// BM25 b (default: the blob's, or 0.75).
+    #[arg(long)]
+    pub b: Option<f64>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bm25Arg {
+    Okapi,
+    Lucene,
+}
+
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub pool: PoolArg,
+    #[command(flatten)]
+    pub ranking: RankingArgs,
+    /// How many results to print.
+    #[arg(short = 'k', long = "top", default_value_t = 10)]
+    pub k: usize,
+    /// The query text.
+    pub query: String,
+}
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    pub pool: PoolArg,
+    #[command(flatten)]
+    pub ranking: RankingArgs,
+    /// Queries to run instead of the pool's (BEIR queries.jsonl: `_id`, `text`).
+    #[arg(long)]
+    pub queries: Option<PathBuf>,
+    /// Judgments to use instead of the pool's (TREC qrels or BEIR TSV).
+    #[arg(long)]
+    pub qrels: Option<PathBuf>,
+    /// Where to write the TREC run file.
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Where to write the metrics JSON (means and per-query values).
+    #[arg(long)]
+    pub metrics: PathBuf,
+    /// Ranking depth per query.
+    #[arg(long, default_value_t = 100)]
+    pub depth: usize,
+    /// Keep only documents with a positive score (no zero-score fill).
+    #[arg(long)]
+    pub positive_only: bool,
+    /// Run tag written in the TREC run file.
+    #[arg(long, default_value = "nomos")]
+    pub tag: String,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceFormat {
+    Beir,
+    Gbr,
+    CrawlerDk,
+    Stard,
+    DaActs,
+    ElSyntagma,
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Source format.
+    #[arg(long, value_enum)]
+    pub format: SourceFormat,
+    /// Source directory (or file, for el-syntagma).
+    pub src: PathBuf,
+    /// Output blob path.
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
+    /// Analyzer; defaults by format (gbr-greek for Greek, da for Danish, zh for STARD).
+    #[arg(long)]
+    pub analyzer: Option<String>,
+    /// Pool name shown in the app; defaults by format.
+    #[arg(long)]
+    pub title: Option<String>,
+}

@@ -1,0 +1,315 @@
+//! `nomos build`: read a source, analyse and index it, write a blob.
+//!
+//! Policy for dubious input (never silent): duplicate document or query ids
+//! fail; judgments naming unknown queries or documents are dropped; empty
+//! texts are kept. Every case is reported on stderr with a count.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use nomos_core::analysis::Analyzer;
+use nomos_core::blob::{
+    encode, BlobInput, DocumentInput, EncodeReport, JudgmentInput, Manifest, ManifestFile,
+    QueryInput,
+};
+use nomos_core::index::InvertedIndex;
+use nomos_core::search::{Bm25Params, Bm25Variant};
+
+use super::{analyzer_by_name, progress};
+use crate::cli::{BuildArgs, SourceFormat};
+use crate::error::bad_input;
+use crate::sources::pool::Pool;
+use crate::sources::{beir, crawler, da_acts, gbr, stard, syntagma};
+
+/// How many example ids a warning or error lists.
+const EXAMPLES: usize = 5;
+
+pub fn run(args: BuildArgs) -> Result<()> {
+    let analyzer = analyzer_by_name(&analyzer_name(&args)?)?;
+    let pool = read_pool(args.format, &args.src)?;
+    check_ids(&pool)?;
+    warn_empty_texts(&pool);
+
+    let indexes = index_fields(&pool, analyzer)?;
+    let documents: Vec<DocumentInput> = pool.articles.into_iter().map(document).collect();
+    let queries: Vec<QueryInput> = pool
+        .queries
+        .into_iter()
+        .map(|q| QueryInput {
+            id: q.id,
+            text: q.text,
+            area: q.area,
+        })
+        .collect();
+    let judgments: Vec<JudgmentInput> = pool
+        .judgments
+        .into_iter()
+        .map(|j| JudgmentInput {
+            query_id: j.query_id,
+            doc_id: j.doc_id,
+            relevance: j.relevance,
+        })
+        .collect();
+    let input = BlobInput {
+        builder: format!("nomos {}", env!("CARGO_PKG_VERSION")),
+        analyzer: analyzer.name().to_owned(),
+        bm25: Bm25Params::new(default_variant(args.format)).into(),
+        manifest: Manifest {
+            title: args.title.clone().unwrap_or_else(|| default_title(&args)),
+            dataset: pool.dataset,
+            files: pool
+                .files
+                .into_iter()
+                .map(|f| ManifestFile {
+                    name: f.name,
+                    sha256: f.sha256,
+                })
+                .collect(),
+            notes: pool.notes,
+        },
+        documents: &documents,
+        queries: &queries,
+        judgments: &judgments,
+        text_index: &indexes.text,
+        augmented_index: indexes.augmented.as_ref(),
+    };
+    let (bytes, report) = encode(&input).map_err(bad_input)?;
+    warn_dropped(&report);
+    write_atomically(&args.out, &bytes)?;
+    eprintln!(
+        "wrote {} ({} documents, {} queries, {} bytes)",
+        args.out.display(),
+        documents.len(),
+        queries.len(),
+        bytes.len()
+    );
+    Ok(())
+}
+
+fn analyzer_name(args: &BuildArgs) -> Result<String> {
+    if let Some(name) = &args.analyzer {
+        return Ok(name.clone());
+    }
+    let name = match args.format {
+        SourceFormat::Gbr | SourceFormat::ElSyntagma => "gbr-greek",
+        SourceFormat::CrawlerDk | SourceFormat::DaActs => "da",
+        SourceFormat::Stard => "zh",
+        SourceFormat::Beir => {
+            return Err(bad_input(
+                "--analyzer is required with --format beir (gbr-greek, da or zh)",
+            ))
+        }
+    };
+    Ok(name.to_owned())
+}
+
+/// A pool name for pickers when `--title` is not given.
+fn default_title(args: &BuildArgs) -> String {
+    match args.format {
+        SourceFormat::Gbr => "GreekBarRetrieval".into(),
+        SourceFormat::CrawlerDk => "CRAwLeR-DK".into(),
+        SourceFormat::Stard => "STARD (reduced pool)".into(),
+        SourceFormat::DaActs => "Danish consolidated acts".into(),
+        SourceFormat::ElSyntagma => "Greek Constitution".into(),
+        SourceFormat::Beir => args
+            .src
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "BEIR".into()),
+    }
+}
+
+/// The BM25 formula of each benchmark's published baseline.
+fn default_variant(format: SourceFormat) -> Bm25Variant {
+    match format {
+        SourceFormat::CrawlerDk | SourceFormat::DaActs => Bm25Variant::Lucene,
+        SourceFormat::Beir | SourceFormat::Gbr | SourceFormat::ElSyntagma | SourceFormat::Stard => {
+            Bm25Variant::Okapi
+        }
+    }
+}
+
+fn read_pool(format: SourceFormat, src: &Path) -> Result<Pool> {
+    match format {
+        SourceFormat::Beir => beir::read_beir(src),
+        SourceFormat::Gbr => gbr::read_gbr(src),
+        SourceFormat::CrawlerDk => crawler::read_crawler_dk(src),
+        SourceFormat::Stard => stard::read_stard(src),
+        SourceFormat::DaActs => da_acts::read_da_acts(src),
+        SourceFormat::ElSyntagma => syntagma::read_syntagma(src),
+    }
+}
+
+/// Duplicate document or query ids make the blob ambiguous: refuse them.
+fn check_ids(pool: &Pool) -> Result<()> {
+    for (what, ids) in [
+        (
+            "document",
+            pool.articles
+                .iter()
+                .map(|a| a.id.as_str())
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "query",
+            pool.queries.iter().map(|q| q.id.as_str()).collect(),
+        ),
+    ] {
+        let mut seen = std::collections::HashSet::new();
+        let dups: Vec<&str> = ids.into_iter().filter(|id| !seen.insert(*id)).collect();
+        if !dups.is_empty() {
+            return Err(bad_input(format!(
+                "{} duplicate {what} ids, e.g. {}",
+                dups.len(),
+                examples(&dups)
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn warn_empty_texts(pool: &Pool) {
+    let empty: Vec<&str> = pool
+        .articles
+        .iter()
+        .filter(|a| a.text.trim().is_empty())
+        .map(|a| a.id.as_str())
+        .collect();
+    if !empty.is_empty() {
+        eprintln!(
+            "warning: {} documents have empty text (kept, never retrieved), e.g. {}",
+            empty.len(),
+            examples(&empty)
+        );
+    }
+}
+
+fn warn_dropped(r: &EncodeReport) {
+    let cases = [
+        (
+            r.judgments_unknown_query,
+            "judgments name unknown queries (dropped)",
+        ),
+        (
+            r.judgments_unknown_doc,
+            "judgments name unknown documents (dropped)",
+        ),
+        (
+            r.judgments_duplicate,
+            "judgments repeat a (query, document) pair (first kept)",
+        ),
+        (
+            r.explicit_refs_unknown,
+            "explicit references name unknown ids (dropped)",
+        ),
+        (
+            r.implicit_refs_unknown,
+            "implicit references name unknown ids (dropped)",
+        ),
+    ];
+    for (count, what) in cases {
+        if count > 0 {
+            eprintln!("warning: {count} {what}");
+        }
+    }
+}
+
+fn examples(ids: &[&str]) -> String {
+    let shown: Vec<String> = ids
+        .iter()
+        .take(EXAMPLES)
+        .map(|id| format!("`{id}`"))
+        .collect();
+    match ids.len() > EXAMPLES {
+        true => format!("{}, ...", shown.join(", ")),
+        false => shown.join(", "),
+    }
+}
+
+struct Indexes {
+    text: InvertedIndex,
+    augmented: Option<InvertedIndex>,
+}
+
+/// Analyses and indexes the text field, and the augmented field when any
+/// article has one; articles without fall back to their plain text there,
+/// so that both fields rank the same documents.
+fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
+    let n_augmented = pool
+        .articles
+        .iter()
+        .filter(|a| a.augmented.is_some())
+        .count();
+    let fields = if n_augmented > 0 { 2 } else { 1 };
+    if n_augmented > 0 && n_augmented < pool.articles.len() {
+        eprintln!(
+            "warning: {} of {} documents have no augmented text; their plain text \
+             stands in for it in the augmented field",
+            pool.articles.len() - n_augmented,
+            pool.articles.len()
+        );
+    }
+    let bar = progress::bar(pool.articles.len() * fields, "indexing");
+    let index = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
+        let tokens: Vec<Vec<String>> = pool
+            .articles
+            .iter()
+            .map(|a| {
+                bar.inc(1);
+                analyzer.tokens(text_of(a))
+            })
+            .collect();
+        InvertedIndex::build(&tokens).map_err(bad_input)
+    };
+    let text = index(&|a| &a.text)?;
+    let augmented = match n_augmented {
+        0 => None,
+        _ => Some(index(&|a| a.augmented.as_deref().unwrap_or(&a.text))?),
+    };
+    bar.finish_and_clear();
+    Ok(Indexes { text, augmented })
+}
+
+fn document(a: crate::sources::pool::Article) -> DocumentInput {
+    DocumentInput {
+        id: a.id,
+        title: a.title,
+        text: a.text,
+        augmented: a.augmented,
+        source: a.source,
+        area: a.area,
+        paragraphs: a.paragraphs,
+        explicit_refs: a.explicit_refs,
+        implicit_refs: a.implicit_refs,
+    }
+}
+
+/// Writes to a temporary file beside `out`, then renames it into place, so
+/// a reader never sees a half-written blob.
+fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = out
+        .file_name()
+        .ok_or_else(|| bad_input(format!("{}: not a file path", out.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> Result<()> {
+        let mut file =
+            fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, out).with_context(|| format!("renaming to {}", out.display()))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}

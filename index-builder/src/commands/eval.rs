@@ -1,0 +1,81 @@
+//! `nomos eval`: run every query, write a TREC run and a metrics JSON.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use nomos_core::eval::{format_run_line, Run};
+use nomos_core::search::Hit;
+
+use super::metrics_json::{evaluate_reported, to_json};
+use super::progress;
+use super::ranking::Ranking;
+use crate::cli::EvalArgs;
+use crate::error::bad_input;
+use crate::sources::beir::read_beir_queries;
+use crate::sources::qrels::read_core_qrels;
+
+pub fn run(args: &EvalArgs) -> Result<()> {
+    let mut ranking = Ranking::load(&args.pool, &args.ranking)?;
+    if let Some(path) = &args.queries {
+        ranking.queries = read_beir_queries(path)?;
+    }
+    if let Some(path) = &args.qrels {
+        ranking.qrels = read_core_qrels(path)?;
+    }
+    if ranking.queries.is_empty() {
+        return Err(bad_input(
+            "the pool has no queries: give --queries FILE (BEIR queries.jsonl)",
+        ));
+    }
+    if ranking.qrels.is_empty() {
+        return Err(bad_input(
+            "the pool has no judgments: give --qrels FILE (TREC or BEIR TSV)",
+        ));
+    }
+
+    let mut run = Run::new();
+    let mut run_text = String::new();
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut scores = Vec::new();
+    let bar = progress::bar(ranking.queries.len(), "queries");
+    for q in &ranking.queries {
+        let tokens = ranking.analyzer.tokens(&q.text);
+        ranking.scorer.score_into(&tokens, &mut scores);
+        nomos_core::search::top_k_into(&scores, args.depth, args.positive_only, &mut hits);
+        run.add_query(&q.id);
+        for (rank, hit) in hits.iter().enumerate() {
+            let doc = &ranking.doc_ids[hit.doc as usize];
+            run.push(&q.id, doc, hit.score)
+                .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
+            // Written in our ranking order (ties in corpus order, as the
+            // references rank); trec_eval re-sorts when it evaluates.
+            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &args.tag)
+                .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
+            run_text.push_str(&line);
+            run_text.push('\n');
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+
+    write_file(&args.run, run_text.as_bytes())?;
+    let eval = evaluate_reported(&ranking.qrels, &run);
+    let json = serde_json::to_string_pretty(&to_json(&eval))?;
+    write_file(&args.metrics, json.as_bytes())?;
+    eprintln!(
+        "{} queries ranked, {} evaluated; nDCG@10 {:.4}, R@100 {:.4}",
+        ranking.queries.len(),
+        eval.queries.len(),
+        eval.means[0],
+        eval.means[6]
+    );
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
+}

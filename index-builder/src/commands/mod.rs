@@ -1,0 +1,42 @@
+//! One module per subcommand; `run` dispatches.
+
+mod analyze;
+mod build;
+mod eval;
+mod fetch;
+mod info;
+mod manifest;
+mod metrics_json;
+mod progress;
+mod ranking;
+mod search;
+mod trec_eval;
+
+use anyhow::Result;
+use nomos_core::analysis::Analyzer;
+
+use crate::cli::{Cli, Command, FetchCommand};
+use crate::error::bad_input;
+
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Analyze { analyzer } => analyze::run(&analyzer),
+        Command::Search(args) => search::run(&args),
+        Command::Eval(args) => eval::run(&args),
+        Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
+        Command::Build(args) => build::run(args),
+        Command::Info { blob } => info::run(&blob),
+        Command::Manifest { dir } => manifest::run(&dir),
+        Command::Fetch(FetchCommand::Hf {
+            repo,
+            revision,
+            out,
+        }) => fetch::hf(&repo, &revision, &out),
+    }
+}
+
+/// Looks up an analyzer, turning an unknown name into a bad-input error that
+/// lists the valid ones.
+pub fn analyzer_by_name(name: &str) -> Result<Analyzer> {
+    Analyzer::by_name(name).map_err(bad_input)
+}

@@ -1,0 +1,19 @@
+//! `nomos`: the native side of Nomos. It reads article pools and benchmark
+//! files, analyses and indexes them with `nomos-core` (the same code the
+//! browser runs), searches and evaluates, and writes index blobs.
+
+mod cli;
+mod commands;
+mod error;
+mod fetch;
+mod sources;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    if let Err(err) = commands::run(cli) {
+        eprintln!("error: {err:#}");
+        std::process::exit(error::exit_code(&err));
+    }
+}

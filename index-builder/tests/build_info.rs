@@ -1,0 +1,291 @@
+//! `nomos build` and `nomos info` as a user runs them: the real binary on
+//! real text (the Greek Constitution), checking exit codes, messages and
+//! that a damaged blob is refused with a clear reason.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SYNTAGMA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/data/el-syntagma/syntagma.json"
+);
+
+fn nomos(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(args)
+        .output()
+        .expect("run nomos")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn build_syntagma(dir: &Path) -> PathBuf {
+    let out = dir.join("syntagma.blob");
+    let run = nomos(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        SYNTAGMA,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(text(&run.stderr).contains("wrote"), "{}", text(&run.stderr));
+    out
+}
+
+#[test]
+fn build_then_info_describes_the_blob() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = build_syntagma(dir.path());
+    // The write is atomic: only the blob is left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["syntagma.blob"]);
+
+    let run = nomos(&["info", blob.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    for expected in [
+        "format:       version 1",
+        "analyzer:     gbr-greek",
+        "bm25:         okapi k1=1.5 b=0.75 epsilon=0.25",
+        "dataset:      el-syntagma",
+        "source file:  syntagma.json  sha256:",
+        "field:        text (",
+        "lexical:text",
+        "per document",
+        "whole file",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
+    let docs = out
+        .lines()
+        .find_map(|l| l.strip_prefix("counts:       "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap();
+    let articles: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(SYNTAGMA).unwrap()).unwrap();
+    assert!(
+        docs >= articles.len(),
+        "{docs} documents from {} articles",
+        articles.len()
+    );
+}
+
+#[test]
+fn damaged_blobs_exit_2_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = build_syntagma(dir.path());
+    let bytes = std::fs::read(&blob).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "flipped",
+            {
+                let mut b = bytes.clone();
+                b[bytes.len() / 2] ^= 0x10;
+                b
+            },
+            "corrupted",
+        ),
+        (
+            "truncated",
+            bytes[..bytes.len() - 100].to_vec(),
+            "truncated",
+        ),
+        (
+            "foreign",
+            b"not a blob at all, just some text".to_vec(),
+            "not a Nomos index blob",
+        ),
+    ];
+    for (name, damaged, reason) in cases {
+        let path = dir.path().join(format!("{name}.blob"));
+        std::fs::write(&path, damaged).unwrap();
+        let run = nomos(&["info", path.to_str().unwrap()]);
+        let err = text(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(reason), "{name}: {err}");
+    }
+}
+
+/// A BEIR directory made from the Constitution's articles, with optional
+/// damage, for the input policy checks.
+fn beir_dir(dir: &Path, duplicate_id: bool, empty_text: bool) -> PathBuf {
+    let articles: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(SYNTAGMA).unwrap()).unwrap();
+    let root = dir.join("beir");
+    std::fs::create_dir_all(root.join("qrels")).unwrap();
+    let mut corpus = String::new();
+    for (i, a) in articles.iter().take(40).enumerate() {
+        let id = if duplicate_id && i == 1 { 0 } else { i };
+        let body = a["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap());
+        let empty = empty_text && i == 2;
+        let (title, body) = match empty {
+            true => (String::new(), String::new()),
+            false => (
+                a["title"].as_str().unwrap().to_owned(),
+                body.collect::<Vec<_>>().join("\n"),
+            ),
+        };
+        let rec = serde_json::json!({"_id": format!("d{id}"), "title": title, "text": body});
+        corpus.push_str(&format!("{rec}\n"));
+    }
+    std::fs::write(root.join("corpus.jsonl"), corpus).unwrap();
+    let query = articles[5]["title"]
+        .as_str()
+        .unwrap()
+        .rsplit(" - ")
+        .next()
+        .unwrap();
+    let rec = serde_json::json!({"_id": "q1", "text": query});
+    std::fs::write(root.join("queries.jsonl"), format!("{rec}\n")).unwrap();
+    std::fs::write(
+        root.join("qrels/test.tsv"),
+        "query-id\tcorpus-id\tscore\nq1\td5\t1\nq1\tnowhere\t1\nq1\tnowhere2\t1\n",
+    )
+    .unwrap();
+    root
+}
+
+fn build_beir(src: &Path, out: &Path, analyzer: Option<&str>) -> Output {
+    let mut args = vec![
+        "build",
+        "--format",
+        "beir",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    if let Some(a) = analyzer {
+        args.extend(["--analyzer", a]);
+    }
+    nomos(&args)
+}
+
+#[test]
+fn beir_needs_an_analyzer() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = beir_dir(dir.path(), false, false);
+    let out = dir.path().join("out.blob");
+    let run = build_beir(&src, &out, None);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        text(&run.stderr).contains("--analyzer is required"),
+        "{}",
+        text(&run.stderr)
+    );
+    assert!(!out.exists());
+    let run = build_beir(&src, &out, Some("klingon"));
+    assert_eq!(run.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_judged_documents_are_dropped_and_empty_texts_kept_with_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = beir_dir(dir.path(), false, true);
+    let out = dir.path().join("out.blob");
+    let run = build_beir(&src, &out, Some("gbr-greek"));
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: 2 judgments name unknown documents (dropped)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: 1 documents have empty text"),
+        "{err}"
+    );
+    let info = nomos(&["info", out.to_str().unwrap()]);
+    assert!(
+        text(&info.stdout).contains("40 documents, 1 queries, 1 judgments"),
+        "{}",
+        text(&info.stdout)
+    );
+}
+
+#[test]
+fn duplicate_document_ids_fail_with_a_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = beir_dir(dir.path(), true, false);
+    let out = dir.path().join("out.blob");
+    let run = build_beir(&src, &out, Some("gbr-greek"));
+    let err = text(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("1 duplicate document ids, e.g. `d0`"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn a_missing_source_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.blob");
+    let run = nomos(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        dir.path().join("nope.json").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(!out.exists());
+}
+
+#[test]
+fn manifest_lists_valid_blobs_and_refuses_damaged_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("syntagma.blob");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/el-syntagma");
+    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(["build", "--format", "el-syntagma"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&blob)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_nomos"))
+            .arg("manifest")
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+    let out = manifest(dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
+            .unwrap();
+    let entry = &json["indexes"][0];
+    assert_eq!(entry["file"], "syntagma.blob");
+    assert_eq!(entry["title"], "Greek Constitution");
+    assert_eq!(entry["analyzer"], "gbr-greek");
+    assert_eq!(entry["docs"], 124);
+    assert_eq!(entry["content_hash"].as_str().unwrap().len(), 32);
+
+    let mut bytes = std::fs::read(&blob).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(dir.path().join("broken.blob"), bytes).unwrap();
+    let out = manifest(dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.blob"));
+}
