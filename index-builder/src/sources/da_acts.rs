@@ -1,0 +1,287 @@
+//! Danish consolidated acts as Retsinformation JSON (`../shared/data/da-statutes/`,
+//! one act per `<year>_<number>.json`: `{title, provisions[{provision_ref,
+//! chapter, section, content}], …}`, one provision per §, stykker and items
+//! flattened into `content`), chunked the way CRAwLeR-DK chunks its laws.
+//!
+//! Each stykke is an article `{law}_§{num}{letter}_stk{n}`; text outside a §
+//! is `{law}_nonpar_{i}`, `i` being the chunk's position in the law (as in
+//! CRAwLeR, where `nonpar` numbers are `chunk_idx`). Our nonpar chunks are:
+//! - the act's title (`_nonpar_0`);
+//! - repealed or omitted ranges such as "§§ 28-30. (Ophævet)", kept as one
+//!   chunk in place rather than invented as `§28`, `§29`, `§30`, so that a
+//!   reference to § 29 resolves to nothing, as the § no longer exists;
+//! - provisions without a `chapter`: the commencement clauses of amending
+//!   acts that a consolidation reprints after the law ("§ 12. Loven træder i
+//!   kraft …"). Their § numbers are the amending act's, so as §-chunks they
+//!   would collide with the law's own §§ and their references would resolve
+//!   into the wrong law.
+//!
+//! The JSON has no chapter or § headings, which CRAwLeR also chunks as
+//! `nonpar`, so our laws have fewer chunks than the benchmark's.
+//!
+//! Context lists follow CRAwLeR: `implicit_refs` are the other stykker of the
+//! same §; `explicit_refs` the stykker the text cites ([`refs`]), whole §§
+//! expanded to all their stykker. Both exclude the chunk itself, are sorted
+//! as strings (`stk10` before `stk2`) and are empty for nonpar chunks.
+
+mod acts;
+mod chunker;
+mod refs;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::pool::{Article, Pool, SourceFile};
+use super::tabular::sha256_hex;
+use crate::error::bad_input;
+use acts::Act;
+use chunker::{split_stykker, SectionKey, Stykke};
+use refs::{references, Target};
+
+/// Reads every `*.json` act in `dir`, sorted by file name (names starting
+/// with `_` are skipped).
+pub fn read_da_acts(dir: &Path) -> Result<Pool> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| bad_input(format!("{}: cannot list: {e}", dir.display())))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| bad_input(format!("{}: cannot list: {e}", dir.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".json") && !name.starts_with('_') {
+            names.push(name);
+        }
+    }
+    names.sort();
+    if names.is_empty() {
+        return Err(bad_input(format!("{}: no *.json acts", dir.display())));
+    }
+    let mut pool = Pool {
+        dataset: "da-statutes".into(),
+        ..Pool::default()
+    };
+    let mut laws: HashMap<String, String> = HashMap::new();
+    for name in names {
+        let path = dir.join(&name);
+        let bytes = std::fs::read(&path)
+            .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
+        let articles = read_act(&path.display().to_string(), &bytes)?;
+        let law = articles
+            .first()
+            .map(|a| a.source.clone())
+            .unwrap_or_default();
+        if let Some(other) = laws.insert(law.clone(), name.clone()) {
+            return Err(bad_input(format!(
+                "{}: {other} and {name} both hold {law}; keep one consolidation per act",
+                dir.display()
+            )));
+        }
+        pool.articles.extend(articles);
+        pool.files.push(SourceFile {
+            name,
+            sha256: sha256_hex(&bytes),
+        });
+    }
+    Ok(pool)
+}
+
+/// One provision as read from the JSON.
+struct Provision<'a> {
+    /// "provision 12 (provision_ref \"1:12\")", for errors.
+    label: String,
+    section: &'a str,
+    in_chapter: bool,
+    content: &'a str,
+}
+
+/// A chunk before its context lists are filled in.
+enum Chunk {
+    Stykke { section: SectionKey, stykke: Stykke },
+    NonPar { title: String, text: String },
+}
+
+/// Chunks one act file (`label` names it in errors).
+fn read_act(label: &str, bytes: &[u8]) -> Result<Vec<Article>> {
+    let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
+        bad_input(format!(
+            "{label}:{}:{}: malformed JSON: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let title = doc
+        .get("title")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad_input(format!("{label}: missing string field `title`")))?;
+    let act = acts::identify(title).map_err(|e| bad_input(format!("{label}: {e}")))?;
+    let provisions = doc
+        .get("provisions")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad_input(format!("{label}: missing list field `provisions`")))?;
+
+    let mut chunks = vec![Chunk::NonPar {
+        title: act.display.clone(),
+        text: title.trim().to_string(),
+    }];
+    let mut seen: HashMap<SectionKey, String> = HashMap::new();
+    for (i, value) in provisions.iter().enumerate() {
+        let p = provision(value, i).map_err(|msg| bad_input(format!("{label}: {msg}")))?;
+        match SectionKey::parse(p.section).filter(|_| p.in_chapter) {
+            Some(section) => {
+                if let Some(first) = seen.insert(section.clone(), p.label.clone()) {
+                    return Err(bad_input(format!(
+                        "{label}: {} repeats § {section} of {first}",
+                        p.label
+                    )));
+                }
+                for stykke in split_stykker(p.content) {
+                    chunks.push(Chunk::Stykke {
+                        section: section.clone(),
+                        stykke,
+                    });
+                }
+            }
+            None => chunks.push(Chunk::NonPar {
+                title: nonpar_title(&act, p.content, p.in_chapter),
+                text: p.content.trim().to_string(),
+            }),
+        }
+    }
+    Ok(articles(&act, chunks))
+}
+
+/// Checks one provision's fields; the error names the provision.
+fn provision(value: &Value, i: usize) -> std::result::Result<Provision<'_>, String> {
+    let reference = value.get("provision_ref").and_then(Value::as_str);
+    let label = match reference {
+        Some(r) => format!("provision {} (provision_ref \"{r}\")", i + 1),
+        None => format!("provision {}", i + 1),
+    };
+    let string = |field: &str| match value.get(field) {
+        Some(Value::String(s)) => Ok(s.as_str()),
+        Some(_) => Err(format!("{label}: field `{field}` must be a string")),
+        None => Err(format!("{label}: missing field `{field}`")),
+    };
+    let section = string("section")?;
+    let content = string("content")?;
+    if content.trim().is_empty() {
+        return Err(format!("{label}: empty `content`"));
+    }
+    let in_chapter = match value.get("chapter") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(_)) => true,
+        Some(_) => return Err(format!("{label}: field `chapter` must be a string")),
+    };
+    Ok(Provision {
+        label,
+        section,
+        in_chapter,
+        content,
+    })
+}
+
+/// "Straffeloven §§ 28-30" for a repealed range, "Almenboligloven
+/// (ændringslov) § 29" for an amending act's clause.
+fn nonpar_title(act: &Act, content: &str, in_chapter: bool) -> String {
+    let content = content.trim();
+    let heading = content.split_once(". ").map_or(content, |(h, _)| h);
+    if in_chapter {
+        format!("{} {heading}", act.display)
+    } else {
+        format!("{} (ændringslov) {heading}", act.display)
+    }
+}
+
+/// Gives chunks their ids, titles and context lists.
+fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
+    let id = |i: usize, chunk: &Chunk| match chunk {
+        Chunk::Stykke { section, stykke } => {
+            format!("{}_§{}_stk{}", act.short, section.id_part(), stykke.number)
+        }
+        Chunk::NonPar { .. } => format!("{}_nonpar_{i}", act.short),
+    };
+    let ids: Vec<String> = chunks.iter().enumerate().map(|(i, c)| id(i, c)).collect();
+    // Stykke ids per §, by stykke number, for resolving references.
+    let mut stykker: BTreeMap<SectionKey, BTreeMap<u32, String>> = BTreeMap::new();
+    for (chunk, id) in chunks.iter().zip(&ids) {
+        if let Chunk::Stykke { section, stykke } = chunk {
+            stykker
+                .entry(section.clone())
+                .or_default()
+                .insert(stykke.number, id.clone());
+        }
+    }
+    chunks
+        .into_iter()
+        .zip(ids)
+        .map(|(chunk, id)| match chunk {
+            Chunk::NonPar { title, text } => Article {
+                id,
+                title,
+                text,
+                source: act.short.clone(),
+                ..Article::default()
+            },
+            Chunk::Stykke { section, stykke } => {
+                let siblings = &stykker[&section];
+                let title = if siblings.len() > 1 {
+                    format!("{} § {section}, stk. {}", act.display, stykke.number)
+                } else {
+                    format!("{} § {section}", act.display)
+                };
+                let implicit = siblings.values().cloned().collect();
+                let cited = references(&stykke.text[stykke.body_start..], act);
+                let explicit = resolve(&cited, &section, &stykker);
+                Article {
+                    title,
+                    text: stykke.text,
+                    source: act.short.clone(),
+                    paragraphs: stykke.items,
+                    explicit_refs: context_list(explicit, &id),
+                    implicit_refs: context_list(implicit, &id),
+                    id,
+                    ..Article::default()
+                }
+            }
+        })
+        .collect()
+}
+
+/// The stykke ids `targets` name; `own` is the citing §. Stykker and §§ that
+/// this consolidation does not have resolve to nothing.
+fn resolve(
+    targets: &[Target],
+    own: &SectionKey,
+    stykker: &BTreeMap<SectionKey, BTreeMap<u32, String>>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for target in targets {
+        match target {
+            Target::Sections { from, to } if from <= to => {
+                for ids in stykker.range(from.clone()..=to.clone()).map(|(_, s)| s) {
+                    out.extend(ids.values().cloned());
+                }
+            }
+            Target::Stykker { section, from, to } if from <= to => {
+                let section = section.as_ref().unwrap_or(own);
+                if let Some(ids) = stykker.get(section) {
+                    out.extend(ids.range(*from..=*to).map(|(_, id)| id.clone()));
+                }
+            }
+            Target::Sections { .. } | Target::Stykker { .. } => {}
+        }
+    }
+    out
+}
+
+/// Sorted as strings, deduplicated, without the chunk itself.
+fn context_list(mut ids: Vec<String>, own: &str) -> Vec<String> {
+    ids.retain(|id| id != own);
+    ids.sort();
+    ids.dedup();
+    ids
+}
