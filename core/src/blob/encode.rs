@@ -13,27 +13,42 @@ use super::text::{self, ArticleTextRef};
 use super::{frame, BlobError};
 use crate::index::InvertedIndex;
 
-/// One document as the builder hands it over.
+/// One retrievable unit as the builder hands it over: a statutory article,
+/// a stykke, or a STARD article. Readers produce these directly.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocumentInput {
+    /// Opaque id as the benchmark spells it (`AK::914`, `straffeloven_§236_stk10`).
     pub id: String,
+    /// Heading shown in results; may be empty.
     pub title: String,
+    /// The text that is analysed and indexed.
     pub text: String,
+    /// LLM-augmented text (CRAwLeR-DK `augmented_chunks.jsonl`), indexed as a
+    /// second field when present.
     pub augmented: Option<String>,
+    /// Law, code or source the article belongs to (a GBR prefix, a law's
+    /// short name), used for filters.
     pub source: String,
+    /// Legal area, where the benchmark gives one (GBR's five areas).
     pub area: Option<String>,
+    /// Paragraphs or stykker for display; empty when the text is one block.
     pub paragraphs: Vec<String>,
+    /// Ids this article cites (explicit context).
     pub explicit_refs: Vec<String>,
+    /// Ids of its siblings (implicit context, e.g. the other stykker of a §).
     pub implicit_refs: Vec<String>,
 }
 
+/// A benchmark query.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct QueryInput {
     pub id: String,
     pub text: String,
+    /// Legal area, where the benchmark gives one.
     pub area: Option<String>,
 }
 
+/// One relevance judgment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgmentInput {
     pub query_id: String,

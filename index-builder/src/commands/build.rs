@@ -10,10 +10,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::{
-    encode, BlobInput, DocumentInput, EncodeReport, JudgmentInput, Manifest, ManifestFile,
-    QueryInput,
-};
+use nomos_core::blob::{encode, BlobInput, EncodeReport, Manifest, ManifestFile};
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -33,25 +30,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;
-    let documents: Vec<DocumentInput> = pool.articles.into_iter().map(document).collect();
-    let queries: Vec<QueryInput> = pool
-        .queries
-        .into_iter()
-        .map(|q| QueryInput {
-            id: q.id,
-            text: q.text,
-            area: q.area,
-        })
-        .collect();
-    let judgments: Vec<JudgmentInput> = pool
-        .judgments
-        .into_iter()
-        .map(|j| JudgmentInput {
-            query_id: j.query_id,
-            doc_id: j.doc_id,
-            relevance: j.relevance,
-        })
-        .collect();
+    let (documents, queries, judgments) = (pool.articles, pool.queries, pool.judgments);
     let input = BlobInput {
         builder: format!("nomos {}", env!("CARGO_PKG_VERSION")),
         analyzer: analyzer.name().to_owned(),
@@ -270,20 +249,6 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     };
     bar.finish_and_clear();
     Ok(Indexes { text, augmented })
-}
-
-fn document(a: crate::sources::pool::Article) -> DocumentInput {
-    DocumentInput {
-        id: a.id,
-        title: a.title,
-        text: a.text,
-        augmented: a.augmented,
-        source: a.source,
-        area: a.area,
-        paragraphs: a.paragraphs,
-        explicit_refs: a.explicit_refs,
-        implicit_refs: a.implicit_refs,
-    }
 }
 
 /// Writes to a temporary file beside `out`, then renames it into place, so

@@ -1,46 +1,11 @@
 //! The in-memory form every reader produces: articles, queries, judgments and
 //! cross-references, in source order (the order is the ranking tie-break).
 
-/// One retrievable unit: a statutory article, a stykke, or a STARD article.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Article {
-    /// Opaque id as the benchmark spells it (`AK::914`, `straffeloven_§236_stk10`).
-    pub id: String,
-    /// Heading shown in results; may be empty.
-    pub title: String,
-    /// The text that is analysed and indexed.
-    pub text: String,
-    /// LLM-augmented text (CRAwLeR-DK `augmented_chunks.jsonl`), indexed as an
-    /// alternative field when present.
-    pub augmented: Option<String>,
-    /// Law, code or source the article belongs to (a GBR prefix, a law's short
-    /// name), used for filters.
-    pub source: String,
-    /// Legal area, where the benchmark gives one (GBR's five areas).
-    pub area: Option<String>,
-    /// Paragraphs or stykker for display; empty when the text is one block.
-    pub paragraphs: Vec<String>,
-    /// Ids this article cites (explicit context).
-    pub explicit_refs: Vec<String>,
-    /// Ids of its siblings (implicit context, e.g. the other stykker of a §).
-    pub implicit_refs: Vec<String>,
-}
-
-/// A benchmark query.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Query {
-    pub id: String,
-    pub text: String,
-    pub area: Option<String>,
-}
-
-/// One relevance judgment.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Judgment {
-    pub query_id: String,
-    pub doc_id: String,
-    pub relevance: i32,
-}
+// Readers produce the blob encoder's input types directly, under the names
+// the readers speak of.
+pub use nomos_core::blob::{
+    DocumentInput as Article, JudgmentInput as Judgment, QueryInput as Query,
+};
 
 /// A file a pool was read from, for the blob's source manifest.
 #[derive(Debug, Clone, PartialEq)]
