@@ -276,3 +276,63 @@ fn eval_over_a_blob_equals_eval_over_the_directory() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn eval_queries_and_qrels_override_the_blobs_own() {
+    // As the GreekBarRetrieval paper's Reform-BM25: rewritten queries run
+    // against a blob, judged by a separate qrels file.
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = fixtures().join("beir-syntagma");
+    let blob = dir.path().join("s.blob");
+    let out = nomos(&[
+        "build",
+        "--format",
+        "beir",
+        corpus.to_str().unwrap(),
+        "-o",
+        blob.to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let queries = dir.path().join("rewritten.jsonl");
+    std::fs::write(
+        &queries,
+        "{\"_id\": \"r1\", \"text\": \"ελευθερία θρησκευτικής συνείδησης\"}\n\
+         {\"_id\": \"r2\", \"text\": \"Προεδρευόμενη Κοινοβουλευτική Δημοκρατία\"}\n",
+    )
+    .unwrap();
+    let qrels = dir.path().join("qrels.trec");
+    std::fs::write(&qrels, "r1 0 Syntagma::13 1\nr2 0 Syntagma::1 1\n").unwrap();
+    let run = dir.path().join("r.trec");
+    let metrics = dir.path().join("m.json");
+    let out = nomos(&[
+        "eval",
+        "--index",
+        blob.to_str().unwrap(),
+        "--queries",
+        queries.to_str().unwrap(),
+        "--qrels",
+        qrels.to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+        "--metrics",
+        metrics.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let per_query = metrics["per_query"].as_object().unwrap();
+    assert_eq!(per_query.keys().collect::<Vec<_>>(), ["r1", "r2"]);
+    // Both gold articles are ranked first.
+    assert_eq!(metrics["recall@1"], 1.0);
+    let run_text = std::fs::read_to_string(&run).unwrap();
+    assert!(run_text.starts_with("r1 Q0 Syntagma::13 1 "), "{run_text}");
+}
