@@ -4,12 +4,15 @@
 //!
 //! - [`analysis`]: text to tokens, one analyzer per name.
 //! - [`index`]: the inverted index (postings, document lengths).
-//! - [`search`]: BM25 scoring and top-k selection.
+//! - [`search`]: BM25 scoring and top-k selection; [`search::methods`]:
+//!   dense, feedback and fusion methods behind one entry point.
+//! - [`dense`]: quantised document embeddings (int8 and 1-bit codes).
 //! - [`eval`]: IR metrics with trec_eval semantics.
 //! - [`blob`]: the versioned index file the browser loads.
 
 pub mod analysis;
 pub mod blob;
+pub mod dense;
 pub mod eval;
 pub mod index;
 pub mod search;

@@ -6,11 +6,13 @@ use rkyv::rancor;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::format::{
-    Bm25Defaults, Csr, DocsSection, GraphSection, Header, LexicalSection, Manifest, QrelsSection,
-    QueriesSection, SectionKind, StrTable, FORMAT_VERSION, NONE,
+    Bm25Defaults, Csr, DenseSection, DenseSet, DocsSection, GraphSection, Header, LexicalSection,
+    Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, VectorField, FORMAT_VERSION,
+    NONE,
 };
 use super::text::{self, ArticleTextRef};
 use super::{frame, BlobError};
+use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 
 /// One retrievable unit as the builder hands it over: a statutory article,
@@ -70,6 +72,19 @@ pub struct BlobInput<'a> {
     pub judgments: &'a [JudgmentInput],
     pub text_index: &'a InvertedIndex,
     pub augmented_index: Option<&'a InvertedIndex>,
+    /// Document embeddings, when the pool was built with a model.
+    pub dense: Option<DenseInput<'a>>,
+}
+
+/// Document vectors for the optional dense section, over `documents` in
+/// order, all of one dimension.
+pub struct DenseInput<'a> {
+    /// The model's id, e.g. `multilingual-e5-small-int8`.
+    pub model: String,
+    /// Hash of the model's manifest (see [`DenseSection`]).
+    pub model_hash: String,
+    pub text: &'a DenseIndex,
+    pub augmented: Option<&'a DenseIndex>,
 }
 
 /// What the encoder dropped, for the builder to report. Nothing else is
@@ -161,6 +176,9 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
         sections.push((SectionKind::Qrels, archive(&qrels)?));
     }
     sections.push((SectionKind::Graph, archive(&graph)?));
+    if let Some(dense) = &input.dense {
+        sections.push((SectionKind::Dense, archive(&dense_section(dense, n_docs)?)?));
+    }
 
     let header = Header {
         builder: input.builder.clone(),
@@ -174,7 +192,13 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     };
     let header = archive(&header)?;
     let mut parts: Vec<([u8; 4], u32, &[u8])> = vec![(SectionKind::Header.tag(), 0, &header)];
-    parts.extend(sections.iter().map(|(k, b)| (k.tag(), 0, b.as_slice())));
+    parts.extend(sections.iter().map(|(kind, bytes)| {
+        let flags = match kind {
+            SectionKind::Dense => frame::FLAG_OPTIONAL,
+            _ => 0,
+        };
+        (kind.tag(), flags, bytes.as_slice())
+    }));
     Ok((frame::assemble(FORMAT_VERSION, &parts)?, report))
 }
 
@@ -238,6 +262,40 @@ fn lexical(index: &InvertedIndex, n_docs: u32, field: &str) -> Result<LexicalSec
         offsets: index.offsets().to_vec(),
         postings: index.postings_bytes().to_vec(),
         doc_lens: index.doc_lens().to_vec(),
+    })
+}
+
+fn dense_section(input: &DenseInput<'_>, n_docs: u32) -> Result<DenseSection, BlobError> {
+    if input.model.is_empty() {
+        return Err(BlobError::Input("dense vectors need a model id".into()));
+    }
+    let dim = input.text.dim();
+    let mut sets = Vec::new();
+    for (field, index) in [
+        (VectorField::Text, Some(input.text)),
+        (VectorField::Augmented, input.augmented),
+    ] {
+        let Some(index) = index else { continue };
+        if index.n_docs() != n_docs as usize || index.dim() != dim {
+            return Err(BlobError::Input(format!(
+                "{field:?} vectors: {} documents of {} dimensions, expected {n_docs} of {dim}",
+                index.n_docs(),
+                index.dim()
+            )));
+        }
+        sets.push(DenseSet {
+            field,
+            codes: index.codes().to_vec(),
+            scales: index.scales().to_vec(),
+            bits: index.bits().to_vec(),
+            mean: index.mean().to_vec(),
+        });
+    }
+    Ok(DenseSection {
+        model: input.model.clone(),
+        model_hash: input.model_hash.clone(),
+        dim: count(dim, "dimensions")?,
+        sets,
     })
 }
 

@@ -28,10 +28,13 @@ pub enum SectionKind {
     Qrels,
     /// [`GraphSection`].
     Graph,
+    /// [`DenseSection`], optional: written with the `FLAG_OPTIONAL` table
+    /// flag, so readers that predate it skip it.
+    Dense,
 }
 
 impl SectionKind {
-    pub const ALL: [SectionKind; 8] = [
+    pub const ALL: [SectionKind; 9] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -40,6 +43,7 @@ impl SectionKind {
         SectionKind::Queries,
         SectionKind::Qrels,
         SectionKind::Graph,
+        SectionKind::Dense,
     ];
 
     pub fn tag(self) -> [u8; 4] {
@@ -52,6 +56,7 @@ impl SectionKind {
             SectionKind::Queries => *b"QURY",
             SectionKind::Qrels => *b"QREL",
             SectionKind::Graph => *b"GRPH",
+            SectionKind::Dense => *b"DENS",
         }
     }
 
@@ -66,6 +71,7 @@ impl SectionKind {
             SectionKind::Queries => "queries",
             SectionKind::Qrels => "qrels",
             SectionKind::Graph => "graph",
+            SectionKind::Dense => "dense",
         }
     }
 
@@ -216,6 +222,45 @@ pub struct GraphSection {
     /// References to ids that are not in the blob, dropped at build time.
     pub unknown_explicit: u32,
     pub unknown_implicit: u32,
+}
+
+/// Which text a set of document vectors embeds.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorField {
+    /// The document text.
+    Text,
+    /// The LLM-augmented text (CRAwLeR-DK).
+    Augmented,
+}
+
+/// Document embeddings from one model, quantised as
+/// [`crate::dense::DenseParts`]: per document `dim` int8 codes and an f32
+/// scale, `ceil(dim / 64)` words of sign bits, and per set the corpus mean
+/// vector the bits are relative to. About `dim + 4 + dim / 8` bytes per
+/// document and set (436 for 384 dimensions).
+#[derive(Archive, Serialize, Debug)]
+pub struct DenseSection {
+    /// The embedding model's id, for display and to pick the query encoder.
+    pub model: String,
+    /// Hash of the model's manifest: query embeddings must come from the
+    /// very model (weights, tokenizer, prefixes) the documents were
+    /// embedded with.
+    pub model_hash: String,
+    pub dim: u32,
+    /// The text set first, then optionally the augmented set.
+    pub sets: Vec<DenseSet>,
+}
+
+/// One field's vectors.
+#[derive(Archive, Serialize, Debug)]
+pub struct DenseSet {
+    pub field: VectorField,
+    /// `n_docs × dim`, document after document.
+    pub codes: Vec<i8>,
+    pub scales: Vec<f32>,
+    /// `n_docs × ceil(dim / 64)` little-endian words.
+    pub bits: Vec<u64>,
+    pub mean: Vec<f32>,
 }
 
 impl From<Bm25Defaults> for crate::search::Bm25Params {

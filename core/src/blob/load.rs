@@ -9,13 +9,14 @@ use rkyv::util::AlignedVec;
 
 use super::encode::content_hash;
 use super::format::{
-    ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader, ArchivedLexicalSection,
-    ArchivedQrelsSection, ArchivedQueriesSection, ArchivedTextSection, Header, SectionKind,
-    FORMAT_VERSION, NONE,
+    ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
+    ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection, ArchivedTextSection,
+    ArchivedVectorField, Header, SectionKind, FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
-use super::{Blob, BlobError, Field, SectionInfo};
+use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
 use crate::analysis::Analyzer;
+use crate::dense::{DenseIndex, DenseParts};
 use crate::index::{IndexParts, InvertedIndex};
 use crate::search::Bm25Params;
 
@@ -128,12 +129,23 @@ impl Blob {
             fields.push((field, rebuild_index(lex, field, n_docs)?));
         }
 
+        let (dense_model, dense) = match found.get(&SectionKind::Dense) {
+            None => (None, Vec::new()),
+            Some(range) => {
+                let section: &ArchivedDenseSection = access(&aligned, range.clone(), "dense")?;
+                let (model, sets) = load_dense(section, n_docs)?;
+                (Some(model), sets)
+            }
+        };
+
         Ok(Blob {
             bytes: aligned,
             sections,
             header,
             ranges,
             fields,
+            dense_model,
+            dense,
             doc_ids,
         })
     }
@@ -339,4 +351,54 @@ fn rebuild_index(
         field: field.name(),
         error,
     })
+}
+
+/// Copies the dense section's sets into [`DenseIndex`]es, which check them.
+fn load_dense(
+    section: &ArchivedDenseSection,
+    n_docs: usize,
+) -> Result<(DenseModel, Vec<(Field, DenseIndex)>), BlobError> {
+    let bad = |msg: String| Err(BlobError::invalid(SectionKind::Dense.name(), msg));
+    if section.model.is_empty() {
+        return bad("no model id".into());
+    }
+    let dim = section.dim.to_native();
+    let mut sets: Vec<(Field, DenseIndex)> = Vec::new();
+    for set in section.sets.iter() {
+        let field = match set.field {
+            ArchivedVectorField::Text => Field::Text,
+            ArchivedVectorField::Augmented => Field::Augmented,
+        };
+        if sets.iter().any(|(f, _)| *f == field) {
+            return bad(format!("two sets of {} vectors", field.name()));
+        }
+        let parts = DenseParts {
+            dim,
+            codes: set.codes.to_vec(),
+            scales: set.scales.iter().map(|s| s.to_native()).collect(),
+            bits: set.bits.iter().map(|b| b.to_native()).collect(),
+            mean: set.mean.iter().map(|m| m.to_native()).collect(),
+        };
+        let index = match DenseIndex::from_parts(parts) {
+            Ok(index) => index,
+            Err(e) => return bad(format!("{} vectors: {e}", field.name())),
+        };
+        if index.n_docs() != n_docs {
+            return bad(format!(
+                "{} {} vectors for {n_docs} documents",
+                index.n_docs(),
+                field.name()
+            ));
+        }
+        sets.push((field, index));
+    }
+    if sets.first().map(|(f, _)| *f) != Some(Field::Text) {
+        return bad("the first set must embed the text field".into());
+    }
+    let model = DenseModel {
+        id: section.model.to_string(),
+        manifest_hash: section.model_hash.to_string(),
+        dim: dim as usize,
+    };
+    Ok((model, sets))
 }

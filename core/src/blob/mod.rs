@@ -9,7 +9,8 @@
 //! section table) around sections that are each an rkyv archive
 //! ([`format`]), in this order: `HEAD` ([`Header`]), `DOCS`, `TEXT`,
 //! `LEXT` (plain-text field), `LEXA` (augmented field, optional), `QURY` and
-//! `QREL` (present together when the pool has queries), `GRPH`.
+//! `QREL` (present together when the pool has queries), `GRPH`, and `DENS`
+//! (document embeddings, optional, see below).
 //! Separate archives keep per-section sizes exact (`nomos info`), and let
 //! the frame be checked before any archive is trusted.
 //!
@@ -27,9 +28,17 @@
 //! Changing a known section's layout or meaning bumps [`FORMAT_VERSION`].
 //! New data that old readers may ignore goes in a new section with the
 //! `FLAG_OPTIONAL` table flag: readers skip optional sections they do not
-//! know. Dense vectors are planned that way, as a `DENS` section holding the
-//! model name and dimension, per-document int8 vectors with a scale each,
-//! 1-bit sign codes for a first pass, and the corpus mean vector.
+//! know. Dense vectors were added that way, without a version bump: the
+//! `DENS` section ([`format::DenseSection`]) holds the model id and its
+//! manifest hash, the dimension, and per embedded field (the text, and for
+//! CRAwLeR-DK optionally the augmented text) the int8 codes with one f32
+//! scale per document, the 1-bit codes and the corpus mean vector (see
+//! [`crate::dense`]). It is written with `FLAG_OPTIONAL`, so a reader from
+//! before it loads such a blob and ignores the vectors (the content hash
+//! still covers them). Loading checks it like the rest: model id present,
+//! one text set first, at most one set per field, and every set through
+//! [`DenseIndex::from_parts`] (lengths, dimension, finite non-negative
+//! scales, symmetric codes, no stray bits) over exactly the blob's documents.
 
 mod encode;
 mod error;
@@ -45,9 +54,12 @@ use std::collections::HashMap;
 
 use rkyv::util::AlignedVec;
 
+use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 
-pub use encode::{encode, BlobInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput};
+pub use encode::{
+    encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
+};
 pub use error::BlobError;
 pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, FORMAT_VERSION};
 pub use frame::MAGIC;
@@ -89,5 +101,16 @@ pub struct Blob {
     header: Header,
     ranges: load::Ranges,
     fields: Vec<(Field, InvertedIndex)>,
+    dense_model: Option<DenseModel>,
+    dense: Vec<(Field, DenseIndex)>,
     doc_ids: HashMap<Box<str>, u32>,
+}
+
+/// The model a blob's document vectors were made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DenseModel {
+    pub id: String,
+    /// Hash of the model's manifest; a query encoder must match it.
+    pub manifest_hash: String,
+    pub dim: usize,
 }

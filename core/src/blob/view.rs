@@ -6,7 +6,8 @@ use super::format::{
     ArchivedTextSection, Header, NONE,
 };
 use super::text::ArticleText;
-use super::{Blob, BlobError, Field, SectionInfo};
+use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
+use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 use crate::search::Bm25Params;
 
@@ -122,6 +123,22 @@ impl Blob {
     pub fn take_index(&mut self, field: Field) -> Option<InvertedIndex> {
         let at = self.fields.iter().position(|(f, _)| *f == field)?;
         Some(self.fields.remove(at).1)
+    }
+
+    /// The model of the document vectors, when the blob has any.
+    pub fn dense_model(&self) -> Option<&DenseModel> {
+        self.dense_model.as_ref()
+    }
+
+    /// The document vectors of `field`, for [`crate::search::methods`].
+    pub fn dense(&self, field: Field) -> Option<&DenseIndex> {
+        self.dense.iter().find(|(f, _)| *f == field).map(|(_, d)| d)
+    }
+
+    /// Moves the vectors of `field` out, like [`Self::take_index`].
+    pub fn take_dense(&mut self, field: Field) -> Option<DenseIndex> {
+        let at = self.dense.iter().position(|(f, _)| *f == field)?;
+        Some(self.dense.remove(at).1)
     }
 
     pub fn n_queries(&self) -> usize {

@@ -18,12 +18,13 @@
 //!   last bit for rare inputs.
 
 mod bm25;
+pub mod methods;
 mod params;
 mod top_k;
 
 pub use bm25::Bm25Scorer;
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
-pub use top_k::{top_k, top_k_into, Hit};
+pub use top_k::{sort_hits, top_k, top_k_into, Hit};
 
 #[cfg(test)]
 mod tests;

@@ -70,6 +70,18 @@ pub fn top_k(scores: &[f64], k: usize, positive_only: bool) -> Vec<Hit> {
     out
 }
 
+/// Sorts `hits` into ranking order (score descending, ties by document id,
+/// NaN last) and keeps the best `k`: how rankings built from a candidate
+/// set or a fusion are finished, consistently with [`top_k_into`].
+pub fn sort_hits(hits: &mut Vec<Hit>, k: usize) {
+    if k == 0 {
+        hits.clear();
+        return;
+    }
+    keep_best(hits, k);
+    hits.sort_unstable_by(rank_order);
+}
+
 /// `Less` if `a` ranks before `b`.
 fn rank_order(a: &Hit, b: &Hit) -> Ordering {
     match b.score.partial_cmp(&a.score) {

@@ -3,7 +3,8 @@
 //! and queries made from the article headings.
 
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::{BlobInput, DocumentInput, JudgmentInput, Manifest, QueryInput};
+use nomos_core::blob::{BlobInput, DenseInput, DocumentInput, JudgmentInput, Manifest, QueryInput};
+use nomos_core::dense::DenseIndex;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 use serde_json::Value;
@@ -19,6 +20,32 @@ pub struct Sample {
     pub judgments: Vec<JudgmentInput>,
     pub index: InvertedIndex,
     pub augmented: InvertedIndex,
+    /// Pseudo-random unit vectors standing in for embeddings (the format
+    /// does not care what the vectors mean).
+    pub dense: DenseIndex,
+    pub dense_augmented: DenseIndex,
+}
+
+pub const DENSE_DIM: usize = 384;
+
+/// `n` deterministic unit vectors of [`DENSE_DIM`] values.
+pub fn unit_vectors(n: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    let mut out = Vec::with_capacity(n * DENSE_DIM);
+    for _ in 0..n {
+        let v: Vec<f32> = (0..DENSE_DIM)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                // A shared offset makes them anisotropic, like e5's.
+                (state >> 40) as f32 / (1u64 << 24) as f32 - 0.3
+            })
+            .collect();
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        out.extend(v.iter().map(|x| x / norm));
+    }
+    out
 }
 
 pub fn sample() -> Sample {
@@ -87,12 +114,15 @@ pub fn sample() -> Sample {
             .map(|d| analyzer.tokens(d.augmented.as_deref().unwrap_or(&d.text))),
     )
     .unwrap();
+    let n_docs = documents.len();
     Sample {
         documents,
         queries,
         judgments,
         index,
         augmented,
+        dense: DenseIndex::build(&unit_vectors(n_docs, 1), DENSE_DIM).unwrap(),
+        dense_augmented: DenseIndex::build(&unit_vectors(n_docs, 2), DENSE_DIM).unwrap(),
     }
 }
 
@@ -112,5 +142,11 @@ pub fn input(s: &Sample) -> BlobInput<'_> {
         judgments: &s.judgments,
         text_index: &s.index,
         augmented_index: Some(&s.augmented),
+        dense: Some(DenseInput {
+            model: "test-model".into(),
+            model_hash: "0123abcd".into(),
+            text: &s.dense,
+            augmented: Some(&s.dense_augmented),
+        }),
     }
 }

@@ -53,6 +53,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         judgments: &judgments,
         text_index: &indexes.text,
         augmented_index: indexes.augmented.as_ref(),
+        dense: None,
     };
     let (bytes, report) = encode(&input).map_err(bad_input)?;
     warn_dropped(&report);

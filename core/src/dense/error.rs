@@ -1,0 +1,53 @@
+use std::fmt;
+
+/// Why dense vectors or a query embedding were refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DenseError {
+    /// Vectors must have at least one dimension.
+    ZeroDimension,
+    /// A count does not fit the `u32` the blob stores it in.
+    TooLarge { what: &'static str },
+    /// Two parts that must have matching lengths do not.
+    LengthMismatch {
+        what: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    /// A NaN or infinite value (`what` = vector, scale, mean or query).
+    NonFinite { what: &'static str, at: usize },
+    /// A negative scale (scales are `max |x| / 127`).
+    NegativeScale { doc: usize },
+    /// An int8 code of −128: codes are symmetric, in −127..=127.
+    CodeOutOfRange { doc: usize },
+    /// Bits set beyond the dimension in a document's last binary word.
+    StrayBits { doc: usize },
+}
+
+impl fmt::Display for DenseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DenseError::ZeroDimension => f.write_str("dense vectors need at least one dimension"),
+            DenseError::TooLarge { what } => write!(f, "too many {what} for a u32"),
+            DenseError::LengthMismatch {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what}: {found} values, expected {expected}"),
+            DenseError::NonFinite { what, at } => {
+                write!(f, "{what} value {at} is not finite")
+            }
+            DenseError::NegativeScale { doc } => write!(f, "document {doc} has a negative scale"),
+            DenseError::CodeOutOfRange { doc } => {
+                write!(f, "document {doc} has an int8 code of -128")
+            }
+            DenseError::StrayBits { doc } => {
+                write!(
+                    f,
+                    "document {doc} has binary code bits beyond the dimension"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DenseError {}

@@ -1,0 +1,146 @@
+//! Scoring a query against the stored codes.
+
+use super::{quantize, DenseError, DenseIndex};
+use crate::search::{sort_hits, top_k_into, Hit};
+
+impl DenseIndex {
+    /// Scores every document for the query embedding `query` (checked with
+    /// [`Self::check_query`]) into `scores`, resized to the number of
+    /// documents: `scale · Σ q_i c_i`, an approximation of the dot product
+    /// (the cosine, for normalised vectors), computed in f32.
+    pub fn score_into(&self, query: &[f32], scores: &mut Vec<f64>) -> Result<(), DenseError> {
+        self.check_query(query)?;
+        scores.clear();
+        scores.extend((0..self.n_docs()).map(|doc| self.score_doc(query, doc)));
+        Ok(())
+    }
+
+    /// The best `k` documents by brute-force int8 score, ties in corpus order.
+    pub fn search(&self, query: &[f32], k: usize) -> Result<Vec<Hit>, DenseError> {
+        let mut scores = Vec::new();
+        self.score_into(query, &mut scores)?;
+        let mut hits = Vec::new();
+        top_k_into(&scores, k, false, &mut hits);
+        Ok(hits)
+    }
+
+    /// The best `k` documents among the `max(candidates, k)` nearest to the
+    /// query in Hamming distance of the centred sign bits (ties in corpus
+    /// order), rescored by int8 score. With `candidates ≥ n_docs` this is
+    /// exactly [`Self::search`].
+    pub fn search_binary(
+        &self,
+        query: &[f32],
+        k: usize,
+        candidates: usize,
+    ) -> Result<Vec<Hit>, DenseError> {
+        self.check_query(query)?;
+        let code = self.query_bits(query);
+        let mut hits: Vec<Hit> = self
+            .nearest_by_bits(&code, candidates.max(k))
+            .into_iter()
+            .map(|doc| Hit {
+                doc,
+                score: self.score_doc(query, doc as usize),
+            })
+            .collect();
+        sort_hits(&mut hits, k);
+        Ok(hits)
+    }
+
+    /// Rocchio feedback in vector space: `normalise(α·q + β·c)`, `c` being
+    /// the mean of the stored vectors of `feedback` (documents out of range
+    /// are ignored; without any, `c` is zero). Computed in f64, returned as
+    /// f32; a zero result is returned as is.
+    pub fn rocchio(&self, query: &[f32], feedback: &[u32], alpha: f64, beta: f64) -> Vec<f32> {
+        let mut centroid = vec![0f64; self.dim];
+        let docs: Vec<usize> = feedback
+            .iter()
+            .map(|&d| d as usize)
+            .filter(|&d| d < self.n_docs())
+            .collect();
+        for &doc in &docs {
+            let scale = f64::from(self.scales[doc]);
+            for (c, &code) in centroid.iter_mut().zip(self.doc_codes(doc)) {
+                *c += scale * f64::from(code);
+            }
+        }
+        let n = docs.len().max(1) as f64;
+        let moved: Vec<f64> = query
+            .iter()
+            .zip(&centroid)
+            .map(|(&q, &c)| alpha * f64::from(q) + beta * (c / n))
+            .collect();
+        let norm = moved.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let norm = if norm > 0.0 { norm } else { 1.0 };
+        moved.iter().map(|&x| (x / norm) as f32).collect()
+    }
+
+    /// The query's sign bits relative to the corpus mean.
+    pub fn query_bits(&self, query: &[f32]) -> Vec<u64> {
+        let mut bits = Vec::with_capacity(self.words);
+        quantize::sign_bits(query, &self.mean, &mut bits);
+        bits
+    }
+
+    /// The `n` documents with the smallest Hamming distance to `code`, ties
+    /// in corpus order, returned in corpus order. A counting pass over the
+    /// distances (0..=dim) finds the cut-off, so this is linear in the corpus.
+    fn nearest_by_bits(&self, code: &[u64], n: usize) -> Vec<u32> {
+        let distances: Vec<u32> = (0..self.n_docs())
+            .map(|doc| {
+                self.doc_bits(doc)
+                    .iter()
+                    .zip(code)
+                    .map(|(a, b)| (a ^ b).count_ones())
+                    .sum()
+            })
+            .collect();
+        if n >= distances.len() {
+            return (0..distances.len() as u32).collect();
+        }
+        let mut histogram = vec![0usize; self.dim + 1];
+        for &d in &distances {
+            histogram[d as usize] += 1;
+        }
+        // The cut-off distance: all closer documents fit, and `room` of the
+        // documents at exactly the cut-off are taken, earliest first.
+        let (mut cutoff, mut below) = (0usize, 0usize);
+        while below + histogram[cutoff] < n {
+            below += histogram[cutoff];
+            cutoff += 1;
+        }
+        let mut room = n - below;
+        let mut out = Vec::with_capacity(n);
+        for (doc, &d) in (0u32..).zip(&distances) {
+            let d = d as usize;
+            if d < cutoff {
+                out.push(doc);
+            } else if d == cutoff && room > 0 {
+                room -= 1;
+                out.push(doc);
+            }
+        }
+        out
+    }
+
+    /// `scale · Σ q_i c_i` in f32: eight lane sums over the components in
+    /// order, then a fixed pairwise reduction.
+    pub(super) fn score_doc(&self, query: &[f32], doc: usize) -> f64 {
+        let codes = self.doc_codes(doc);
+        let mut lanes = [0f32; 8];
+        let (q8, q_rest) = query.split_at(query.len() / 8 * 8);
+        let (c8, c_rest) = codes.split_at(q8.len());
+        for (q, c) in q8.chunks_exact(8).zip(c8.chunks_exact(8)) {
+            for lane in 0..8 {
+                lanes[lane] += q[lane] * f32::from(c[lane]);
+            }
+        }
+        for (lane, (&q, &c)) in q_rest.iter().zip(c_rest).enumerate() {
+            lanes[lane] += q * f32::from(c);
+        }
+        let dot = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
+            + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+        f64::from(self.scales[doc] * dot)
+    }
+}

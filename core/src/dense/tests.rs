@@ -1,0 +1,261 @@
+use super::*;
+use crate::search::Hit;
+
+/// Deterministic pseudo-random numbers for property-style tests.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as u32
+    }
+
+    /// Uniform in −1..1.
+    fn real(&mut self) -> f32 {
+        self.next() as f32 / (1u64 << 30) as f32 - 1.0
+    }
+
+    fn code(&mut self) -> i8 {
+        ((self.next() % 255) as i32 - 127) as i8
+    }
+}
+
+fn random_vectors(rng: &mut Lcg, n: usize, dim: usize) -> Vec<f32> {
+    (0..n * dim).map(|_| rng.real()).collect()
+}
+
+fn docs(hits: &[Hit]) -> Vec<u32> {
+    hits.iter().map(|h| h.doc).collect()
+}
+
+#[test]
+fn int8_codes_by_hand() {
+    let index = DenseIndex::build(&[0.5, -0.25, 0.0, 1.0], 4).unwrap();
+    assert_eq!(index.scales(), [1.0 / 127.0]);
+    // 0.5 · 127 = 63.5 and 0.25 · 127 = 31.75 round away from zero.
+    assert_eq!(index.codes(), [64, -32, 0, 127]);
+}
+
+#[test]
+fn zero_vector_gets_zero_scale_and_scores_zero() {
+    let index = DenseIndex::build(&[0.0, 0.0, 0.6, 0.8], 2).unwrap();
+    assert_eq!(index.scales()[0], 0.0);
+    assert_eq!(index.codes()[..2], [0, 0]);
+    let hits = index.search(&[1.0, 1.0], 2).unwrap();
+    assert_eq!(docs(&hits), [1, 0]);
+    assert_eq!(hits[1].score, 0.0);
+}
+
+#[test]
+fn sign_bits_are_relative_to_the_mean() {
+    // Mean (2/3, 2/3): raw signs would all be "positive".
+    let index = DenseIndex::build(&[1.0, 0.0, 0.0, 1.0, 1.0, 1.0], 2).unwrap();
+    assert_eq!(index.mean(), [2.0 / 3.0, 2.0 / 3.0]);
+    assert_eq!(index.bits(), [0b01, 0b10, 0b11]);
+    assert_eq!(index.query_bits(&[0.9, 0.1]), [0b01]);
+}
+
+#[test]
+fn bits_span_several_words() {
+    let dim = 130;
+    let mut v = vec![0f32; 2 * dim];
+    v[dim] = 1.0;
+    v[dim + 64] = 1.0;
+    v[dim + 129] = 1.0;
+    let index = DenseIndex::build(&v, dim).unwrap();
+    assert_eq!(index.bits().len(), 6);
+    assert_eq!(index.bits()[3..], [1, 1, 1 << 1]);
+}
+
+/// Vectors `2⁻⁷ · c` with integer codes whose largest magnitude is 127 are
+/// stored exactly, and with small integer queries every product and sum is
+/// exact in f32: int8 scores then equal exact dot products.
+#[test]
+fn int8_ranking_equals_exact_ranking_on_representable_vectors() {
+    let mut rng = Lcg(7);
+    let (n, dim) = (300, 24);
+    let step = 1.0 / 128.0;
+    let mut vectors = Vec::new();
+    for _ in 0..n {
+        let mut codes: Vec<i8> = (0..dim).map(|_| rng.code()).collect();
+        codes[(rng.next() as usize) % dim] = 127;
+        vectors.extend(codes.iter().map(|&c| f32::from(c) * step));
+    }
+    let index = DenseIndex::build(&vectors, dim).unwrap();
+    assert!(index.scales().iter().all(|&s| s == step));
+    for _ in 0..20 {
+        let query: Vec<f32> = (0..dim).map(|_| (rng.next() % 9) as f32 - 4.0).collect();
+        let exact: Vec<f64> = vectors
+            .chunks_exact(dim)
+            .map(|v| v.iter().zip(&query).map(|(&x, &q)| f64::from(x * q)).sum())
+            .collect();
+        let mut expected: Vec<u32> = (0..n as u32).collect();
+        expected.sort_by(|&a, &b| exact[b as usize].total_cmp(&exact[a as usize]));
+        let mut scores = Vec::new();
+        index.score_into(&query, &mut scores).unwrap();
+        assert_eq!(scores, exact);
+        assert_eq!(docs(&index.search(&query, n).unwrap()), expected);
+    }
+}
+
+#[test]
+fn binary_with_every_candidate_equals_brute_force() {
+    let mut rng = Lcg(11);
+    let (n, dim) = (500, 70);
+    let index = DenseIndex::build(&random_vectors(&mut rng, n, dim), dim).unwrap();
+    for _ in 0..10 {
+        let query: Vec<f32> = (0..dim).map(|_| rng.real()).collect();
+        for k in [1, 10, 100, n] {
+            let brute = index.search(&query, k).unwrap();
+            assert_eq!(index.search_binary(&query, k, n).unwrap(), brute);
+            assert_eq!(index.search_binary(&query, k, 10 * n).unwrap(), brute);
+        }
+    }
+}
+
+#[test]
+fn binary_first_pass_then_rescoring() {
+    let vectors = [
+        1.0, 1.0, 0.0, 0.0, // doc 0
+        1.0, 0.0, 0.0, 0.0, // doc 1
+        0.0, 1.0, 0.0, 0.0, // doc 2
+        0.0, 0.0, 1.0, 1.0, // doc 3
+    ];
+    let index = DenseIndex::build(&vectors, 4).unwrap();
+    // Mean (0.5, 0.5, 0.25, 0.25): bits 0011, 0001, 0010, 1100.
+    assert_eq!(index.bits(), [0b0011, 0b0001, 0b0010, 0b1100]);
+    let query = [0.1, 0.9, 0.1, 0.1];
+    // Query bits 0010: Hamming distances 1, 2, 0, 3.
+    assert_eq!(index.query_bits(&query), [0b0010]);
+    // One candidate: the Hamming nearest, though doc 0 scores higher.
+    assert_eq!(docs(&index.search_binary(&query, 1, 1).unwrap()), [2]);
+    // Two candidates (docs 2 and 0), rescored: 1.0 before 0.9.
+    assert_eq!(docs(&index.search_binary(&query, 2, 2).unwrap()), [0, 2]);
+    // k raises the candidate count to 3: doc 1 (0.1) joins, doc 3 does not.
+    assert_eq!(docs(&index.search_binary(&query, 3, 1).unwrap()), [0, 2, 1]);
+}
+
+#[test]
+fn ties_rank_in_corpus_order() {
+    let index = DenseIndex::build(&[0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0], 2).unwrap();
+    let hits = index.search(&[1.0, 1.0], 4).unwrap();
+    assert_eq!(docs(&hits), [0, 1, 2, 3]);
+    assert_eq!(
+        docs(&index.search_binary(&[1.0, 1.0], 4, 4).unwrap()),
+        [0, 1, 2, 3]
+    );
+}
+
+#[test]
+fn rocchio_by_hand() {
+    // Doc 1 is stored exactly as (0, 1).
+    let index = DenseIndex::build(&[1.0, 0.0, 0.0, 1.0], 2).unwrap();
+    let moved = index.rocchio(&[1.0, 0.0], &[1], 1.0, 0.25);
+    let norm = (1.0f64 + 0.0625).sqrt();
+    assert_eq!(moved, [(1.0 / norm) as f32, (0.25 / norm) as f32]);
+    // No feedback: the query, normalised; out-of-range feedback is ignored.
+    assert_eq!(index.rocchio(&[3.0, 4.0], &[9], 1.0, 0.25), [0.6, 0.8]);
+}
+
+#[test]
+fn query_checks() {
+    let index = DenseIndex::build(&[1.0, 0.0], 2).unwrap();
+    assert!(matches!(
+        index.search(&[1.0], 1),
+        Err(DenseError::LengthMismatch {
+            expected: 2,
+            found: 1,
+            ..
+        })
+    ));
+    assert_eq!(
+        index.search(&[1.0, f32::NAN], 1),
+        Err(DenseError::NonFinite {
+            what: "query",
+            at: 1
+        })
+    );
+}
+
+#[test]
+fn build_refuses_bad_input() {
+    assert_eq!(DenseIndex::build(&[], 0), Err(DenseError::ZeroDimension));
+    assert!(matches!(
+        DenseIndex::build(&[1.0, 2.0, 3.0], 2),
+        Err(DenseError::LengthMismatch { .. })
+    ));
+    assert_eq!(
+        DenseIndex::build(&[1.0, f32::INFINITY], 2),
+        Err(DenseError::NonFinite {
+            what: "vector",
+            at: 1
+        })
+    );
+    let empty = DenseIndex::build(&[], 3).unwrap();
+    assert_eq!(empty.n_docs(), 0);
+    assert!(empty.search(&[0.0; 3], 5).unwrap().is_empty());
+    assert!(empty.search_binary(&[0.0; 3], 5, 1).unwrap().is_empty());
+}
+
+#[test]
+fn parts_round_trip_and_are_checked() {
+    let mut rng = Lcg(3);
+    let index = DenseIndex::build(&random_vectors(&mut rng, 5, 70), 70).unwrap();
+    let parts = index.clone().into_parts();
+    assert_eq!(DenseIndex::from_parts(parts.clone()).unwrap(), index);
+
+    let broken = |f: &dyn Fn(&mut DenseParts)| {
+        let mut p = parts.clone();
+        f(&mut p);
+        DenseIndex::from_parts(p).unwrap_err()
+    };
+    assert_eq!(broken(&|p| p.dim = 0), DenseError::ZeroDimension);
+    assert!(matches!(
+        broken(&|p| {
+            p.codes.pop();
+        }),
+        DenseError::LengthMismatch { what: "codes", .. }
+    ));
+    assert!(matches!(
+        broken(&|p| p.bits.push(0)),
+        DenseError::LengthMismatch { what: "bits", .. }
+    ));
+    assert!(matches!(
+        broken(&|p| p.mean.push(0.0)),
+        DenseError::LengthMismatch { what: "mean", .. }
+    ));
+    assert!(matches!(
+        broken(&|p| p.scales.push(1.0)),
+        DenseError::LengthMismatch { .. }
+    ));
+    assert_eq!(
+        broken(&|p| p.scales[2] = f32::NAN),
+        DenseError::NonFinite {
+            what: "scale",
+            at: 2
+        }
+    );
+    assert_eq!(
+        broken(&|p| p.mean[69] = f32::INFINITY),
+        DenseError::NonFinite {
+            what: "mean",
+            at: 69
+        }
+    );
+    assert_eq!(
+        broken(&|p| p.scales[1] = -1.0),
+        DenseError::NegativeScale { doc: 1 }
+    );
+    assert_eq!(
+        broken(&|p| p.codes[3 * 70 + 5] = -128),
+        DenseError::CodeOutOfRange { doc: 3 }
+    );
+    // 70 dimensions: the second word of each document uses 6 bits.
+    assert_eq!(
+        broken(&|p| p.bits[2 * 2 + 1] |= 1 << 6),
+        DenseError::StrayBits { doc: 2 }
+    );
+}

@@ -1,0 +1,22 @@
+//! Ranking methods beyond plain BM25, all behind one entry point, [`rank`]:
+//! dense retrieval (brute-force int8 and binary + rescoring, see
+//! [`crate::dense`]), sparse and dense pseudo-relevance feedback, and
+//! fusion of BM25 with dense. [`Method`] names a method and its parameters
+//! and has a compact string form for URLs and the command line.
+//!
+//! Everything is deterministic: rankings order by score descending with
+//! ties in corpus order (document id), fusion sums over lists in a fixed
+//! order, and expansion terms tie-break by term id.
+
+mod feedback;
+mod fusion;
+mod rank;
+mod spec;
+
+pub use feedback::{expansion_terms, ForwardIndex};
+pub use fusion::{rrf, weighted_fusion};
+pub use rank::{rank, Collection, MethodQuery, RankError};
+pub use spec::{Method, MethodError};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,152 @@
+//! The one entry point: rank a query with any [`Method`].
+
+use std::cell::OnceCell;
+use std::fmt;
+
+use super::feedback::{expansion_terms, ForwardIndex};
+use super::fusion::{rrf, weighted_fusion};
+use super::spec::{Method, MethodError};
+use crate::dense::{DenseError, DenseIndex};
+use crate::search::{top_k_into, Bm25Scorer, Hit};
+
+/// What queries are ranked against. Keep one per pool and reuse it: the
+/// forward index is built from `scorer`'s index on the first PRF query.
+pub struct Collection<'a> {
+    pub scorer: &'a Bm25Scorer,
+    /// Must belong to `scorer`'s index (start from an empty cell).
+    pub forward: &'a OnceCell<ForwardIndex>,
+    /// Document vectors over the same documents, if the pool has them.
+    pub dense: Option<&'a DenseIndex>,
+}
+
+/// A query as the methods need it. The embedding is computed elsewhere
+/// (natively with ONNX Runtime, in the browser with onnxruntime-web) with
+/// the model the vectors were built with, and L2-normalised.
+pub struct MethodQuery<'a, S> {
+    /// The analyzer's tokens of the query text.
+    pub tokens: &'a [S],
+    pub embedding: Option<&'a [f32]>,
+}
+
+/// Ranks `query` with `method` and returns the best `k` documents, best
+/// first, ties in corpus order.
+///
+/// `positive_only` concerns the lexical methods (`bm25`, `prf`): documents
+/// sharing no term with the query are left out rather than filling the
+/// ranking with zero scores. Lists that are fused or fed back are always
+/// positive-only. Dense scores (cosines) are never filtered.
+pub fn rank<S: AsRef<str>>(
+    method: &Method,
+    collection: &Collection<'_>,
+    query: &MethodQuery<'_, S>,
+    k: usize,
+    positive_only: bool,
+) -> Result<Vec<Hit>, RankError> {
+    method.validate().map_err(RankError::Method)?;
+    let scorer = collection.scorer;
+    let bm25 = |tokens: &[&str], k: usize, positive_only: bool| {
+        let mut hits = Vec::new();
+        top_k_into(&scorer.scores(tokens), k, positive_only, &mut hits);
+        hits
+    };
+    let tokens: Vec<&str> = query.tokens.iter().map(AsRef::as_ref).collect();
+    let dense = || -> Result<(&DenseIndex, &[f32]), RankError> {
+        let index = collection.dense.ok_or(RankError::NoDenseVectors)?;
+        if index.n_docs() != scorer.index().n_docs() {
+            return Err(RankError::SizeMismatch {
+                lexical: scorer.index().n_docs(),
+                dense: index.n_docs(),
+            });
+        }
+        let embedding = query.embedding.ok_or(RankError::NoQueryEmbedding)?;
+        index.check_query(embedding).map_err(RankError::Dense)?;
+        Ok((index, embedding))
+    };
+    let hits = match *method {
+        Method::Bm25 => bm25(&tokens, k, positive_only),
+        Method::Dense => {
+            let (index, q) = dense()?;
+            index.search(q, k).map_err(RankError::Dense)?
+        }
+        Method::DenseBinary { candidates } => {
+            let (index, q) = dense()?;
+            index
+                .search_binary(q, k, candidates)
+                .map_err(RankError::Dense)?
+        }
+        Method::Prf { docs, terms } => {
+            let top = bm25(&tokens, docs, true);
+            let index = scorer.index();
+            let forward = collection
+                .forward
+                .get_or_init(|| ForwardIndex::build(index));
+            let feedback: Vec<u32> = top.iter().map(|h| h.doc).collect();
+            let own: Vec<u32> = tokens.iter().filter_map(|t| index.term_id(t)).collect();
+            let mut expanded = tokens.clone();
+            for term in expansion_terms(index, forward, &feedback, terms, &own) {
+                expanded.extend(index.term(term));
+            }
+            bm25(&expanded, k, positive_only)
+        }
+        Method::Rocchio { docs, alpha, beta } => {
+            let (index, q) = dense()?;
+            let top = index.search(q, docs).map_err(RankError::Dense)?;
+            let feedback: Vec<u32> = top.iter().map(|h| h.doc).collect();
+            let moved = index.rocchio(q, &feedback, alpha, beta);
+            index.search(&moved, k).map_err(RankError::Dense)?
+        }
+        Method::Rrf { k: rrf_k, depth } => {
+            let (index, q) = dense()?;
+            let lexical = bm25(&tokens, depth, true);
+            let semantic = index.search(q, depth).map_err(RankError::Dense)?;
+            let mut fused = rrf(&[&lexical, &semantic], rrf_k);
+            fused.truncate(k);
+            fused
+        }
+        Method::Weighted { w, depth } => {
+            let (index, q) = dense()?;
+            let lexical = bm25(&tokens, depth, true);
+            let semantic = index.search(q, depth).map_err(RankError::Dense)?;
+            let mut fused = weighted_fusion(&[(&lexical, 1.0 - w), (&semantic, w)]);
+            fused.truncate(k);
+            fused
+        }
+    };
+    Ok(hits)
+}
+
+/// Why a query could not be ranked with a method.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RankError {
+    Method(MethodError),
+    /// A dense method on a pool without document vectors.
+    NoDenseVectors,
+    /// A dense method without a query embedding.
+    NoQueryEmbedding,
+    /// The vectors cover another number of documents than the index.
+    SizeMismatch {
+        lexical: usize,
+        dense: usize,
+    },
+    /// The query embedding does not fit the vectors.
+    Dense(DenseError),
+}
+
+impl fmt::Display for RankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RankError::Method(e) => e.fmt(f),
+            RankError::NoDenseVectors => f.write_str("this pool has no dense vectors"),
+            RankError::NoQueryEmbedding => {
+                f.write_str("a dense method needs the query's embedding")
+            }
+            RankError::SizeMismatch { lexical, dense } => write!(
+                f,
+                "the dense vectors cover {dense} documents but the index {lexical}"
+            ),
+            RankError::Dense(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RankError {}

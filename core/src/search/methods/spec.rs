@@ -1,0 +1,282 @@
+//! [`Method`]: which ranking to run and its parameters, with a compact
+//! string form for URLs, run tags and the command line:
+//! `name` or `name:key=value,key=value`, e.g. `rrf`, `rrf:k=20`,
+//! `dense-binary:candidates=500`. Keys left out keep their defaults.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A ranking method and its parameters. Defaults ([`Method::by_name`])
+/// follow the usual settings in the literature the GreekBarRetrieval paper
+/// draws on: 10 feedback documents, 30 expansion terms, Rocchio α = 1,
+/// β = 0.25, RRF k = 60 over the top 100 of each list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    /// BM25 with the scorer's parameters.
+    Bm25,
+    /// Brute-force int8 dense scores.
+    Dense,
+    /// Binary first pass, int8 rescoring of the `candidates` nearest codes
+    /// (at least `k`).
+    DenseBinary { candidates: usize },
+    /// Sparse pseudo-relevance feedback: BM25, then BM25 again with the
+    /// query extended by the `terms` best expansion terms of the top `docs`
+    /// (see [`super::expansion_terms`]).
+    Prf { docs: usize, terms: usize },
+    /// Dense pseudo-relevance feedback:
+    /// `q' = normalise(α·q + β·centroid(top docs))`, ranked again.
+    Rocchio { docs: usize, alpha: f64, beta: f64 },
+    /// Reciprocal rank fusion of the top `depth` of BM25 and of dense:
+    /// `Σ 1 / (k + rank)`, ranks from 1 (see [`super::rrf`]).
+    Rrf { k: f64, depth: usize },
+    /// Min-max normalised score fusion of the top `depth` of BM25 and of
+    /// dense, the dense list weighted `w` and BM25 `1 − w`
+    /// (see [`super::weighted_fusion`]).
+    Weighted { w: f64, depth: usize },
+}
+
+/// A parameter value, for printing and parsing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Value {
+    Count(usize),
+    Real(f64),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Count(n) => write!(f, "{n}"),
+            // Shortest representation that parses back to the same f64.
+            Value::Real(x) => write!(f, "{x}"),
+        }
+    }
+}
+
+impl Method {
+    /// Every method name, in the order a picker would list them.
+    pub const NAMES: [&'static str; 7] = [
+        "bm25",
+        "dense",
+        "dense-binary",
+        "prf",
+        "rocchio",
+        "rrf",
+        "weighted",
+    ];
+
+    /// The method called `name` with its default parameters.
+    pub fn by_name(name: &str) -> Option<Method> {
+        Some(match name {
+            "bm25" => Method::Bm25,
+            "dense" => Method::Dense,
+            "dense-binary" => Method::DenseBinary { candidates: 1000 },
+            "prf" => Method::Prf {
+                docs: 10,
+                terms: 30,
+            },
+            "rocchio" => Method::Rocchio {
+                docs: 10,
+                alpha: 1.0,
+                beta: 0.25,
+            },
+            "rrf" => Method::Rrf {
+                k: 60.0,
+                depth: 100,
+            },
+            "weighted" => Method::Weighted { w: 0.5, depth: 100 },
+            _ => return None,
+        })
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Bm25 => "bm25",
+            Method::Dense => "dense",
+            Method::DenseBinary { .. } => "dense-binary",
+            Method::Prf { .. } => "prf",
+            Method::Rocchio { .. } => "rocchio",
+            Method::Rrf { .. } => "rrf",
+            Method::Weighted { .. } => "weighted",
+        }
+    }
+
+    /// Whether the method needs document vectors and a query embedding.
+    pub fn needs_dense(&self) -> bool {
+        !matches!(self, Method::Bm25 | Method::Prf { .. })
+    }
+
+    /// Whether the method ranks with BM25 at all.
+    pub fn needs_lexical(&self) -> bool {
+        !matches!(
+            self,
+            Method::Dense | Method::DenseBinary { .. } | Method::Rocchio { .. }
+        )
+    }
+
+    /// Counts at least 1 (expansion terms at least 0), RRF k finite and
+    /// > 0, Rocchio weights finite, w in [0, 1].
+    pub fn validate(&self) -> Result<(), MethodError> {
+        for (key, value) in self.params() {
+            let ok = match (key, value) {
+                ("terms", _) => true,
+                (_, Value::Count(n)) => n >= 1,
+                ("k", Value::Real(x)) => x.is_finite() && x > 0.0,
+                ("w", Value::Real(x)) => (0.0..=1.0).contains(&x),
+                (_, Value::Real(x)) => x.is_finite(),
+            };
+            if !ok {
+                return Err(MethodError::OutOfRange {
+                    method: self.name(),
+                    key,
+                    value: value.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn params(&self) -> Vec<(&'static str, Value)> {
+        use Value::{Count, Real};
+        match *self {
+            Method::Bm25 | Method::Dense => vec![],
+            Method::DenseBinary { candidates } => vec![("candidates", Count(candidates))],
+            Method::Prf { docs, terms } => vec![("docs", Count(docs)), ("terms", Count(terms))],
+            Method::Rocchio { docs, alpha, beta } => vec![
+                ("docs", Count(docs)),
+                ("alpha", Real(alpha)),
+                ("beta", Real(beta)),
+            ],
+            Method::Rrf { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
+            Method::Weighted { w, depth } => vec![("w", Real(w)), ("depth", Count(depth))],
+        }
+    }
+
+    fn set(&mut self, key: &str, raw: &str) -> Result<(), MethodError> {
+        let name = self.name();
+        let bad_value = || MethodError::BadValue {
+            method: name,
+            key: key.to_owned(),
+            value: raw.to_owned(),
+        };
+        let count = || raw.parse::<usize>().map_err(|_| bad_value());
+        let real = || raw.parse::<f64>().map_err(|_| bad_value());
+        match (self, key) {
+            (Method::DenseBinary { candidates }, "candidates") => *candidates = count()?,
+            (Method::Prf { docs, .. }, "docs") | (Method::Rocchio { docs, .. }, "docs") => {
+                *docs = count()?
+            }
+            (Method::Prf { terms, .. }, "terms") => *terms = count()?,
+            (Method::Rocchio { alpha, .. }, "alpha") => *alpha = real()?,
+            (Method::Rocchio { beta, .. }, "beta") => *beta = real()?,
+            (Method::Rrf { k, .. }, "k") => *k = real()?,
+            (Method::Weighted { w, .. }, "w") => *w = real()?,
+            (Method::Rrf { depth, .. }, "depth") | (Method::Weighted { depth, .. }, "depth") => {
+                *depth = count()?
+            }
+            _ => {
+                return Err(MethodError::UnknownKey {
+                    method: name,
+                    key: key.to_owned(),
+                })
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `name[:key=value,...]` with only the parameters that differ from the
+/// defaults; the alternate form (`{:#}`) spells out every parameter, for
+/// run tags that must say exactly what ran.
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        let defaults = Method::by_name(self.name()).map(|m| m.params());
+        let mut sep = ':';
+        for (i, (key, value)) in self.params().into_iter().enumerate() {
+            let is_default = defaults.as_ref().and_then(|d| d.get(i)) == Some(&(key, value));
+            if f.alternate() || !is_default {
+                write!(f, "{sep}{key}={value}")?;
+                sep = ',';
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Method {
+    type Err = MethodError;
+
+    /// Parses the [`Display`](fmt::Display) form (either flavour) and
+    /// validates the result.
+    fn from_str(s: &str) -> Result<Method, MethodError> {
+        let (name, rest) = match s.split_once(':') {
+            Some((name, rest)) => (name, Some(rest)),
+            None => (s, None),
+        };
+        let mut method =
+            Method::by_name(name).ok_or_else(|| MethodError::UnknownMethod(name.to_owned()))?;
+        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+            let (key, value) = pair.split_once('=').ok_or_else(|| MethodError::BadValue {
+                method: method.name(),
+                key: pair.to_owned(),
+                value: String::new(),
+            })?;
+            method.set(key, value)?;
+        }
+        method.validate()?;
+        Ok(method)
+    }
+}
+
+/// A method string that cannot be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MethodError {
+    UnknownMethod(String),
+    UnknownKey {
+        method: &'static str,
+        key: String,
+    },
+    BadValue {
+        method: &'static str,
+        key: String,
+        value: String,
+    },
+    OutOfRange {
+        method: &'static str,
+        key: &'static str,
+        value: String,
+    },
+}
+
+impl fmt::Display for MethodError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MethodError::UnknownMethod(name) => write!(
+                f,
+                "unknown ranking method {name:?} (expected one of {})",
+                Method::NAMES.join(", ")
+            ),
+            MethodError::UnknownKey { method, key } => {
+                let keys: Vec<&str> = Method::by_name(method)
+                    .map(|m| m.params().into_iter().map(|(k, _)| k).collect())
+                    .unwrap_or_default();
+                match keys.is_empty() {
+                    true => write!(f, "method {method} takes no parameters, got {key:?}"),
+                    false => write!(
+                        f,
+                        "method {method} has no parameter {key:?} (it has {})",
+                        keys.join(", ")
+                    ),
+                }
+            }
+            MethodError::BadValue { method, key, value } => {
+                write!(f, "method {method}: cannot read {key}={value:?}")
+            }
+            MethodError::OutOfRange { method, key, value } => {
+                write!(f, "method {method}: {key} = {value} is out of range")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MethodError {}
