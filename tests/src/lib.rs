@@ -1,0 +1,28 @@
+//! Harness for the browser app's end-to-end tests: serve the Trunk-built
+//! `dist/` from a small static server we can stop mid-test, drive headless
+//! Chromium through chromedriver, and read the app's DOM.
+//!
+//! Nothing here skips: a missing `dist/`, browser or CLI is an error that
+//! says how to get it, because these tests are the only check that the
+//! app works in a real browser.
+//!
+//! - [`paths`]: where the built app, the CLI and the screenshots are.
+//! - [`server`]: the static file server.
+//! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
+//! - [`app`]: the Nomos page (search, results, article, load errors).
+//! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+
+pub mod app;
+pub mod browser;
+pub mod cli;
+pub mod paths;
+pub mod server;
+
+use tokio::sync::{Mutex, MutexGuard};
+
+/// Tests hold this while they run: one Chromium at a time keeps timings
+/// stable on small, shared CI machines.
+pub async fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::const_new(());
+    LOCK.lock().await
+}

@@ -1,0 +1,68 @@
+//! Where the tests find what they need, each checked with a message that
+//! says how to make it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{ensure, Result};
+
+/// The repository root (this crate lives in `tests/`).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the e2e crate sits in the repository")
+        .to_path_buf()
+}
+
+/// The built app: `dist/` with `index.html` and the demo blobs.
+pub fn dist_dir() -> Result<PathBuf> {
+    let dist = repo_root().join("dist");
+    ensure!(
+        dist.join("index.html").is_file() && dist.join("indexes/manifest.json").is_file(),
+        "{} has no built app (index.html and indexes/manifest.json): run \
+         scripts/build-demo.sh, then `trunk build --release --offline` with \
+         node_modules/.bin on PATH (scripts/test.sh does all of this)",
+        dist.display()
+    );
+    Ok(dist)
+}
+
+/// A demo blob exactly as the server sends it.
+pub fn served_blob(file: &str) -> Result<PathBuf> {
+    let path = dist_dir()?.join("indexes").join(file);
+    ensure!(
+        path.is_file(),
+        "{} is missing from the built app",
+        path.display()
+    );
+    Ok(path)
+}
+
+/// The `nomos` CLI: `$NOMOS_CLI`, else the release build in the target
+/// directory (`scripts/build-demo.sh` builds it).
+pub fn nomos_cli() -> Result<PathBuf> {
+    let cli = match std::env::var_os("NOMOS_CLI") {
+        Some(path) => PathBuf::from(path),
+        None => target_dir().join("release/nomos"),
+    };
+    ensure!(
+        cli.is_file(),
+        "the nomos CLI is not at {}: run `cargo build --release -p nomos-index-builder` \
+         (scripts/build-demo.sh does) or set NOMOS_CLI",
+        cli.display()
+    );
+    Ok(cli)
+}
+
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => repo_root().join(dir),
+        None => repo_root().join("target"),
+    }
+}
+
+/// `docs/screenshots/`, which the README shows; created when missing.
+pub fn screenshots_dir() -> Result<PathBuf> {
+    let dir = repo_root().join("docs/screenshots");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
