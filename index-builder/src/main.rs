@@ -6,6 +6,7 @@ mod cli;
 mod commands;
 mod error;
 mod fetch;
+mod model;
 mod sources;
 
 use clap::Parser;

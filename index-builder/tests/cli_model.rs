@@ -1,0 +1,62 @@
+//! `nomos model prepare` refuses bad arguments before it touches Python or
+//! the network: exit 2 with the reason.
+
+use std::process::{Command, Output};
+
+fn prepare(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(["model", "prepare"])
+        .args(args)
+        .output()
+        .expect("the nomos binary runs")
+}
+
+fn assert_bad_input(out: &Output, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
+}
+
+#[test]
+fn scripts_directory_must_hold_the_build_scripts() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = prepare(&[
+        "--out",
+        "unused",
+        "--scripts",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_bad_input(&out, "lacks requirements.txt or prepare.py");
+}
+
+#[test]
+fn a_pool_directory_without_blobs_is_refused() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = prepare(&[
+        "--out",
+        "unused",
+        "--scripts",
+        "../scripts/model",
+        "--pools",
+        empty.path().to_str().unwrap(),
+    ]);
+    assert_bad_input(&out, "holds no *.blob");
+}
+
+#[test]
+fn a_missing_wheel_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("pool.blob");
+    std::fs::write(&blob, b"checked later").unwrap();
+    let out = prepare(&[
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--scripts",
+        "../scripts/model",
+        "--pools",
+        blob.to_str().unwrap(),
+        "--wheel",
+        dir.path().join("missing.whl").to_str().unwrap(),
+    ]);
+    assert_bad_input(&out, "missing.whl does not exist");
+}
