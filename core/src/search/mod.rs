@@ -1,5 +1,6 @@
-//! BM25 ranking over an [`InvertedIndex`](crate::index::InvertedIndex) and
-//! top-k selection.
+//! BM25 ranking over an [`InvertedIndex`](crate::index::InvertedIndex),
+//! top-k selection, a [`Searcher`] that takes free text, and
+//! [`highlight`]ing of matches in displayed text.
 //!
 //! Two variants, each matching a published baseline bit for bit:
 //! - [`Bm25Variant::Okapi`]: rank_bm25 0.2.2 `BM25Okapi` (GreekBarRetrieval);
@@ -18,12 +19,15 @@
 //!   last bit for rare inputs.
 
 mod bm25;
+pub mod highlight;
 pub mod methods;
 mod params;
+mod searcher;
 mod top_k;
 
 pub use bm25::Bm25Scorer;
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
+pub use searcher::{Searcher, SearcherError};
 pub use top_k::{sort_hits, top_k, top_k_into, Hit};
 
 #[cfg(test)]
