@@ -19,7 +19,8 @@ step "core builds for the browser (wasm32, no I/O)"
 cargo build -p nomos-core --target wasm32-unknown-unknown --locked
 
 step "tests"
-cargo test --workspace --locked
+# nomos-e2e needs the built app and Chromium: it runs last, below.
+cargo test --workspace --locked --exclude nomos-e2e
 
 step "parity fixtures are reproducible by the reference implementations"
 scripts/fixtures/make-fixtures.sh
@@ -27,3 +28,14 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code --stat -- core/tests/fixtures index-builder/tests/fixtures \
     || { echo "error: regenerated fixtures differ from the committed ones" >&2; exit 1; }
 fi
+
+step "browser app builds (Trunk, wasm-release profile)"
+scripts/setup.sh
+scripts/build-demo.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+cargo fetch --locked
+trunk build --release --offline
+
+step "browser end-to-end tests (headless Chromium)"
+# Never skipped: a missing dist/, Chromium or chromedriver fails the run.
+cargo test -p nomos-e2e --locked

@@ -1,0 +1,188 @@
+//! The open article: its text with the query's matches marked, and its
+//! cross-references — what it cites, what cites it, and its siblings —
+//! each of which opens in place. Escape closes it and returns focus to the
+//! result it came from.
+
+use leptos::prelude::*;
+
+use super::marked::marked_text;
+use super::results::ARTICLE_TITLE_ID;
+use super::search::{Timed, SEARCH_BOX_ID};
+use super::{focus_id, thousands};
+use crate::engine::DocLink;
+use crate::pools::use_pools;
+use crate::state::use_app_state;
+
+/// Links listed per reference group before "Show all".
+const LINKS_SHOWN: usize = 30;
+
+#[component]
+pub fn ArticlePane(ranking: Memo<Option<Timed>>) -> impl IntoView {
+    let state = use_app_state();
+    let pools = use_pools();
+    // Articles left by following references, for "Back".
+    let trail = RwSignal::new(Vec::<String>::new());
+
+    let article = Memo::new(move |_| {
+        let id = state.article.get()?;
+        let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;
+        pools
+            .engine
+            .with(|e| e.as_ref().map(|e| e.article(&id, &terms)))
+    });
+
+    let follow = move |id: String| {
+        if let Some(current) = state.article.get_untracked() {
+            trail.update(|t| t.push(current));
+        }
+        state.article.set(Some(id));
+        request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
+    };
+    let back = move || {
+        let previous = trail.try_update(|t| t.pop()).flatten();
+        state.article.set(previous);
+        request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
+    };
+    let close = move || {
+        // The list re-renders without the current mark: find it first.
+        let back_to = current_result_id();
+        trail.set(Vec::new());
+        state.article.set(None);
+        request_animation_frame(move || focus_id(&back_to));
+    };
+    // Escape anywhere closes the article, unless a control (the search box,
+    // a result) already used the key.
+    let listener = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" && !ev.default_prevented() && state.article.with(Option::is_some) {
+            ev.prevent_default();
+            close();
+        }
+    });
+    on_cleanup(move || listener.remove());
+
+    let body = move || {
+        match article.get() {
+        None => view! {
+            <div class="article-empty">
+                <p>"Select a result to read the article and follow its cross-references."</p>
+            </div>
+        }
+        .into_any(),
+        Some(Err(message)) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+        Some(Ok(a)) => view! {
+            <div class="article-bar">
+                {move || {
+                    (!trail.with(Vec::is_empty))
+                        .then(|| {
+                            view! {
+                                <button type="button" class="button" on:click=move |_| back()>
+                                    "← Back"
+                                </button>
+                            }
+                        })
+                }}
+                <p class="article-meta">
+                    <span class="source">{a.source.clone()}</span>
+                    {a.area.clone().map(|area| view! { <span class="area">{area}</span> })}
+                    {(a.id != a.title).then(|| view! { <span class="doc-id">{a.id.clone()}</span> })}
+                </p>
+                <button
+                    type="button"
+                    class="button close"
+                    aria-label="Close article"
+                    title="Close (Esc)"
+                    on:click=move |_| close()
+                >
+                    "✕"
+                </button>
+            </div>
+            <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
+            <div class="article-text" lang=a.lang>
+                {a.paragraphs.iter().map(|p| view! { <p>{marked_text(p)}</p> }).collect_view()}
+            </div>
+            <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
+            <RefGroup
+                title="Cited by"
+                hint="articles that refer to this one"
+                links=a.cited_by
+                follow=follow
+            />
+            <RefGroup
+                title="Siblings"
+                hint="other parts of the same provision"
+                links=a.siblings
+                follow=follow
+            />
+        }
+        .into_any(),
+    }
+    };
+
+    view! {
+        <section class="article-pane" aria-label="Article">
+            {body}
+        </section>
+    }
+}
+
+/// One list of cross-references, hidden when empty.
+#[component]
+fn RefGroup(
+    title: &'static str,
+    hint: &'static str,
+    links: Vec<DocLink>,
+    follow: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let expanded = RwSignal::new(false);
+    let total = links.len();
+    (total > 0).then(move || {
+        let items = move || {
+            let shown = if expanded.get() { total } else { LINKS_SHOWN };
+            links
+                .iter()
+                .take(shown)
+                .map(|l| {
+                    let id = l.id.clone();
+                    view! {
+                        <li>
+                            <button type="button" class="ref" on:click=move |_| follow(id.clone())>
+                                <span class="ref-title">{l.title.clone()}</span>
+                                <span class="doc-id">{l.id.clone()}</span>
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        };
+        view! {
+            <section class="refs">
+                <h3>
+                    {title} <span class="count">{thousands(total)}</span>
+                    <span class="refs-hint">{hint}</span>
+                </h3>
+                <ul>{items}</ul>
+                {move || {
+                    (total > LINKS_SHOWN && !expanded.get())
+                        .then(|| {
+                            view! {
+                                <button type="button" class="button" on:click=move |_| expanded.set(true)>
+                                    {format!("Show all {}", thousands(total))}
+                                </button>
+                            }
+                        })
+                }}
+            </section>
+        }
+    })
+}
+
+/// The DOM id of the result whose article is open, else the search box's.
+fn current_result_id() -> String {
+    document()
+        .query_selector(".result[aria-current='true']")
+        .ok()
+        .flatten()
+        .map(|el| el.id())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| SEARCH_BOX_ID.to_owned())
+}

@@ -1,0 +1,156 @@
+//! The ranked result list: rank, title, source, score and a snippet with
+//! the query's matches marked. Arrow keys move between results, Enter
+//! opens one, Escape returns to the search box.
+
+use leptos::prelude::*;
+use nomos_core::search::Hit;
+
+use super::marked::marked_text;
+use super::search::{Timed, PAGE, SEARCH_BOX_ID};
+use super::{focus_id, thousands};
+use crate::engine::ResultRow;
+use crate::pools::use_pools;
+use crate::state::use_app_state;
+
+/// The DOM id of the result at position `i` (0-based).
+pub fn result_id(i: usize) -> String {
+    format!("result-{i}")
+}
+
+/// The id of the heading of the open article (focused when it opens).
+pub const ARTICLE_TITLE_ID: &str = "article-title";
+
+#[component]
+pub fn ResultsList(
+    ranking: Memo<Option<Timed>>,
+    filtered: Memo<Option<Vec<Hit>>>,
+) -> impl IntoView {
+    let state = use_app_state();
+    let pools = use_pools();
+    let limit = RwSignal::new(PAGE);
+    // A new result set starts at the first page.
+    Effect::new(move |_| {
+        filtered.track();
+        limit.set(PAGE);
+    });
+
+    let rows = Memo::new(move |_| {
+        let timed = ranking.get()?;
+        let hits = filtered.get()?;
+        let limit = limit.get();
+        pools.engine.with(|e| {
+            let e = e.as_ref()?;
+            Some(
+                hits.iter()
+                    .take(limit)
+                    .enumerate()
+                    .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking.terms))
+                    .collect::<Vec<ResultRow>>(),
+            )
+        })
+    });
+    let n_filtered = move || filtered.with(|f| f.as_ref().map_or(0, Vec::len));
+
+    let open = move |id: String| {
+        state.article.set(Some(id));
+        request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
+    };
+    let on_keydown = move |i: usize, ev: leptos::ev::KeyboardEvent| {
+        let target = match ev.key().as_str() {
+            "ArrowDown" => result_id(i + 1),
+            "ArrowUp" if i == 0 => SEARCH_BOX_ID.to_owned(),
+            "ArrowUp" => result_id(i - 1),
+            "Escape" => SEARCH_BOX_ID.to_owned(),
+            _ => return,
+        };
+        ev.prevent_default();
+        focus_id(&target);
+    };
+
+    let list = move || {
+        let rows = rows.get().unwrap_or_default();
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let id = row.id.clone();
+                let current = {
+                    let id = row.id.clone();
+                    move || (state.article.with(|a| a.as_ref() == Some(&id))).then_some("true")
+                };
+                let doc_id = (row.id != row.title).then(|| row.id.clone());
+                view! {
+                    <li>
+                        <button
+                            type="button"
+                            class="result"
+                            id=result_id(i)
+                            aria-current=current
+                            on:click=move |_| open(id.clone())
+                            on:keydown=move |ev| on_keydown(i, ev)
+                        >
+                            <span class="result-head">
+                                <span class="rank">{row.rank}</span>
+                                <span class="result-title">{row.title.clone()}</span>
+                                <span class="score" title="BM25 score">
+                                    {format!("{:.2}", row.score)}
+                                </span>
+                            </span>
+                            <span class="result-meta">
+                                <span class="source">{row.source.clone()}</span>
+                                {doc_id.map(|d| view! { <span class="doc-id">{d}</span> })}
+                            </span>
+                            <span class="snippet">
+                                {row.cut_start.then_some("… ")}
+                                {marked_text(&row.snippet)}
+                                {row.cut_end.then_some(" …")}
+                            </span>
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    let more = move || {
+        let total = n_filtered();
+        let shown = limit.get().min(total);
+        (shown < total).then(|| {
+            view! {
+                <div class="more">
+                    <span>{format!("Showing {} of {}", thousands(shown), thousands(total))}</span>
+                    <button type="button" class="button" on:click=move |_| limit.update(|l| *l += PAGE)>
+                        {format!("Show {} more", PAGE.min(total - shown))}
+                    </button>
+                </div>
+            }
+        })
+    };
+
+    view! {
+        <ol class="results">{list}</ol>
+        {more}
+        <Hint ranking=ranking />
+    }
+}
+
+/// What to do when there is nothing to list.
+#[component]
+fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
+    let state = use_app_state();
+    let pools = use_pools();
+    move || {
+        let loaded = pools.engine.with(Option::is_some);
+        let empty_query = state.query.with(|q| q.trim().is_empty());
+        let no_hits = ranking.with(|r| r.as_ref().is_none_or(|t| t.ranking.hits.is_empty()));
+        (loaded && empty_query && no_hits).then(|| {
+            view! {
+                <div class="hint">
+                    <p>"Type words from the statute you are looking for. Inflected forms match: the same analyzer that built the index reads your query."</p>
+                    <p class="keys">
+                        <kbd>"↓"</kbd>" moves to the results, "<kbd>"Enter"</kbd>" opens one, "
+                        <kbd>"Esc"</kbd>" goes back."
+                    </p>
+                </div>
+            }
+        })
+    }
+}

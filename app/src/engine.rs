@@ -1,0 +1,256 @@
+//! A loaded pool: the validated blob, its [`Searcher`], and the reverse of
+//! its citation graph, with what the views need to show results and
+//! articles. Ranking and highlighting are `nomos-core`'s; this module only
+//! gathers their output into plain values for the views.
+
+use std::collections::BTreeMap;
+
+use nomos_core::blob::Blob;
+use nomos_core::search::highlight::{self, QueryTerms, Segment};
+use nomos_core::search::{Bm25Params, Hit, ParamsError, Searcher};
+
+/// Characters of article text shown under a result.
+const SNIPPET_CHARS: usize = 220;
+
+pub struct Engine {
+    /// What the user calls this pool (manifest title or file name).
+    pub name: String,
+    blob: Blob,
+    searcher: Searcher,
+    /// For each document, the documents whose explicit references cite it.
+    cited_by: Vec<Vec<u32>>,
+}
+
+/// A query's ranking: every document scoring above zero, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranking {
+    pub terms: QueryTerms,
+    pub hits: Vec<Hit>,
+}
+
+/// A piece of text with its marked and unmarked segments (byte ranges into
+/// `text`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkedText {
+    pub text: String,
+    pub segments: Vec<Segment>,
+}
+
+/// One row of the result list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultRow {
+    pub rank: usize,
+    pub doc: u32,
+    pub id: String,
+    pub title: String,
+    pub source: String,
+    pub score: f64,
+    pub snippet: MarkedText,
+    pub cut_start: bool,
+    pub cut_end: bool,
+}
+
+/// A link to another document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocLink {
+    pub id: String,
+    pub title: String,
+}
+
+/// Everything the article view shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Article {
+    pub id: String,
+    /// BCP 47 language of the text.
+    pub lang: &'static str,
+    pub title: String,
+    pub source: String,
+    pub area: Option<String>,
+    pub paragraphs: Vec<MarkedText>,
+    pub cites: Vec<DocLink>,
+    pub cited_by: Vec<DocLink>,
+    pub siblings: Vec<DocLink>,
+}
+
+impl Engine {
+    /// Validates `bytes` as a blob (see `Blob::load`) and prepares it for
+    /// search. `name` is used in messages.
+    pub fn load(bytes: &[u8], name: &str) -> Result<Engine, String> {
+        let mut blob = Blob::load(bytes).map_err(|e| format!("{name} cannot be opened: {e}"))?;
+        let params = blob.bm25_params();
+        let searcher = Searcher::from_blob(&mut blob, params)
+            .map_err(|e| format!("{name} cannot be searched: {e}"))?;
+        let mut cited_by = vec![Vec::new(); blob.n_docs()];
+        for doc in 0..blob.n_docs() {
+            for target in blob.explicit_refs(doc) {
+                if let Some(list) = cited_by.get_mut(target as usize) {
+                    list.push(doc as u32);
+                }
+            }
+        }
+        Ok(Engine {
+            name: name.to_owned(),
+            blob,
+            searcher,
+            cited_by,
+        })
+    }
+
+    pub fn n_docs(&self) -> usize {
+        self.blob.n_docs()
+    }
+
+    pub fn n_queries(&self) -> usize {
+        self.blob.n_queries()
+    }
+
+    /// BCP 47 language of the pool's text, from its analyzer, so the
+    /// browser picks fonts (and screen readers a voice) for it.
+    pub fn lang(&self) -> &'static str {
+        match self.searcher.analyzer().name() {
+            "gbr-greek" => "el",
+            "da" => "da",
+            "zh" => "zh",
+            _ => "",
+        }
+    }
+
+    pub fn analyzer_description(&self) -> &'static str {
+        self.searcher.analyzer().description()
+    }
+
+    /// The BM25 method the blob was built for.
+    pub fn default_params(&self) -> Bm25Params {
+        self.blob.bm25_params()
+    }
+
+    pub fn params(&self) -> Bm25Params {
+        self.searcher.params()
+    }
+
+    pub fn set_params(&mut self, params: Bm25Params) -> Result<(), ParamsError> {
+        self.searcher.set_params(params)
+    }
+
+    /// The pool's caveats (e.g. STARD's reduced pool).
+    pub fn notes(&self) -> Vec<String> {
+        self.blob.header().manifest.notes.clone()
+    }
+
+    pub fn rank(&self, query: &str) -> Ranking {
+        Ranking {
+            terms: QueryTerms::new(&self.searcher.analyzer(), query),
+            hits: self.searcher.search(query, usize::MAX),
+        }
+    }
+
+    pub fn source(&self, doc: u32) -> &str {
+        self.blob.source(doc as usize).unwrap_or_default()
+    }
+
+    pub fn area(&self, doc: u32) -> Option<&str> {
+        self.blob.area(doc as usize)
+    }
+
+    /// The result row of `hit` at `rank` (1-based), with its snippet.
+    pub fn row(&self, rank: usize, hit: Hit, terms: &QueryTerms) -> ResultRow {
+        let doc = hit.doc as usize;
+        let text = self.blob.article(doc).map(|a| a.text).unwrap_or_default();
+        let snip = highlight::snippet(&self.searcher.analyzer(), &text, terms, SNIPPET_CHARS);
+        let start = snip.range.start;
+        let segments = snip
+            .segments
+            .iter()
+            .map(|s| Segment {
+                range: s.range.start - start..s.range.end - start,
+                marked: s.marked,
+            })
+            .collect();
+        ResultRow {
+            rank,
+            doc: hit.doc,
+            id: self.blob.doc_id(doc).unwrap_or_default().to_owned(),
+            title: self.blob.title(doc).unwrap_or_default().to_owned(),
+            source: self.source(hit.doc).to_owned(),
+            score: hit.score,
+            snippet: MarkedText {
+                text: text[snip.range].to_owned(),
+                segments,
+            },
+            cut_start: snip.cut_start,
+            cut_end: snip.cut_end,
+        }
+    }
+
+    /// The article `id` with `terms` marked, or why it cannot be shown.
+    pub fn article(&self, id: &str, terms: &QueryTerms) -> Result<Article, String> {
+        let doc = self
+            .blob
+            .doc_index(id)
+            .ok_or_else(|| format!("no article {id:?} in {}", self.name))?;
+        let d = doc as usize;
+        let text = self
+            .blob
+            .article(d)
+            .map_err(|e| format!("article {id}: {e}"))?;
+        let paragraphs: Vec<String> = if text.paragraphs.is_empty() {
+            text.text
+                .split('\n')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect()
+        } else {
+            text.paragraphs
+        };
+        let analyzer = self.searcher.analyzer();
+        let paragraphs = paragraphs
+            .into_iter()
+            .map(|p| {
+                let marks = highlight::merged_spans(&highlight::matches(&analyzer, &p, terms));
+                MarkedText {
+                    segments: highlight::segments(0..p.len(), &marks),
+                    text: p,
+                }
+            })
+            .collect();
+        let links = |docs: &[u32]| docs.iter().map(|&t| self.link(t)).collect();
+        Ok(Article {
+            id: id.to_owned(),
+            lang: self.lang(),
+            title: self.blob.title(d).unwrap_or_default().to_owned(),
+            source: self.source(doc).to_owned(),
+            area: self.area(doc).map(str::to_owned),
+            paragraphs,
+            cites: links(&self.blob.explicit_refs(d)),
+            cited_by: links(self.cited_by.get(d).map_or(&[], Vec::as_slice)),
+            siblings: links(&self.blob.implicit_refs(d)),
+        })
+    }
+
+    fn link(&self, doc: u32) -> DocLink {
+        let d = doc as usize;
+        DocLink {
+            id: self.blob.doc_id(d).unwrap_or_default().to_owned(),
+            title: self.blob.title(d).unwrap_or_default().to_owned(),
+        }
+    }
+}
+
+/// How many hits fall in each value of `key` (documents without one are
+/// not counted), most first, then by name.
+pub fn facet_counts<'e>(
+    hits: &[Hit],
+    key: impl Fn(u32) -> Option<&'e str>,
+) -> Vec<(String, usize)> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in hits {
+        if let Some(k) = key(h.doc).filter(|k| !k.is_empty()) {
+            *counts.entry(k).or_default() += 1;
+        }
+    }
+    let mut out: Vec<(String, usize)> =
+        counts.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}

@@ -1,0 +1,68 @@
+//! Everything a user chose, in one struct of signals, so that sharing a
+//! link (URL state) and restoring it can read and write a single place.
+//! Derived and transient state (loaded engine, load progress, debounced
+//! query, result paging) lives with the code that owns it.
+
+use leptos::prelude::*;
+use nomos_core::search::Bm25Params;
+
+/// The top-level views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Search,
+    Evaluate,
+}
+
+/// Which blob is searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PoolChoice {
+    /// A manifest entry, by its file name (e.g. `da-acts.blob`).
+    Listed(String),
+    /// A blob the user opened from disk, by its file name. It cannot be
+    /// reloaded from a link.
+    Local(String),
+}
+
+/// The user's choices. `Copy`: every field is a signal handle.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub view: RwSignal<View>,
+    pub pool: RwSignal<Option<PoolChoice>>,
+    /// The text in the search box.
+    pub query: RwSignal<String>,
+    /// Ranking method; reset to the blob's defaults when a pool loads.
+    pub params: RwSignal<Bm25Params>,
+    /// Show only results from this source (law, code).
+    pub source: RwSignal<Option<String>>,
+    /// Show only results in this legal area.
+    pub area: RwSignal<Option<String>>,
+    /// The id of the article being read.
+    pub article: RwSignal<Option<String>>,
+}
+
+impl AppState {
+    pub fn new() -> Self {
+        AppState {
+            view: RwSignal::new(View::Search),
+            pool: RwSignal::new(None),
+            query: RwSignal::new(String::new()),
+            params: RwSignal::new(Bm25Params::default()),
+            source: RwSignal::new(None),
+            area: RwSignal::new(None),
+            article: RwSignal::new(None),
+        }
+    }
+
+    /// Clears what only makes sense within one pool.
+    pub fn reset_for_new_pool(&self, params: Bm25Params) {
+        self.params.set(params);
+        self.source.set(None);
+        self.area.set(None);
+        self.article.set(None);
+    }
+}
+
+/// The state of the component tree's root.
+pub fn use_app_state() -> AppState {
+    expect_context::<AppState>()
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds everything and serves the app: installs the web toolchain if
+# missing (scripts/setup.sh), builds the demo index blobs
+# (scripts/build-demo.sh), builds the app with Trunk into dist/, and serves
+# dist/ on http://127.0.0.1:8080/.
+#
+#   scripts/serve.sh [--port N]      (or PORT=N scripts/serve.sh)
+#   scripts/serve.sh --no-serve      build only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+port="${PORT:-8080}"
+serve=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port="$2"; shift 2 ;;
+    --port=*) port="${1#--port=}"; shift ;;
+    --no-serve) serve=0; shift ;;
+    *) echo "usage: scripts/serve.sh [--port N] [--no-serve]" >&2; exit 2 ;;
+  esac
+done
+
+scripts/setup.sh
+scripts/build-demo.sh
+export PATH="$PWD/node_modules/.bin:$PATH"
+cargo fetch --locked
+trunk build --release --offline
+
+if [ "$serve" = 1 ]; then
+  exec python3 scripts/serve.py dist "$port"
+fi
