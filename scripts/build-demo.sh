@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release --locked -p nomos-index-builder
-nomos=target/release/nomos
+# Where cargo put it: CI and developers may set CARGO_TARGET_DIR.
+nomos="${CARGO_TARGET_DIR:-target}/release/nomos"
 out=public/indexes
 mkdir -p "$out"
 
