@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
 use crate::components::search::SearchView;
+use crate::evaluate::EvalStore;
 use crate::pools::Pools;
 use crate::state::{AppState, PoolChoice, View};
 
@@ -16,6 +17,7 @@ pub fn App() -> impl IntoView {
     let pools = Pools::new(state);
     provide_context(pools);
     pools.start();
+    provide_context(EvalStore::new(pools));
 
     // Choosing a listed pool (or the manifest arriving after the choice)
     // loads it; blobs opened from disk are loaded by the file input.

@@ -96,6 +96,16 @@ impl Engine {
         })
     }
 
+    /// The blob, for views that read more than search needs (benchmark
+    /// queries and judgments).
+    pub fn blob(&self) -> &Blob {
+        &self.blob
+    }
+
+    pub fn searcher(&self) -> &Searcher {
+        &self.searcher
+    }
+
     pub fn n_docs(&self) -> usize {
         self.blob.n_docs()
     }

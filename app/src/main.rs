@@ -7,11 +7,13 @@
 //! - [`pools`]: the manifest, fetching a blob with progress, opening a file.
 //! - [`engine`]: a loaded blob with its searcher, reverse references and
 //!   display helpers.
+//! - [`evaluate`]: benchmark runs as `nomos eval` does them, time-sliced.
 //! - [`components`]: the views.
 
 mod app;
 mod components;
 mod engine;
+mod evaluate;
 mod pools;
 mod state;
 

@@ -38,6 +38,31 @@ pub struct AppState {
     pub area: RwSignal<Option<String>>,
     /// The id of the article being read.
     pub article: RwSignal<Option<String>>,
+    /// Evaluate view: the benchmark query whose ranking is open, by id.
+    pub eval_query: RwSignal<Option<String>>,
+    /// Evaluate view: the method compared with `params` (none: no
+    /// comparison).
+    pub compare: RwSignal<Option<Bm25Params>>,
+    /// Evaluate view: the per-query table's order.
+    pub eval_sort: RwSignal<EvalSort>,
+}
+
+/// How the Evaluate view's per-query table is sorted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalSort {
+    /// `id`, `gold` (number of gold articles), `delta` (B − A) or a
+    /// measure key such as `ndcg@10`.
+    pub column: String,
+    pub descending: bool,
+}
+
+impl Default for EvalSort {
+    fn default() -> Self {
+        EvalSort {
+            column: "id".to_owned(),
+            descending: false,
+        }
+    }
 }
 
 impl AppState {
@@ -50,6 +75,9 @@ impl AppState {
             source: RwSignal::new(None),
             area: RwSignal::new(None),
             article: RwSignal::new(None),
+            eval_query: RwSignal::new(None),
+            compare: RwSignal::new(None),
+            eval_sort: RwSignal::new(EvalSort::default()),
         }
     }
 
@@ -59,6 +87,7 @@ impl AppState {
         self.source.set(None);
         self.area.set(None);
         self.article.set(None);
+        self.eval_query.set(None);
     }
 }
 

@@ -1,11 +1,36 @@
 //! The Evaluate view: benchmark metrics over the pool's queries and
-//! judgments. It states what the loaded pool offers; the metric views are
-//! being built on this view.
+//! judgments, computed in the browser exactly as `nomos eval` computes
+//! them. Sections, one module each:
+//!
+//! - [`run_bar`]: the method, the Run button, job progress and the live
+//!   announcements;
+//! - [`means`]: the mean of every measure, with exports;
+//! - [`breakdown`]: means per legal area (or per law of the gold
+//!   articles);
+//! - [`compare`]: a second method side by side, with [`chart`]'s sorted
+//!   per-query deltas;
+//! - [`queries`]: the sortable per-query table, and [`detail`]: one
+//!   query's ranking with its gold articles marked, and an article reader;
+//! - [`sweep`]: the k1 × b heat map.
+
+mod breakdown;
+mod chart;
+mod compare;
+mod detail;
+mod means;
+mod queries;
+mod run_bar;
+mod sweep;
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use super::pool_picker::LoadLine;
 use super::thousands;
+use crate::evaluate::bench::Benchmark;
+use crate::evaluate::job::Outcome;
+use crate::evaluate::EvalStore;
 use crate::pools::use_pools;
 
 #[component]
@@ -20,22 +45,58 @@ pub fn EvaluateView() -> impl IntoView {
                 e.name
             ),
             Some(e) => format!(
-                "{} has {} benchmark queries over {} articles.",
+                "{} has {} benchmark queries with {} judgments over {} articles.",
                 e.name,
                 thousands(e.n_queries()),
+                thousands(e.blob().header().n_judgments as usize),
                 thousands(e.n_docs())
             ),
         })
     };
+    // Only a change of pool (not of method) rebuilds the sections.
+    let has_bench = Memo::new(move |_| {
+        pools
+            .engine
+            .with(|e| e.as_ref().is_some_and(|e| e.n_queries() > 0))
+    });
     view! {
-        <section class="evaluate">
-            <h2>"Evaluate"</h2>
+        <div class="evaluate">
+            <div class="eval-head">
+                <h2>"Evaluate"</h2>
+                <p class="eval-summary">{summary}</p>
+            </div>
             <LoadLine />
-            <p>{summary}</p>
-            <p class="muted">
-                "Per-query metrics (nDCG@10, MAP@100, Recall@k, MRR@10), per-area breakdowns, "
-                "method comparison and k1/b sweeps are not in this build yet."
-            </p>
-        </section>
+            {move || {
+                has_bench
+                    .get()
+                    .then(|| {
+                        view! {
+                            <run_bar::RunBar />
+                            <div class="eval-top">
+                                <means::MeansCard />
+                                <breakdown::BreakdownCard />
+                            </div>
+                            <compare::CompareCard />
+                            <queries::QueriesCard />
+                            <sweep::SweepCard />
+                        }
+                    })
+            }}
+        </div>
     }
+}
+
+pub fn use_eval_store() -> EvalStore {
+    expect_context::<EvalStore>()
+}
+
+/// The benchmark and the current method's outcome, when both exist.
+fn current(store: EvalStore) -> Option<(Arc<Benchmark>, Arc<Outcome>)> {
+    Some((store.bench.get()?, store.current.get()?))
+}
+
+/// The compared method's outcome, when it covers the same queries as the
+/// current one (it always does within one pool).
+fn compared(store: EvalStore, a: &Outcome) -> Option<Arc<Outcome>> {
+    store.compared.get().filter(|b| b.rows == a.rows)
 }

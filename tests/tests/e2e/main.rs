@@ -1,12 +1,14 @@
 //! The browser app end to end, in headless Chromium: search in Danish and
 //! Greek with the CLI's ranking, read articles and follow their
-//! cross-references, and get a clear error (not a dead page) from a
-//! damaged blob. Expectations come from the data: the `nomos` CLI's
-//! rankings and the blobs' own reference graphs.
+//! cross-references, evaluate STARD's queries to the CLI's metrics, and
+//! get a clear error (not a dead page) from a damaged blob. Expectations
+//! come from the data: the `nomos` CLI's rankings and metrics, and the
+//! blobs' own reference graphs.
 //!
 //! Needs the built app and a browser; `scripts/test.sh` provides both.
 
 mod article;
 mod damaged;
+mod evaluate;
 mod native;
 mod search;

@@ -1,0 +1,164 @@
+//! Comparing the current method (A) with another (B): B's settings, the
+//! measure to compare on, and the chart of per-query differences. B is
+//! part of the app state (`AppState::compare`), so a shared link keeps it.
+
+use leptos::prelude::*;
+use nomos_core::search::{Bm25Params, Bm25Variant};
+
+use super::chart::delta_chart;
+use super::{compared, current, use_eval_store};
+use crate::evaluate::measures::{label, per_query_columns};
+use crate::evaluate::store::{describe, Slot};
+use crate::state::use_app_state;
+
+#[component]
+pub fn CompareCard() -> impl IntoView {
+    let state = use_app_state();
+    let store = use_eval_store();
+    // The form starts from B, or from the other BM25 variant's defaults.
+    let suggestion = move || {
+        state.compare.get_untracked().unwrap_or_else(|| {
+            let a = state.params.get_untracked();
+            let other = match a.variant {
+                Bm25Variant::Okapi => Bm25Variant::Lucene,
+                Bm25Variant::Lucene => Bm25Variant::Okapi,
+            };
+            Bm25Params::new(other)
+        })
+    };
+    let form = RwSignal::new(suggestion());
+    let error = RwSignal::new(None::<String>);
+    let busy = move || store.job.with(Option::is_some);
+
+    let compare = move |_| {
+        let b = form.get_untracked();
+        if let Err(e) = b.validate() {
+            error.set(Some(e.to_string()));
+            return;
+        }
+        error.set(None);
+        state.compare.set(Some(b));
+        let a = state.params.get_untracked();
+        let mut targets = Vec::new();
+        if store
+            .current
+            .with_untracked(|o| o.as_ref().is_none_or(|o| o.params != a))
+        {
+            targets.push((Slot::Current, a));
+        }
+        targets.push((Slot::Compared, b));
+        store.evaluate(targets);
+    };
+    let stop_comparing = move |_| {
+        state.compare.set(None);
+        store.compared.set(None);
+    };
+    let number = move |id: &'static str,
+                       name: &'static str,
+                       max: &'static str,
+                       get: fn(&Bm25Params) -> f64,
+                       put: fn(&mut Bm25Params, f64)| {
+        view! {
+            <label for=id>{name}</label>
+            <input
+                id=id
+                type="number"
+                min="0"
+                max=max
+                step="0.05"
+                prop:value=move || get(&form.get()).to_string()
+                on:change=move |ev| {
+                    match event_target_value(&ev).parse::<f64>() {
+                        Ok(v) => form.update(|p| put(p, v)),
+                        Err(_) => error.set(Some(format!("{name} must be a number"))),
+                    }
+                }
+            />
+        }
+    };
+
+    let chart = move || {
+        let (_, a) = current(store)?;
+        let b = compared(store, &a)?;
+        let key = store.delta_measure.get();
+        let (ca, cb) = (a.column(&key)?, b.column(&key)?);
+        let deltas = (0..a.rows.len())
+            .map(|r| b.value(r, cb) - a.value(r, ca))
+            .collect();
+        Some(view! {
+            <p class="legend">
+                <span>"A: "{describe(&a.params)}</span>
+                <span>"B: "{describe(&b.params)}</span>
+            </p>
+            {delta_chart(deltas, &label(&key))}
+        })
+    };
+    let one_gold = move || store.bench.with(|b| b.as_ref().is_some_and(|b| b.one_gold));
+
+    view! {
+        <section class="card compare" aria-labelledby="compare-title">
+            <h3 id="compare-title">"Compare two methods"</h3>
+            <p class="muted">
+                "A is the current method; B is evaluated on the same queries. "
+                "The chart shows B − A for every query, largest gain first."
+            </p>
+            <div class="compare-form">
+                <label for="compare-variant">"B: BM25"</label>
+                <select
+                    id="compare-variant"
+                    prop:value=move || form.get().variant.name()
+                    on:change=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<Bm25Variant>() {
+                            form.update(|p| p.variant = v);
+                        }
+                    }
+                >
+                    <option value="okapi" selected=move || form.get().variant == Bm25Variant::Okapi>
+                        "Okapi"
+                    </option>
+                    <option value="lucene" selected=move || form.get().variant == Bm25Variant::Lucene>
+                        "Lucene"
+                    </option>
+                </select>
+                {number("compare-k1", "k1", "3", |p| p.k1, |p, v| p.k1 = v)}
+                {number("compare-b", "b", "1", |p| p.b, |p, v| p.b = v)}
+                <button type="button" class="button primary" prop:disabled=busy on:click=compare>
+                    "Compare"
+                </button>
+                {move || {
+                    state
+                        .compare
+                        .with(Option::is_some)
+                        .then(|| {
+                            view! {
+                                <button type="button" class="button" on:click=stop_comparing>
+                                    "Stop comparing"
+                                </button>
+                            }
+                        })
+                }}
+                <label for="delta-measure">"Measure"</label>
+                <select
+                    id="delta-measure"
+                    prop:value=move || store.delta_measure.get()
+                    on:change=move |ev| store.delta_measure.set(event_target_value(&ev))
+                >
+                    {move || {
+                        per_query_columns(one_gold())
+                            .into_iter()
+                            .map(|k| {
+                                view! {
+                                    <option value=k selected=move || store.delta_measure.with(|m| m == k)>
+                                        {label(k)}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </div>
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {chart}
+        </section>
+    }
+}

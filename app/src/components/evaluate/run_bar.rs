@@ -1,0 +1,110 @@
+//! The method being evaluated (with the same method panel as Search), the
+//! Run button, the running job's progress with Cancel, and the live region
+//! that announces starts, milestones and results.
+
+use leptos::prelude::*;
+
+use super::use_eval_store;
+use crate::components::advanced::AdvancedPanel;
+use crate::evaluate::job::DEPTH;
+use crate::evaluate::store::{describe, fraction, Slot};
+use crate::state::use_app_state;
+
+#[component]
+pub fn RunBar() -> impl IntoView {
+    let state = use_app_state();
+    let store = use_eval_store();
+    let busy = move || store.job.with(Option::is_some);
+    let run = move |_| {
+        let mut targets = vec![(Slot::Current, state.params.get_untracked())];
+        if let Some(b) = state.compare.get_untracked() {
+            targets.push((Slot::Compared, b));
+        }
+        store.evaluate(targets);
+    };
+    let label = move || {
+        let comparing = state.compare.with(Option::is_some);
+        let ran = store.current.with(Option::is_some);
+        match (ran, comparing) {
+            (false, false) => "Run evaluation",
+            (false, true) => "Run both methods",
+            (true, false) => "Run again",
+            (true, true) => "Run both again",
+        }
+    };
+    let stale = move || {
+        let params = state.params.get();
+        store.current.with(|o| {
+            o.as_ref().filter(|o| o.params != params).map(|o| {
+                view! {
+                    <p class="note stale">
+                        {format!(
+                            "The figures below are for {}; the method has changed since. Run again to update them.",
+                            describe(&o.params)
+                        )}
+                    </p>
+                }
+            })
+        })
+    };
+    view! {
+        <div class="run-bar">
+            <div class="run-row">
+                <button
+                    type="button"
+                    class="button primary"
+                    data-testid="run-evaluation"
+                    prop:disabled=busy
+                    on:click=run
+                >
+                    {label}
+                </button>
+                <p class="run-method">
+                    {move || format!("Current method: BM25 {}", describe(&state.params.get()))}
+                    <span class="muted">
+                        {format!(
+                            " · every query ranked to depth {DEPTH} with zero-score fill, scored with trec_eval semantics — as nomos eval"
+                        )}
+                    </span>
+                </p>
+            </div>
+            <JobProgress />
+            <p class="eval-status" role="status" aria-live="polite">
+                {move || store.message.get()}
+            </p>
+            {stale}
+            <AdvancedPanel />
+        </div>
+    }
+}
+
+/// The running job's progress bar, what it is doing, and Cancel.
+#[component]
+pub fn JobProgress() -> impl IntoView {
+    let store = use_eval_store();
+    move || {
+        store.job.get().map(|job| {
+            let percent = job.done as f64 * 100.0 / job.total.max(1) as f64;
+            view! {
+                <div class="job">
+                    <div
+                        class="progress"
+                        role="progressbar"
+                        aria-label=job.label.clone()
+                        aria-valuemin="0"
+                        aria-valuemax="100"
+                        aria-valuenow=format!("{percent:.0}")
+                    >
+                        <div class="progress-fill" style:width=format!("{percent:.1}%")></div>
+                    </div>
+                    <span class="job-label">
+                        {format!("{} — {} rankings", job.label, fraction(job.done, job.total))}
+                    </span>
+                    <button type="button" class="button" on:click=move |_| store.cancel()>
+                        "Cancel"
+                    </button>
+                </div>
+            }
+        })
+    }
+}

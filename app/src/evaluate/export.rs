@@ -1,0 +1,196 @@
+//! Exports of an evaluation: the TREC run file and the metrics JSON as
+//! `nomos eval` writes them (same lines, same keys in the same order), and
+//! the per-query metrics as CSV. Files are handed to the browser as
+//! downloads through a Blob URL.
+
+use leptos::prelude::{document, set_timeout};
+use nomos_core::eval::format_run_line;
+use nomos_core::search::Bm25Params;
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::bench::Benchmark;
+use super::job::Outcome;
+
+/// The run tag `nomos eval` writes for a BM25 configuration.
+pub fn run_tag(p: &Bm25Params) -> String {
+    format!("nomos-bm25+{}:k1={},b={}", p.variant, p.k1, p.b)
+}
+
+/// The TREC run: each query's ranking in our order (ties in corpus order),
+/// ranks from 1, as `nomos eval --run` writes it.
+pub fn run_file(bench: &Benchmark, outcome: &Outcome) -> Result<String, String> {
+    let tag = run_tag(&outcome.params);
+    let mut out = String::new();
+    for (q, hits) in bench.queries.iter().zip(&outcome.hits) {
+        for (rank, hit) in hits.iter().enumerate() {
+            let doc = &bench.doc_ids[hit.doc as usize];
+            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &tag)
+                .map_err(|e| format!("query {}: {e}", q.id))?;
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// The metrics JSON of `nomos eval --metrics`: one key per measure (the
+/// mean), then `per_query`, pretty-printed with two-space indents.
+pub fn metrics_json(outcome: &Outcome) -> String {
+    let names: Vec<String> = outcome
+        .eval
+        .measures
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    let mut out = String::from("{\n");
+    for (name, mean) in names.iter().zip(&outcome.eval.means) {
+        out.push_str(&format!("  {}: {},\n", json_str(name), json_num(*mean)));
+    }
+    if outcome.eval.queries.is_empty() {
+        out.push_str("  \"per_query\": {}\n}");
+        return out;
+    }
+    out.push_str("  \"per_query\": {\n");
+    for (i, q) in outcome.eval.queries.iter().enumerate() {
+        out.push_str(&format!("    {}: {{\n", json_str(&q.query_id)));
+        for (j, (name, v)) in names.iter().zip(&q.values).enumerate() {
+            let comma = if j + 1 < names.len() { "," } else { "" };
+            out.push_str(&format!(
+                "      {}: {}{comma}\n",
+                json_str(name),
+                json_num(*v)
+            ));
+        }
+        let comma = if i + 1 < outcome.eval.queries.len() {
+            ","
+        } else {
+            ""
+        };
+        out.push_str(&format!("    }}{comma}\n"));
+    }
+    out.push_str("  }\n}");
+    out
+}
+
+/// One row per evaluated query (`query`, `gold` = number of gold articles,
+/// then each measure at full precision), and a last row `all` with the
+/// means, as trec_eval names its summary.
+pub fn metrics_csv(bench: &Benchmark, outcome: &Outcome) -> String {
+    let mut out = String::from("query,gold");
+    for m in &outcome.eval.measures {
+        out.push(',');
+        out.push_str(&m.to_string());
+    }
+    out.push('\n');
+    for (q, &b) in outcome.eval.queries.iter().zip(&outcome.rows) {
+        out.push_str(&csv_field(&q.query_id));
+        out.push_str(&format!(",{}", bench.queries[b].n_gold()));
+        for v in &q.values {
+            out.push_str(&format!(",{v}"));
+        }
+        out.push('\n');
+    }
+    out.push_str("all,");
+    for v in &outcome.eval.means {
+        out.push_str(&format!(",{v}"));
+    }
+    out.push('\n');
+    out
+}
+
+/// `"text"` with JSON escapes, as serde_json writes keys.
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// A number as serde_json writes an f64 (`0.0`, `0.5419…`).
+fn json_num(v: f64) -> String {
+    serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// Quotes a CSV field that needs it (RFC 4180).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let fail = |e: JsValue| format!("could not save {name}: {e:?}");
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let a: web_sys::HtmlAnchorElement = document()
+        .create_element("a")
+        .map_err(fail)?
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // Revoking at once can cancel the download in some browsers.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(10),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nomos_core::eval::{evaluate, Run};
+    use nomos_core::search::Bm25Variant;
+
+    fn outcome(qrels: &nomos_core::eval::Qrels, run: &Run) -> Outcome {
+        let eval = evaluate(qrels, run, &crate::evaluate::measures::reported()[..2]);
+        Outcome {
+            params: Bm25Params::new(Bm25Variant::Okapi),
+            rows: vec![0; eval.queries.len()],
+            eval,
+            hits: Vec::new(),
+            rank_millis: 0.0,
+            eval_millis: 0.0,
+        }
+    }
+
+    #[test]
+    fn metrics_json_has_the_cli_shape() {
+        let qrels = nomos_core::eval::parse_trec_qrels("q1 0 d 1\nq\"2 0 d 1\n").unwrap();
+        let mut run = Run::new();
+        run.push("q1", "d", 2.0).unwrap();
+        run.add_query("q\"2");
+        let json = metrics_json(&outcome(&qrels, &run));
+        let parsed: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(parsed["ndcg@10"], 0.5);
+        assert_eq!(parsed["per_query"]["q1"]["ndcg@100"], 1.0);
+        assert_eq!(parsed["per_query"]["q\"2"]["ndcg@10"], 0.0);
+        // Keys in the CLI's order, zeros written as serde_json writes f64.
+        assert!(
+            json.starts_with("{\n  \"ndcg@10\": 0.5,\n  \"ndcg@100\": 0.5,\n  \"per_query\": {\n")
+        );
+        assert!(json.contains("\"ndcg@10\": 0.0,"));
+        let empty = metrics_json(&outcome(&qrels, &Run::new()));
+        assert_eq!(
+            empty,
+            "{\n  \"ndcg@10\": 0.0,\n  \"ndcg@100\": 0.0,\n  \"per_query\": {}\n}"
+        );
+    }
+
+    #[test]
+    fn tags_and_csv_fields() {
+        assert_eq!(
+            run_tag(&Bm25Params::new(Bm25Variant::Lucene)),
+            "nomos-bm25+lucene:k1=1.5,b=0.75"
+        );
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+    }
+}

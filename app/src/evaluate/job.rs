@@ -1,0 +1,168 @@
+//! Ranking every benchmark query with one BM25 configuration and scoring
+//! the run, in slices of a few milliseconds with a turn for the browser in
+//! between (no threads in the browser; this keeps typing, scrolling and
+//! the Cancel button alive during a sweep).
+//!
+//! The ranking is `nomos eval`'s: the query's tokens scored by
+//! [`Bm25Scorer::score_into`], the best [`DEPTH`] taken by
+//! [`top_k_into`] with zero-score fill (documents scoring 0 fill the list
+//! in corpus order), every query registered in the run even when it ranks
+//! nothing, and [`evaluate`] over the whole run.
+
+use leptos::prelude::window;
+use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
+use nomos_core::search::{top_k_into, Bm25Params, Bm25Scorer, Hit};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_futures::JsFuture;
+
+use super::bench::Benchmark;
+
+/// Ranking depth per query, as `nomos eval`'s default.
+pub const DEPTH: usize = 100;
+
+/// Longest stretch of work between turns for the browser.
+const SLICE_MS: f64 = 12.0;
+
+/// One configuration's evaluation.
+pub struct Outcome {
+    pub params: Bm25Params,
+    pub eval: Evaluation,
+    /// The benchmark index of each evaluated query, parallel to
+    /// `eval.queries`.
+    pub rows: Vec<usize>,
+    /// Each query's ranking by benchmark index, best first (empty when the
+    /// job did not keep rankings).
+    pub hits: Vec<Vec<Hit>>,
+    /// Wall-clock milliseconds, turns for the browser included.
+    pub rank_millis: f64,
+    pub eval_millis: f64,
+}
+
+impl Outcome {
+    /// The position of measure `key` (e.g. `ndcg@10`) in the values.
+    pub fn column(&self, key: &str) -> Option<usize> {
+        self.eval.measures.iter().position(|m| m.to_string() == key)
+    }
+
+    pub fn mean(&self, key: &str) -> Option<f64> {
+        self.column(key).map(|c| self.eval.means[c])
+    }
+
+    /// Measure `column` of evaluated query `row`.
+    pub fn value(&self, row: usize, column: usize) -> f64 {
+        self.eval.queries[row].values[column]
+    }
+}
+
+/// Why a job ended without an outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    Cancelled,
+    Failed(String),
+}
+
+/// Decides when to give the browser a turn, and whether to go on after it.
+pub struct Pacer<'a> {
+    slice_start: f64,
+    keep_going: &'a dyn Fn() -> bool,
+}
+
+impl<'a> Pacer<'a> {
+    /// `keep_going` is asked after every turn; `false` cancels the job.
+    pub fn new(keep_going: &'a dyn Fn() -> bool) -> Self {
+        Pacer {
+            slice_start: now(),
+            keep_going,
+        }
+    }
+
+    /// Whether the current slice is used up.
+    pub fn due(&self) -> bool {
+        now() - self.slice_start >= SLICE_MS
+    }
+
+    /// Yields to the browser, then says whether to go on.
+    pub async fn turn(&mut self) -> Result<(), Stop> {
+        next_task().await;
+        self.slice_start = now();
+        if (self.keep_going)() {
+            Ok(())
+        } else {
+            Err(Stop::Cancelled)
+        }
+    }
+}
+
+/// Ranks every query of `bench` with `scorer` and evaluates `measures`.
+/// `progress` hears how many queries are ranked before every turn (not
+/// after every query: each report re-renders the progress bar).
+pub async fn run(
+    bench: &Benchmark,
+    scorer: &Bm25Scorer,
+    measures: &[Measure],
+    keep_hits: bool,
+    pacer: &mut Pacer<'_>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Outcome, Stop> {
+    let started = now();
+    let mut run = Run::new();
+    let mut all_hits = Vec::with_capacity(if keep_hits { bench.queries.len() } else { 0 });
+    let mut scores = Vec::new();
+    let mut hits = Vec::new();
+    for (i, q) in bench.queries.iter().enumerate() {
+        if pacer.due() {
+            progress(i);
+            pacer.turn().await?;
+        }
+        scorer.score_into(&q.tokens, &mut scores);
+        top_k_into(&scores, DEPTH, false, &mut hits);
+        run.add_query(&q.id);
+        for hit in &hits {
+            let doc = &bench.doc_ids[hit.doc as usize];
+            run.push(&q.id, doc, hit.score)
+                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
+        }
+        if keep_hits {
+            all_hits.push(hits.clone());
+        }
+    }
+    progress(bench.queries.len());
+    let ranked = now();
+    let eval = evaluate(&bench.qrels, &run, measures);
+    let rows = eval
+        .queries
+        .iter()
+        .map(|q| bench.position(&q.query_id))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| Stop::Failed("the evaluation names an unknown query".to_owned()))?;
+    Ok(Outcome {
+        params: scorer.params(),
+        eval,
+        rows,
+        hits: all_hits,
+        rank_millis: ranked - started,
+        eval_millis: now() - ranked,
+    })
+}
+
+/// Milliseconds from the page's time origin.
+pub fn now() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Resolves in a later task, after the browser has handled input and
+/// painted if a frame was due. A message to ourselves rather than a zero
+/// timeout: browsers stretch chained timeouts to 4 ms, which would add a
+/// third to a sweep's time.
+async fn next_task() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        channel.port1().set_onmessage(Some(&resolve));
+        if channel.port2().post_message(&JsValue::NULL).is_err() {
+            let _ = resolve.call0(&JsValue::NULL);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}

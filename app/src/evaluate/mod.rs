@@ -1,0 +1,22 @@
+//! Benchmark evaluation in the browser, done as `nomos eval` does it:
+//! every query of the pool ranked to depth 100 with zero-score fill, and
+//! the run scored by `nomos_core::eval` (trec_eval semantics), so the
+//! means equal the CLI's to the bit. The work is cut into short slices
+//! that yield to the browser, so the page stays responsive, shows
+//! progress, and can cancel.
+//!
+//! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
+//! - [`bench`]: the pool's queries (analysed once), judgments and groups.
+//! - [`job`]: ranking and evaluating one BM25 configuration.
+//! - [`sweep`]: the k1 × b grid.
+//! - [`export`]: TREC run, metrics JSON and CSV as downloads.
+//! - [`store`]: results and the running job, kept across view switches.
+
+pub mod bench;
+pub mod export;
+pub mod job;
+pub mod measures;
+pub mod store;
+pub mod sweep;
+
+pub use store::EvalStore;

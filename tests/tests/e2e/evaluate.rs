@@ -1,0 +1,188 @@
+//! The Evaluate view's means over STARD's 1,543 queries equal `nomos
+//! eval`'s on the same blob, to 1e-12: the browser ranks to depth 100 with
+//! zero-score fill and scores the run with core's trec_eval semantics, as
+//! the CLI does.
+//!
+//! Hooks: the Evaluate tab (`nav.tabs button` "Evaluate"), the button that
+//! runs every query (`[data-testid=run-evaluation]`), and the means table
+//! `[data-testid=metric-means]` with one `tr[data-measure="<key>"]` per
+//! key of `nomos eval --metrics` JSON, whose `data-value` is the mean at
+//! full precision (Rust `{}` of the f64) while the cell shows it rounded.
+//!
+//! The exports match the CLI's files too: the metrics JSON byte for byte,
+//! the TREC run line for line (scores to 1e-12 relative: the browser's
+//! `ln` may round an idf differently in the last bit; the tag is the
+//! CLI's to choose), and the CSV's summary row holds the same means.
+
+use std::process::Command;
+
+use anyhow::{ensure, Context, Result};
+use fantoccini::Locator;
+use nomos_e2e::app::{finish, App};
+use nomos_e2e::one_at_a_time;
+use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
+use nomos_e2e::server::StaticServer;
+use serde_json::Value;
+
+#[tokio::test]
+async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let native = cli_eval("stard.blob")?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.choose_pool("stard.blob").await?;
+        app.client()
+            .find(Locator::XPath(
+                "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
+            ))
+            .await?
+            .click()
+            .await?;
+        app.client()
+            .find(Locator::Css("[data-testid=run-evaluation]"))
+            .await?
+            .click()
+            .await?;
+        let script = "const rows = document.querySelectorAll('[data-testid=metric-means] tr[data-measure]');
+            if (rows.length === 0) return null;
+            return Object.fromEntries(Array.from(rows, r => [r.dataset.measure, r.dataset.value]));";
+        let shown = app.poll("the metric means", script, vec![]).await?;
+        for (measure, expected) in &native.means {
+            let value: f64 = shown[measure]
+                .as_str()
+                .with_context(|| format!("no {measure} in the metric view: {shown}"))?
+                .parse()?;
+            ensure!(
+                (value - expected).abs() <= 1e-12,
+                "{measure}: the app says {value}, nomos eval {expected}"
+            );
+        }
+        app.screenshot("stard-metrics").await?;
+
+        let [run, metrics, csv] = exports(&app).await?;
+        ensure!(
+            metrics == native.metrics,
+            "the exported metrics JSON differs from nomos eval's"
+        );
+        same_run(&run, &native.run)?;
+        let summary = csv.lines().last().context("empty CSV export")?;
+        let means: Vec<f64> = summary
+            .strip_prefix("all,,")
+            .with_context(|| format!("the CSV's last row is not the means: {summary}"))?
+            .split(',')
+            .map(str::parse)
+            .collect::<Result<_, _>>()?;
+        let expected: Vec<f64> = native.means.iter().map(|(_, v)| *v).collect();
+        ensure!(
+            means == expected,
+            "CSV means {means:?}, nomos eval {expected:?}"
+        );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// What `nomos eval` wrote: the means (every key but `per_query`, in
+/// order), the metrics JSON and the run file.
+struct CliEval {
+    means: Vec<(String, f64)>,
+    metrics: String,
+    run: String,
+}
+
+fn cli_eval(file: &str) -> Result<CliEval> {
+    let dir = tempfile::tempdir()?;
+    let metrics_path = dir.path().join("metrics.json");
+    let run_path = dir.path().join("run.trec");
+    let status = Command::new(nomos_cli()?)
+        .arg("eval")
+        .arg("--index")
+        .arg(served_blob(file)?)
+        .arg("--run")
+        .arg(&run_path)
+        .arg("--metrics")
+        .arg(&metrics_path)
+        .status()?;
+    ensure!(status.success(), "nomos eval failed: {status}");
+    let metrics = std::fs::read_to_string(metrics_path)?;
+    // Read from the text, in its order, with Rust's exact float parsing
+    // (serde_json's default parser may be an ulp off).
+    let mut means = Vec::new();
+    for line in metrics.lines().filter(|l| l.starts_with("  \"")) {
+        let (key, value) = line[3..]
+            .split_once("\": ")
+            .with_context(|| format!("unexpected metrics line {line:?}"))?;
+        if key != "per_query" {
+            let value = value.trim_end_matches(',').parse()?;
+            means.push((key.to_owned(), value));
+        }
+    }
+    let json: Value = serde_json::from_str(&metrics)?;
+    ensure!(
+        !means.is_empty() && json["per_query"].is_object(),
+        "no means in {json}"
+    );
+    Ok(CliEval {
+        means,
+        metrics,
+        run: std::fs::read_to_string(run_path)?,
+    })
+}
+
+/// Clicks the three export buttons and returns what would have been
+/// downloaded (run, metrics JSON, CSV), caught at `URL.createObjectURL`.
+async fn exports(app: &App) -> Result<[String; 3]> {
+    let client = app.client();
+    client
+        .execute(
+            "window.exported = [];
+            URL.createObjectURL = blob => { window.exported.push(blob); return 'data:,'; };
+            HTMLAnchorElement.prototype.click = function () {};",
+            vec![],
+        )
+        .await?;
+    for label in ["Run (TREC)", "Metrics (JSON)", "Metrics (CSV)"] {
+        let xpath =
+            format!("//div[contains(@class,'exports')]/button[normalize-space(.)='{label}']");
+        client.find(Locator::XPath(&xpath)).await?.click().await?;
+    }
+    let texts = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+            Promise.all(window.exported.map(b => b.text())).then(done);",
+            vec![],
+        )
+        .await?;
+    let texts: Vec<String> = serde_json::from_value(texts)?;
+    texts
+        .try_into()
+        .map_err(|t: Vec<String>| anyhow::anyhow!("expected 3 exports, got {}", t.len()))
+}
+
+/// Same queries, documents and ranks line for line; scores equal to 1e-12
+/// relative; the tag is not compared.
+fn same_run(app: &str, cli: &str) -> Result<()> {
+    let (app_lines, cli_lines): (Vec<_>, Vec<_>) = (app.lines().collect(), cli.lines().collect());
+    ensure!(
+        app_lines.len() == cli_lines.len(),
+        "the exported run has {} lines, nomos eval's {}",
+        app_lines.len(),
+        cli_lines.len()
+    );
+    for (a, c) in app_lines.iter().zip(&cli_lines) {
+        let (a_fields, c_fields): (Vec<_>, Vec<_>) =
+            (a.split(' ').collect(), c.split(' ').collect());
+        ensure!(
+            a_fields.len() == 6 && c_fields.len() == 6 && a_fields[..4] == c_fields[..4],
+            "run lines differ: {a:?} / {c:?}"
+        );
+        let (x, y): (f64, f64) = (a_fields[4].parse()?, c_fields[4].parse()?);
+        ensure!(
+            (x - y).abs() <= 1e-12 * y.abs().max(1.0),
+            "scores differ: {a:?} / {c:?}"
+        );
+    }
+    Ok(())
+}
