@@ -5,10 +5,13 @@ use leptos::prelude::*;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
+use crate::components::link_notice::LinkNotice;
 use crate::components::search::SearchView;
 use crate::evaluate::EvalStore;
+use crate::offline::Offline;
 use crate::pools::Pools;
 use crate::state::{AppState, PoolChoice, View};
+use crate::url_sync::LinkSync;
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -16,6 +19,9 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let pools = Pools::new(state);
     provide_context(pools);
+    // Before the manifest arrives: the link's pool is the one loaded first.
+    provide_context(LinkSync::start(state, pools));
+    provide_context(Offline::start(state, pools));
     pools.start();
     provide_context(EvalStore::new(pools));
 
@@ -41,6 +47,7 @@ pub fn App() -> impl IntoView {
 
     view! {
         <Header />
+        <LinkNotice />
         <main id="main">
             {move || match state.view.get() {
                 View::Search => SearchView().into_any(),

@@ -129,6 +129,12 @@ impl Engine {
         self.searcher.analyzer().description()
     }
 
+    /// The blob's content hash as `nomos manifest` writes it (32 hex
+    /// digits): which version of a pool a link was made with.
+    pub fn content_hash(&self) -> String {
+        format!("{:032x}", self.blob.header().content_hash)
+    }
+
     /// The BM25 method the blob was built for.
     pub fn default_params(&self) -> Bm25Params {
         self.blob.bm25_params()

@@ -8,15 +8,24 @@
 //! - [`engine`]: a loaded blob with its searcher, reverse references and
 //!   display helpers.
 //! - [`evaluate`]: benchmark runs as `nomos eval` does them, time-sliced.
+//! - [`url_state`], [`url_sync`]: the state as a shareable link, kept in
+//!   the address bar.
+//! - [`offline`]: the service worker that lets the app run offline.
+//! - [`timings`]: loading milestones for the end-to-end benchmark.
 //! - [`components`]: the views.
 
 mod app;
 mod components;
 mod engine;
 mod evaluate;
+mod offline;
 mod pools;
 mod state;
+mod timings;
+mod url_state;
+mod url_sync;
 
 fn main() {
+    timings::mark("start");
     leptos::mount::mount_to_body(app::App);
 }

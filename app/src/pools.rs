@@ -84,6 +84,7 @@ impl Pools {
     pub fn start(self) {
         spawn_local(async move {
             let manifest = fetch_manifest().await;
+            crate::timings::mark("manifest");
             match &manifest {
                 Ok(m) if self.state.pool.get_untracked().is_none() => {
                     if let Some(first) = m.indexes.first() {
@@ -180,6 +181,7 @@ impl Pools {
         }
         match Engine::load(&bytes, name) {
             Ok(engine) => {
+                crate::timings::mark("pool");
                 self.state.reset_for_new_pool(engine.default_params());
                 self.engine.set(Some(engine));
                 self.status.set(LoadStatus::Ready);
@@ -268,7 +270,7 @@ async fn next_paint() {
 }
 
 /// A JS error's message (`TypeError: Failed to fetch` → `Failed to fetch`).
-fn js_message(e: &JsValue) -> String {
+pub fn js_message(e: &JsValue) -> String {
     Reflect::get(e, &"message".into())
         .ok()
         .and_then(|m| m.as_string())

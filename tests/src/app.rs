@@ -205,12 +205,13 @@ impl App {
 
     /// Waits until the results shown are those for `query`, and reads them.
     pub async fn results(&self, query: &str) -> Result<Vec<Row>> {
-        // The status line quotes the query the shown results are for.
+        // The status line quotes the query the shown results are for. A
+        // row shows no separate id when it equals the title (STARD).
         let script = "const [q] = arguments;
             const status = document.getElementById('search-status')?.textContent ?? '';
             if (!status.includes('\u{201c}' + q + '\u{201d}')) return null;
             return Array.from(document.querySelectorAll('ol.results .result')).map(b => ({
-                id: b.querySelector('.result-meta .doc-id').textContent,
+                id: (b.querySelector('.result-meta .doc-id') ?? b.querySelector('.result-title')).textContent,
                 title: b.querySelector('.result-title').textContent,
                 score: b.querySelector('.score').textContent,
             }));";

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::offline_badge::OfflineBadge;
 use super::pool_picker::PoolPicker;
 use crate::state::{use_app_state, View};
 
@@ -26,6 +27,7 @@ pub fn Header() -> impl IntoView {
             <div class="brand">
                 <span class="brand-name">"Nomos"</span>
                 <span class="brand-tag">"statute search, in your browser"</span>
+                <OfflineBadge />
             </div>
             <nav class="tabs" aria-label="View">
                 {tab(View::Search, "Search")}

@@ -95,6 +95,13 @@ pub fn SearchView() -> impl IntoView {
         })
     });
 
+    // Time to first result, for the end-to-end loading benchmark.
+    Effect::new(move |_| {
+        if ranking.with(|r| r.as_ref().is_some_and(|t| !t.ranking.hits.is_empty())) {
+            crate::timings::mark("results");
+        }
+    });
+
     let reading = move || state.article.with(Option::is_some);
 
     view! {

@@ -10,5 +10,8 @@
 mod article;
 mod damaged;
 mod evaluate;
+mod loading;
 mod native;
+mod offline;
 mod search;
+mod shared_url;

@@ -1,0 +1,457 @@
+//! The state a link carries, and its text form in the URL's fragment:
+//! `#pool=el-syntagma.blob&hash=e21e…&bm25=okapi:k1=1.5,b=0.75&q=…&doc=…`,
+//! and for the Evaluate view `view=evaluate&vs=lucene:k1=1.2,b=0.75&sort=-ndcg@10&eq=…`.
+//!
+//! Why the fragment and not the query string: a static host serves the
+//! same `index.html` whatever the fragment, with no rewrite rules; the
+//! fragment never reaches the server, so searches stay out of its logs;
+//! and the service worker's cached page answers every link without
+//! matching query strings.
+//!
+//! Decoding is defensive, because a link is untrusted input: unknown keys
+//! are ignored, a key given twice counts once (the first), numbers are
+//! clamped into their valid ranges, and anything unreadable (bad escapes,
+//! unknown names, NaN) falls back to the default, as if it were absent.
+//! Decoded text is only ever shown as text nodes by the views.
+//!
+//! This module is pure (no browser API), so it is tested natively:
+//! `cargo test -p nomos-app`.
+
+use nomos_core::search::{Bm25Params, Bm25Variant};
+
+use crate::state::{EvalSort, View};
+
+/// The advanced panel's k1 slider range; links are clamped into it.
+pub const K1_MAX: f64 = 3.0;
+
+/// Longest content hash accepted (hex digits); blobs use 32.
+const HASH_MAX: usize = 64;
+/// Longest sort column accepted (`id`, `gold`, `delta`, `recall@1000`…).
+const COLUMN_MAX: usize = 32;
+
+/// Everything a link restores. `None` (or empty) means "not in the link":
+/// the app keeps its default, e.g. the pool's own BM25 method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkState {
+    pub view: View,
+    /// A manifest pool by file name.
+    pub pool: Option<String>,
+    /// The pool's content hash (lowercase hex) when the link was made.
+    pub hash: Option<String>,
+    pub method: Option<Bm25Link>,
+    pub query: String,
+    pub source: Option<String>,
+    pub area: Option<String>,
+    /// The open article's id.
+    pub article: Option<String>,
+    /// Evaluate view: the benchmark query whose ranking is open, by id.
+    pub eval_query: Option<String>,
+    /// Evaluate view: the method compared with `method`.
+    pub compare: Option<Bm25Link>,
+    /// Evaluate view: the per-query table's order.
+    pub sort: EvalSort,
+}
+
+/// A BM25 method as a link states it: variant, k1 and b (epsilon stays
+/// the pool's).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25Link {
+    pub variant: Bm25Variant,
+    pub k1: f64,
+    pub b: f64,
+}
+
+impl Bm25Link {
+    pub fn from_params(p: &Bm25Params) -> Self {
+        Bm25Link {
+            variant: p.variant,
+            k1: p.k1,
+            b: p.b,
+        }
+    }
+
+    /// `base` (the pool's default) with this variant, k1 and b.
+    pub fn apply_to(&self, base: Bm25Params) -> Bm25Params {
+        Bm25Params {
+            variant: self.variant,
+            k1: self.k1,
+            b: self.b,
+            ..base
+        }
+    }
+
+    /// `okapi:k1=1.5,b=0.75`, like `Method`'s compact form.
+    fn encode(&self) -> String {
+        format!("{}:k1={},b={}", self.variant.name(), self.k1, self.b)
+    }
+
+    /// Reads [`Bm25Link::encode`]'s form; a missing or unreadable k1 or b
+    /// takes the reference default (1.5, 0.75), and values are clamped.
+    fn decode(s: &str) -> Option<Self> {
+        let (name, rest) = s.split_once(':').unwrap_or((s, ""));
+        let variant = name.parse::<Bm25Variant>().ok()?;
+        let defaults = Bm25Params::new(variant);
+        let mut link = Bm25Link {
+            variant,
+            k1: defaults.k1,
+            b: defaults.b,
+        };
+        for (key, value) in rest.split(',').filter_map(|kv| kv.split_once('=')) {
+            let value = value.parse::<f64>().ok().filter(|v| v.is_finite());
+            match (key, value) {
+                ("k1", Some(v)) => link.k1 = v.clamp(0.0, K1_MAX),
+                ("b", Some(v)) => link.b = v.clamp(0.0, 1.0),
+                _ => {}
+            }
+        }
+        Some(link)
+    }
+}
+
+impl Default for LinkState {
+    fn default() -> Self {
+        LinkState {
+            view: View::Search,
+            pool: None,
+            hash: None,
+            method: None,
+            query: String::new(),
+            source: None,
+            area: None,
+            article: None,
+            eval_query: None,
+            compare: None,
+            sort: EvalSort::default(),
+        }
+    }
+}
+
+impl LinkState {
+    /// The fragment's text, without `#`; empty for the default state.
+    /// Keys come in a fixed order, so equal states give equal links.
+    pub fn encode(&self) -> String {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        if self.view == View::Evaluate {
+            pairs.push(("view", "evaluate".to_owned()));
+        }
+        let mut text = |key, value: &Option<String>| {
+            if let Some(v) = value {
+                pairs.push((key, v.clone()));
+            }
+        };
+        text("pool", &self.pool);
+        text("hash", &self.hash);
+        text("bm25", &self.method.map(|m| m.encode()));
+        text("q", &Some(self.query.clone()).filter(|q| !q.is_empty()));
+        text("source", &self.source);
+        text("area", &self.area);
+        text("doc", &self.article);
+        text("eq", &self.eval_query);
+        text("vs", &self.compare.map(|m| m.encode()));
+        if self.sort != EvalSort::default() {
+            let sign = if self.sort.descending { "-" } else { "" };
+            pairs.push(("sort", format!("{sign}{}", self.sort.column)));
+        }
+        let mut out = String::new();
+        for (key, value) in pairs {
+            if !out.is_empty() {
+                out.push('&');
+            }
+            out.push_str(key);
+            out.push('=');
+            escape_into(&value, &mut out);
+        }
+        out
+    }
+
+    /// Reads a fragment (with or without its `#`). Never fails: whatever
+    /// cannot be read is left at its default.
+    pub fn decode(fragment: &str) -> LinkState {
+        let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        let mut state = LinkState::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for pair in fragment.split('&') {
+            let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let Some(value) = unescape(raw) else { continue };
+            let text = || Some(value.clone()).filter(|v| !v.is_empty());
+            match key {
+                "view" => {
+                    state.view = match value.as_str() {
+                        "evaluate" => View::Evaluate,
+                        _ => View::Search,
+                    }
+                }
+                "pool" => state.pool = text(),
+                "hash" => state.hash = decode_hash(&value),
+                "bm25" => state.method = Bm25Link::decode(&value),
+                "q" => state.query = value,
+                "source" => state.source = text(),
+                "area" => state.area = text(),
+                "doc" => state.article = text(),
+                "eq" => state.eval_query = text(),
+                "vs" => state.compare = Bm25Link::decode(&value),
+                "sort" => state.sort = decode_sort(&value),
+                _ => {}
+            }
+        }
+        state
+    }
+}
+
+/// `-column` sorts descending. A column is a short word of letters,
+/// digits and `@._`; anything else is the default order (the view sorts
+/// by id when it does not know a column).
+fn decode_sort(s: &str) -> EvalSort {
+    let (descending, column) = match s.strip_prefix('-') {
+        Some(c) => (true, c),
+        None => (false, s),
+    };
+    let ok = !column.is_empty()
+        && column.len() <= COLUMN_MAX
+        && column
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"@._".contains(&b));
+    match ok {
+        true => EvalSort {
+            column: column.to_owned(),
+            descending,
+        },
+        false => EvalSort::default(),
+    }
+}
+
+/// Hex digits only, lowercased; anything else is no hash.
+fn decode_hash(s: &str) -> Option<String> {
+    let ok = !s.is_empty() && s.len() <= HASH_MAX && s.bytes().all(|b| b.is_ascii_hexdigit());
+    ok.then(|| s.to_ascii_lowercase())
+}
+
+/// Percent-encodes `s` (UTF-8) into `out`, keeping what reads well in an
+/// address bar and cannot be taken for a separator (`&`, `+`, `#`, `%`).
+/// `=` stays: a pair splits at its first `=`.
+fn escape_into(s: &str, out: &mut String) {
+    for b in s.bytes() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~:,=@!$'()*/;".contains(&b);
+        if keep {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+}
+
+/// Undoes [`escape_into`], and reads `+` as a space as forms write it.
+/// `None` for a malformed escape or text that is not UTF-8.
+fn unescape(s: &str) -> Option<String> {
+    let mut bytes = Vec::with_capacity(s.len());
+    let mut it = s.bytes();
+    while let Some(b) = it.next() {
+        match b {
+            b'%' => {
+                let hex = [it.next()?, it.next()?];
+                let hex = std::str::from_utf8(&hex).ok()?;
+                bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            }
+            b'+' => bytes.push(b' '),
+            _ => bytes.push(b),
+        }
+    }
+    String::from_utf8(bytes).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: a fixed-seed generator, so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+            items[self.below(items.len())]
+        }
+
+        /// Text from an alphabet full of separators, escapes and scripts.
+        fn text(&mut self, max: usize) -> String {
+            const ALPHABET: &[char] = &[
+                'a', 'Z', '0', ' ', '&', '=', '#', '%', '+', '?', ':', ',', '/', '§', 'ε', 'λ',
+                'æ', 'ø', '法', '律', '\u{0}', '\n', '"', '<', '>', '\'', '😀', '-', '_', '.',
+            ];
+            let n = self.below(max + 1);
+            (0..n).map(|_| self.pick(ALPHABET)).collect()
+        }
+
+        fn some_text(&mut self) -> Option<String> {
+            Some(self.text(12)).filter(|t| !t.is_empty() && self.below(4) > 0)
+        }
+
+        /// A k1 or b as the UI makes them: a multiple of the slider step.
+        fn stepped(&mut self, max: f64, step: f64) -> f64 {
+            let steps = (max / step).round() as usize;
+            (self.below(steps + 1) as f64 * step).min(max)
+        }
+
+        fn state(&mut self) -> LinkState {
+            let hex = |r: &mut Rng| format!("{:032x}", (r.next() as u128) << 64 | r.next() as u128);
+            LinkState {
+                view: self.pick(&[View::Search, View::Evaluate]),
+                pool: self.some_text(),
+                hash: (self.below(2) == 0).then(|| hex(self)),
+                method: (self.below(3) > 0).then(|| self.method()),
+                query: self.text(40),
+                source: self.some_text(),
+                area: self.some_text(),
+                article: self.some_text(),
+                eval_query: self.some_text(),
+                compare: (self.below(3) == 0).then(|| self.method()),
+                sort: match self.below(3) {
+                    0 => EvalSort::default(),
+                    _ => EvalSort {
+                        column: self
+                            .pick(&["id", "gold", "delta", "ndcg@10", "recall@100"])
+                            .into(),
+                        descending: self.below(2) == 0,
+                    },
+                },
+            }
+        }
+
+        fn method(&mut self) -> Bm25Link {
+            Bm25Link {
+                variant: self.pick(&[Bm25Variant::Okapi, Bm25Variant::Lucene]),
+                k1: self.stepped(K1_MAX, 0.05),
+                b: self.stepped(1.0, 0.01),
+            }
+        }
+    }
+
+    #[test]
+    fn decode_inverts_encode() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..5000 {
+            let state = rng.state();
+            let link = state.encode();
+            assert_eq!(LinkState::decode(&link), state, "link {link:?}");
+            assert_eq!(LinkState::decode(&format!("#{link}")), state);
+        }
+    }
+
+    #[test]
+    fn the_default_state_is_the_empty_link() {
+        assert_eq!(LinkState::default().encode(), "");
+        assert_eq!(LinkState::decode(""), LinkState::default());
+        assert_eq!(LinkState::decode("#"), LinkState::default());
+    }
+
+    #[test]
+    fn a_typical_link_reads_well() {
+        let state = LinkState {
+            pool: Some("el-syntagma.blob".into()),
+            hash: Some("e21ef5d68217697236a5ead8cec7e316".into()),
+            method: Some(Bm25Link {
+                variant: Bm25Variant::Okapi,
+                k1: 1.2,
+                b: 0.75,
+            }),
+            query: "ελευθερία & τύπος".into(),
+            article: Some("Syntagma::13".into()),
+            ..LinkState::default()
+        };
+        assert_eq!(
+            state.encode(),
+            "pool=el-syntagma.blob&hash=e21ef5d68217697236a5ead8cec7e316\
+             &bm25=okapi:k1=1.2,b=0.75\
+             &q=%CE%B5%CE%BB%CE%B5%CF%85%CE%B8%CE%B5%CF%81%CE%AF%CE%B1%20%26%20\
+             %CF%84%CF%8D%CF%80%CE%BF%CF%82&doc=Syntagma::13"
+        );
+    }
+
+    #[test]
+    fn numbers_are_clamped_and_bad_values_fall_back() {
+        let method = |s: &str| LinkState::decode(&format!("bm25={s}")).method;
+        let link = |variant, k1, b| Some(Bm25Link { variant, k1, b });
+        use Bm25Variant::{Lucene, Okapi};
+        assert_eq!(method("lucene:k1=9,b=-2"), link(Lucene, K1_MAX, 0.0));
+        assert_eq!(method("okapi:k1=NaN,b=inf"), link(Okapi, 1.5, 0.75));
+        assert_eq!(method("okapi:k1=x,b=,zz=3"), link(Okapi, 1.5, 0.75));
+        assert_eq!(method("okapi"), link(Okapi, 1.5, 0.75));
+        assert_eq!(method("bm25+:k1=1"), None);
+        assert_eq!(method(""), None);
+    }
+
+    #[test]
+    fn unknown_keys_repeats_and_bad_escapes_are_ignored() {
+        let state = LinkState::decode("#x=1&q=first&q=second&pool=%ZZ&doc=a%2&view=nope&hash=xyz");
+        assert_eq!(
+            state,
+            LinkState {
+                query: "first".into(),
+                ..LinkState::default()
+            }
+        );
+        assert_eq!(LinkState::decode("q=a+b%2Bc").query, "a b+c");
+        assert_eq!(
+            LinkState::decode("hash=ABCDEF").hash.as_deref(),
+            Some("abcdef")
+        );
+        assert_eq!(
+            LinkState::decode(&format!("hash={}", "a".repeat(65))).hash,
+            None
+        );
+        // Invalid UTF-8 after unescaping.
+        assert_eq!(LinkState::decode("doc=%FF").article, None);
+    }
+
+    #[test]
+    fn sort_orders_read_back_or_fall_back() {
+        let sort = |s: &str| LinkState::decode(&format!("sort={s}")).sort;
+        let order = |column: &str, descending| EvalSort {
+            column: column.into(),
+            descending,
+        };
+        assert_eq!(sort("-ndcg@10"), order("ndcg@10", true));
+        assert_eq!(sort("gold"), order("gold", false));
+        for bad in ["", "-", "--id", "a b", "<b>", &"x".repeat(COLUMN_MAX + 1)] {
+            assert_eq!(sort(bad), EvalSort::default(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let mut rng = Rng(42);
+        const PIECES: &[&str] = &[
+            "&", "=", "#", "%", "%2", "%zz", "%C3", "%FF", "+", "q", "pool", "bm25", "k1", "b",
+            ":", ",", "okapi", "lucene", "view", "doc", "hash", "1e308", "-0", "NaN", "§", "😀",
+            "vs", "eq", "sort", "-", "@",
+        ];
+        for _ in 0..20_000 {
+            let n = rng.below(16);
+            let garbage: String = (0..n).map(|_| rng.pick(PIECES)).collect();
+            let state = LinkState::decode(&garbage);
+            for m in state.method.iter().chain(&state.compare) {
+                assert!((0.0..=K1_MAX).contains(&m.k1) && (0.0..=1.0).contains(&m.b));
+            }
+            // Whatever was read, writing it back and reading again is stable.
+            assert_eq!(LinkState::decode(&state.encode()), state, "{garbage:?}");
+        }
+        for _ in 0..5000 {
+            let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next() as u8).collect();
+            LinkState::decode(&String::from_utf8_lossy(&bytes));
+        }
+    }
+}

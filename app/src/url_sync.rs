@@ -1,0 +1,253 @@
+//! Keeps the address bar and the app state in step, so that a copied
+//! link reopens the same view, pool, method, query, filters and article
+//! (the link's form is [`crate::url_state`]), and likewise the Evaluate
+//! view's compared method, table order and open query.
+//!
+//! The link is read on load and on Back/Forward (`popstate`), and written
+//! as the state changes: `replaceState` while typing or moving a slider,
+//! `pushState` when an article or benchmark query opens or the view or
+//! pool changes, so Back returns there. A link's pool-specific parts
+//! (methods, filters, article, benchmark query) wait until its pool has
+//! loaded, because loading a pool resets them; nothing is written
+//! meanwhile, so a reload during loading keeps them.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+use crate::pools::{LoadStatus, Pools};
+use crate::state::{AppState, PoolChoice};
+use crate::url_state::{Bm25Link, LinkState};
+
+/// Hex digits of a content hash shown in messages.
+const HASH_SHOWN: usize = 12;
+
+/// The pool the current engine was loaded for, and what the link needs
+/// from it.
+#[derive(Debug, Clone, PartialEq)]
+struct Loaded {
+    pool: Option<PoolChoice>,
+    hash: String,
+    title: String,
+}
+
+#[derive(Clone, Copy)]
+pub struct LinkSync {
+    /// What the user should know about the link they opened (its pool is
+    /// not here, or was a different version), shown as a banner.
+    pub notice: RwSignal<Option<String>>,
+    /// A link whose pool-specific parts wait for its pool to load.
+    pending: StoredValue<Option<LinkState>>,
+    loaded: RwSignal<Option<Loaded>>,
+    /// The link last written or followed: a change of view, pool or
+    /// article from it is a new history entry.
+    written: StoredValue<LinkState>,
+    state: AppState,
+    pools: Pools,
+}
+
+impl LinkSync {
+    /// Applies the page's link and keeps the two in step from now on.
+    /// Call before [`Pools::start`], so that the link's pool is the one
+    /// loaded first.
+    pub fn start(state: AppState, pools: Pools) -> LinkSync {
+        let link = LinkState::decode(&fragment());
+        let sync = LinkSync {
+            notice: RwSignal::new(None),
+            pending: StoredValue::new(None),
+            loaded: RwSignal::new(None),
+            written: StoredValue::new(link.clone()),
+            state,
+            pools,
+        };
+        sync.follow(link);
+        Effect::new(move |_| sync.on_engine());
+        Effect::new(move |_| sync.on_manifest());
+        Effect::new(move |_| {
+            // A pool that failed to load cannot take the link's parts.
+            if matches!(pools.status.get(), LoadStatus::Failed { .. }) {
+                sync.pending.set_value(None);
+            }
+        });
+        Effect::new(move |_| sync.write());
+        // The app lives as long as the page: the listener is never removed.
+        let _ = window_event_listener(leptos::ev::popstate, move |_| {
+            let link = LinkState::decode(&fragment());
+            sync.written.set_value(link.clone());
+            sync.follow(link);
+        });
+        sync
+    }
+
+    /// Shows `link`: view and query at once, the rest once its pool is
+    /// loaded.
+    fn follow(self, link: LinkState) {
+        let state = self.state;
+        self.notice.set(None);
+        state.view.set(link.view);
+        state.query.set(link.query.clone());
+        state.eval_sort.set(link.sort.clone());
+        if let Some(file) = &link.pool {
+            let choice = Some(PoolChoice::Listed(file.clone()));
+            if state.pool.get_untracked() != choice {
+                state.pool.set(choice);
+            }
+        }
+        let pool = state.pool.get_untracked();
+        let ready = self
+            .loaded
+            .with_untracked(|l| l.as_ref().is_some_and(|l| l.pool == pool));
+        if ready {
+            self.apply_to_pool(link);
+        } else {
+            self.pending.set_value(Some(link));
+        }
+    }
+
+    /// Sets the link's method, filters and article on the loaded pool, and
+    /// says so when the pool differs from the one the link was made with.
+    fn apply_to_pool(self, link: LinkState) {
+        let state = self.state;
+        let Some(defaults) = self
+            .pools
+            .engine
+            .with_untracked(|e| e.as_ref().map(|e| e.default_params()))
+        else {
+            return;
+        };
+        state
+            .params
+            .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
+        state.source.set(link.source);
+        state.area.set(link.area);
+        state.article.set(link.article);
+        state.eval_query.set(link.eval_query);
+        state
+            .compare
+            .set(link.compare.map(|m| m.apply_to(defaults)));
+        let loaded = self.loaded.get_untracked();
+        if let (Some(wanted), Some(loaded)) = (link.hash, loaded) {
+            if wanted != loaded.hash {
+                let shown: String = wanted.chars().take(HASH_SHOWN).collect();
+                self.notice.set(Some(format!(
+                    "This link was made with a different version of {} (hash {shown}); \
+                     results may differ.",
+                    loaded.title
+                )));
+            }
+        }
+    }
+
+    /// A newly loaded engine takes the waiting link's parts.
+    fn on_engine(self) {
+        let info = self
+            .pools
+            .engine
+            .with(|e| e.as_ref().map(|e| (e.content_hash(), e.name.clone())));
+        let Some((hash, title)) = info else {
+            self.loaded.set(None);
+            return;
+        };
+        let loaded = Loaded {
+            pool: self.state.pool.get_untracked(),
+            hash,
+            title,
+        };
+        // Method changes update the engine too; only a new pool matters.
+        if self.loaded.with_untracked(|l| l.as_ref() == Some(&loaded)) {
+            return;
+        }
+        self.loaded.set(Some(loaded));
+        if let Some(link) = self.pending.try_update_value(Option::take).flatten() {
+            self.apply_to_pool(link);
+        }
+    }
+
+    /// A link naming a pool the manifest lacks opens the first listed.
+    fn on_manifest(self) {
+        let state = self.state;
+        let Some(PoolChoice::Listed(file)) = state.pool.get() else {
+            return;
+        };
+        let first = self.pools.manifest.with(|m| match m {
+            Some(Ok(m)) if !m.indexes.iter().any(|e| e.file == file) => m.indexes.first().cloned(),
+            _ => None,
+        });
+        if let Some(first) = first {
+            let named: String = file.chars().take(80).collect();
+            self.notice.set(Some(format!(
+                "This link names a pool that is not available here ({named}); \
+                 showing {} instead.",
+                first.title
+            )));
+            self.pending.set_value(None);
+            state.pool.set(Some(PoolChoice::Listed(first.file)));
+        }
+    }
+
+    /// Writes the state into the address bar once the chosen pool is
+    /// loaded and no link waits for it.
+    fn write(self) {
+        let state = self.state;
+        let Some(loaded) = self.loaded.get() else {
+            return;
+        };
+        let pool = state.pool.get();
+        if loaded.pool != pool || self.pending.with_value(Option::is_some) {
+            return;
+        }
+        // A blob opened from disk cannot be fetched from a link.
+        let listed = match pool {
+            Some(PoolChoice::Listed(file)) => Some(file),
+            _ => None,
+        };
+        let link = LinkState {
+            view: state.view.get(),
+            hash: listed.as_ref().map(|_| loaded.hash.clone()),
+            pool: listed,
+            method: Some(Bm25Link::from_params(&state.params.get())),
+            query: state.query.get(),
+            source: state.source.get(),
+            area: state.area.get(),
+            article: state.article.get(),
+            eval_query: state.eval_query.get(),
+            compare: state.compare.get().map(|p| Bm25Link::from_params(&p)),
+            sort: state.eval_sort.get(),
+        };
+        let before = self.written.get_value();
+        if link == before {
+            return;
+        }
+        let new_place = link.view != before.view
+            || link.pool != before.pool
+            || link.article != before.article
+            || link.eval_query != before.eval_query;
+        set_fragment(&link.encode(), new_place);
+        self.written.set_value(link);
+    }
+}
+
+pub fn use_link_sync() -> LinkSync {
+    expect_context::<LinkSync>()
+}
+
+/// The page's fragment, without `#`.
+fn fragment() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// Replaces the fragment, as a new history entry when `push`.
+fn set_fragment(encoded: &str, push: bool) {
+    let location = window().location();
+    let url = match encoded {
+        // No fragment at all rather than a bare `#`.
+        "" => location.pathname().unwrap_or_default() + &location.search().unwrap_or_default(),
+        _ => format!("#{encoded}"),
+    };
+    let Ok(history) = window().history() else {
+        return;
+    };
+    let _ = match push {
+        true => history.push_state_with_url(&JsValue::NULL, "", Some(&url)),
+        false => history.replace_state_with_url(&JsValue::NULL, "", Some(&url)),
+    };
+}

@@ -1,0 +1,47 @@
+"""Writes this build's precache list and version into the service worker.
+
+Run by Trunk as a post-build hook (see Trunk.toml), in the staging
+directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
+JS, wasm and CSS by content hash, so the list is only known after a build.
+The app's files are precached; the blobs (indexes/*.blob) are not: the
+service worker keeps each on first use (see public/sw.js). The version is a
+hash of every precached file and of the worker itself, so any change makes
+browsers install the new worker, which then deletes the old caches.
+"""
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+WORKER = "sw.js"
+# What public/sw.js declares before the hook fills it in.
+PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [] };'
+
+
+def main() -> None:
+    stage = Path(os.environ.get("TRUNK_STAGING_DIR") or sys.argv[1])
+    worker = stage / WORKER
+    source = worker.read_text(encoding="utf-8")
+    if PLACEHOLDER not in source:
+        sys.exit(f"{worker}: no build placeholder ({PLACEHOLDER})")
+
+    files = sorted(
+        p.relative_to(stage).as_posix()
+        for p in stage.rglob("*")
+        if p.is_file() and p.name != WORKER and p.suffix != ".blob"
+    )
+    digest = hashlib.sha256(source.encode())
+    for name in files:
+        digest.update(name.encode() + b"\0")
+        digest.update((stage / name).read_bytes())
+    build = {"version": digest.hexdigest()[:16], "files": files}
+
+    line = f"const BUILD = {json.dumps(build)};"
+    worker.write_text(source.replace(PLACEHOLDER, line), encoding="utf-8")
+    print(f"sw-precache: {len(files)} files, version {build['version']}")
+
+
+if __name__ == "__main__":
+    main()
