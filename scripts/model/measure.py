@@ -131,16 +131,22 @@ def greek_known_items(docs: dict, n: int, rng: random.Random) -> tuple[dict, dic
     return queries, qrels
 
 
+def danish_first_sentence(text: str) -> str | None:
+    """A stykke's first sentence without the § heading (at most 30 words),
+    or None below 3 words."""
+    s = re.sub(r"^§\s*\d+\s*\w?\.\s*", "", text.strip())
+    s = re.split(r"(?<=[.:;])\s", s, maxsplit=1)[0]
+    words = s.split()
+    return " ".join(words[:30]) if len(words) >= 3 else None
+
+
 def danish_queries(docs: dict, n: int, rng: random.Random) -> list[str]:
-    """The first sentence of random stykker, without the § heading (at
-    most 30 words), as in the BM25 benchmark."""
+    """The first sentence of random stykker, as in the BM25 benchmark."""
     out = []
     for text in rng.sample(sorted(docs.values()), min(4 * n, len(docs))):
-        s = re.sub(r"^§\s*\d+\s*\w?\.\s*", "", text.strip())
-        s = re.split(r"(?<=[.:;])\s", s, maxsplit=1)[0]
-        words = s.split()
-        if len(words) >= 3:
-            out.append(" ".join(words[:30]))
+        s = danish_first_sentence(text)
+        if s is not None:
+            out.append(s)
         if len(out) == n:
             break
     return out

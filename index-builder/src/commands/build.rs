@@ -10,12 +10,14 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::{encode, BlobInput, EncodeReport, Manifest, ManifestFile};
+use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
+use nomos_core::dense::DenseIndex;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, progress};
 use crate::cli::{BuildArgs, SourceFormat};
+use crate::embedder;
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
 use crate::sources::{beir, crawler, da_acts, gbr, stard, syntagma};
@@ -30,6 +32,15 @@ pub fn run(args: BuildArgs) -> Result<()> {
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;
+    let vectors = match &args.embed {
+        Some(dir) => Some(embed_documents(
+            &pool,
+            dir,
+            args.runtime.ort_lib.as_deref(),
+            args.vectors_out.as_deref(),
+        )?),
+        None => None,
+    };
     let (documents, queries, judgments) = (pool.articles, pool.queries, pool.judgments);
     let input = BlobInput {
         builder: format!("nomos {}", env!("CARGO_PKG_VERSION")),
@@ -53,7 +64,12 @@ pub fn run(args: BuildArgs) -> Result<()> {
         judgments: &judgments,
         text_index: &indexes.text,
         augmented_index: indexes.augmented.as_ref(),
-        dense: None,
+        dense: vectors.as_ref().map(|v| DenseInput {
+            model: v.model.clone(),
+            model_hash: v.manifest_hash.clone(),
+            text: &v.text,
+            augmented: v.augmented.as_ref(),
+        }),
     };
     let (bytes, report) = encode(&input).map_err(bad_input)?;
     warn_dropped(&report);
@@ -250,6 +266,83 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     };
     bar.finish_and_clear();
     Ok(Indexes { text, augmented })
+}
+
+/// Every document's embedding, quantised, with the model's identity.
+struct Vectors {
+    model: String,
+    manifest_hash: String,
+    text: DenseIndex,
+    augmented: Option<DenseIndex>,
+}
+
+/// Embeds each document's text (and augmented text, where the pool has
+/// any; documents without stand in with their text, as in the lexical
+/// field) one at a time, with a progress bar. One at a time keeps memory
+/// flat and costs nothing in quality: the model is batch-invariant, and
+/// batching would only pad. `vectors_out` receives the text field's
+/// unquantised vectors (little-endian f32, document after document), for
+/// measuring what quantisation costs.
+fn embed_documents(
+    pool: &Pool,
+    model_dir: &Path,
+    ort_lib: Option<&Path>,
+    vectors_out: Option<&Path>,
+) -> Result<Vectors> {
+    let started = std::time::Instant::now();
+    let mut embedder = embedder::open(model_dir, ort_lib)?;
+    let loaded = started.elapsed();
+    let has_augmented = pool.articles.iter().any(|a| a.augmented.is_some());
+    let fields = if has_augmented { 2 } else { 1 };
+    let bar = progress::bar(pool.articles.len() * fields, "embedding");
+    let mut embed = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
+        let mut flat = Vec::with_capacity(pool.articles.len() * embedder.dim());
+        for a in &pool.articles {
+            let v = embedder
+                .embed_passage(text_of(a))
+                .with_context(|| format!("embedding document {}", a.id))?;
+            if v.len() != embedder.dim() {
+                anyhow::bail!(
+                    "document {}: the model gave {} values, not {}",
+                    a.id,
+                    v.len(),
+                    embedder.dim()
+                );
+            }
+            flat.extend_from_slice(&v);
+            bar.inc(1);
+        }
+        Ok(flat)
+    };
+    let text = embed(&|a| &a.text)?;
+    if let Some(out) = vectors_out {
+        let bytes: Vec<u8> = text.iter().flat_map(|x| x.to_le_bytes()).collect();
+        write_atomically(out, &bytes)?;
+    }
+    let augmented = match has_augmented {
+        true => Some(embed(&|a| a.augmented.as_deref().unwrap_or(&a.text))?),
+        false => None,
+    };
+    bar.finish_and_clear();
+    let texts = pool.articles.len() * fields;
+    let took = started.elapsed() - loaded;
+    eprintln!(
+        "embedded {texts} texts in {:.1} s ({:.1} ms each; model loaded in {:.1} s)",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 1e3 / texts.max(1) as f64,
+        loaded.as_secs_f64()
+    );
+    let dim = embedder.dim();
+    let text = DenseIndex::build(&text, dim).map_err(bad_input)?;
+    let augmented = augmented
+        .map(|v| DenseIndex::build(&v, dim).map_err(bad_input))
+        .transpose()?;
+    Ok(Vectors {
+        model: embedder.model_id().to_owned(),
+        manifest_hash: embedder.manifest_hash().to_owned(),
+        text,
+        augmented,
+    })
 }
 
 /// Writes to a temporary file beside `out`, then renames it into place, so

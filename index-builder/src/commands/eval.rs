@@ -5,8 +5,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::eval::{format_run_line, Run};
-use nomos_core::search::Hit;
 
+use super::method::MethodRanker;
 use super::metrics_json::{evaluate_reported, to_json};
 use super::progress;
 use super::ranking::Ranking;
@@ -34,15 +34,21 @@ pub fn run(args: &EvalArgs) -> Result<()> {
         ));
     }
 
+    let mut ranker = MethodRanker::new(&args.ranking, ranking.dense.take())?;
+    let described = ranker.describe(&ranking.searcher);
+    eprintln!("method {described}");
+    let tag = args
+        .tag
+        .clone()
+        .unwrap_or_else(|| format!("nomos-{described}"));
+
     let mut run = Run::new();
     let mut run_text = String::new();
-    let mut hits: Vec<Hit> = Vec::new();
-    let mut scores = Vec::new();
     let bar = progress::bar(ranking.queries.len(), "queries");
     for q in &ranking.queries {
-        let tokens = ranking.analyzer.tokens(&q.text);
-        ranking.scorer.score_into(&tokens, &mut scores);
-        nomos_core::search::top_k_into(&scores, args.depth, args.positive_only, &mut hits);
+        let hits = ranker
+            .rank(&ranking.searcher, &q.text, args.depth, args.positive_only)
+            .map_err(|e| e.context(format!("query {}", q.id)))?;
         run.add_query(&q.id);
         for (rank, hit) in hits.iter().enumerate() {
             let doc = &ranking.doc_ids[hit.doc as usize];
@@ -50,7 +56,7 @@ pub fn run(args: &EvalArgs) -> Result<()> {
                 .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
             // Written in our ranking order (ties in corpus order, as the
             // references rank); trec_eval re-sorts when it evaluates.
-            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &args.tag)
+            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &tag)
                 .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
             run_text.push_str(&line);
             run_text.push('\n');
@@ -64,7 +70,7 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     let json = serde_json::to_string_pretty(&to_json(&eval))?;
     write_file(&args.metrics, json.as_bytes())?;
     eprintln!(
-        "{} queries ranked, {} evaluated; nDCG@10 {:.4}, R@100 {:.4}",
+        "{described}: {} queries ranked, {} evaluated; nDCG@10 {:.4}, R@100 {:.4}",
         ranking.queries.len(),
         eval.queries.len(),
         eval.means[0],

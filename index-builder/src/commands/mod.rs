@@ -6,6 +6,7 @@ mod eval;
 mod fetch;
 mod info;
 mod manifest;
+mod method;
 mod metrics_json;
 mod model;
 mod progress;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
             out,
         }) => fetch::hf(&repo, &revision, &out),
         Command::Model(ModelCommand::Prepare(args)) => model::prepare(&args),
+        Command::Model(ModelCommand::Embed(args)) => model::embed(&args),
     }
 }
 

@@ -2,6 +2,9 @@
 //! `tokenizer.json` and `manifest.json` for the builder and the browser.
 //! The graph building runs in Python (`scripts/model/prepare.py`, in a
 //! pinned venv); everything at run time is Rust.
+//!
+//! `nomos model embed`: the native embedder on a few texts, for checking
+//! it against Python's onnxruntime and for timing it.
 
 use std::path::Path;
 use std::process::Command;
@@ -9,7 +12,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::ModelPrepareArgs;
+use crate::cli::{EmbedRole, ModelEmbedArgs, ModelPrepareArgs};
+use crate::embedder;
 use crate::error::bad_input;
 use crate::model::{manifest, sha256_file, texts, venv, wheel};
 
@@ -104,4 +108,44 @@ fn remove_if_present(path: &Path) -> Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+pub fn embed(args: &ModelEmbedArgs) -> Result<()> {
+    let started = Instant::now();
+    let texts = match args.texts.is_empty() {
+        false => args.texts.clone(),
+        true => std::io::stdin()
+            .lines()
+            .collect::<std::io::Result<Vec<_>>>()
+            .context("reading texts from stdin")?,
+    };
+    if texts.is_empty() {
+        return Err(bad_input("no texts to embed"));
+    }
+    let mut embedder = embedder::open(&args.model, args.runtime.ort_lib.as_deref())?;
+    let loaded = started.elapsed();
+    let mut out = String::new();
+    let mut each = Vec::with_capacity(texts.len());
+    for text in &texts {
+        let t = Instant::now();
+        let vector = match args.role {
+            EmbedRole::Query => embedder.embed_query(text)?,
+            EmbedRole::Passage => embedder.embed_passage(text)?,
+        };
+        each.push(t.elapsed().as_secs_f64() * 1e3);
+        out.push_str(&serde_json::to_string(&vector)?);
+        out.push('\n');
+    }
+    print!("{out}");
+    each.sort_by(f64::total_cmp);
+    eprintln!(
+        "model {} loaded in {:.0} ms; {} texts, per text median {:.1} ms, min {:.1} ms, max {:.1} ms",
+        embedder.model_id(),
+        loaded.as_secs_f64() * 1e3,
+        each.len(),
+        each[each.len() / 2],
+        each[0],
+        each[each.len() - 1]
+    );
+    Ok(())
 }

@@ -1,15 +1,17 @@
 //! What `search` and `eval` rank with: a pool's ids, queries and judgments,
-//! its analyzer, and a BM25 scorer over its index — from a BEIR directory
-//! (indexed on the fly) or from a blob (indexed at build time).
+//! and a [`Searcher`] (its analyzer and a BM25 scorer over its index) — from
+//! a BEIR directory (indexed on the fly) or from a blob (indexed at build
+//! time, opened exactly as the browser opens it).
 
 use std::path::Path;
 
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::{Blob, Field};
+use nomos_core::blob::{Blob, DenseModel, Field};
+use nomos_core::dense::DenseIndex;
 use nomos_core::eval::Qrels;
 use nomos_core::index::InvertedIndex;
-use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant};
+use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant, Searcher};
 
 use super::{analyzer_by_name, progress};
 use crate::cli::{Bm25Arg, PoolArg, RankingArgs};
@@ -21,8 +23,9 @@ pub struct Ranking {
     pub doc_ids: Vec<String>,
     pub queries: Vec<Query>,
     pub qrels: Qrels,
-    pub analyzer: Analyzer,
-    pub scorer: Bm25Scorer,
+    pub searcher: Searcher,
+    /// The blob's document vectors (text field) and their model, if any.
+    pub dense: Option<(DenseModel, DenseIndex)>,
 }
 
 impl Ranking {
@@ -68,8 +71,8 @@ impl Ranking {
             doc_ids: pool.articles.into_iter().map(|a| a.id).collect(),
             queries: pool.queries,
             qrels,
-            analyzer,
-            scorer,
+            searcher: Searcher::new(analyzer, scorer),
+            dense: None,
         })
     }
 
@@ -80,13 +83,12 @@ impl Ranking {
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
         let mut blob =
             Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-        let analyzer = analyzer_by_name(blob.analyzer())?;
         if let Some(asked) = &args.analyzer {
-            if asked != analyzer.name() {
+            if asked != blob.analyzer() {
                 return Err(bad_input(format!(
                     "{} was indexed with the {} analyzer; --analyzer {asked} cannot apply",
                     path.display(),
-                    analyzer.name()
+                    blob.analyzer()
                 )));
             }
         }
@@ -108,16 +110,18 @@ impl Ranking {
                 area: query.area.map(str::to_string),
             });
         }
-        let index = blob
-            .take_index(Field::Text)
-            .ok_or_else(|| bad_input(format!("{} has no text index", path.display())))?;
-        let scorer = Bm25Scorer::new(index, params).map_err(bad_input)?;
+        let searcher = Searcher::from_blob(&mut blob, params)
+            .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        let dense = blob
+            .dense_model()
+            .cloned()
+            .zip(blob.take_dense(Field::Text));
         Ok(Ranking {
             doc_ids,
             queries,
             qrels,
-            analyzer,
-            scorer,
+            searcher,
+            dense,
         })
     }
 }

@@ -4,13 +4,14 @@ use std::io::Write;
 
 use anyhow::Result;
 
+use super::method::MethodRanker;
 use super::ranking::Ranking;
 use crate::cli::SearchArgs;
 
 pub fn run(args: &SearchArgs) -> Result<()> {
-    let ranking = Ranking::load(&args.pool, &args.ranking)?;
-    let tokens = ranking.analyzer.tokens(&args.query);
-    let hits = ranking.scorer.search(&tokens, args.k, true);
+    let mut ranking = Ranking::load(&args.pool, &args.ranking)?;
+    let mut ranker = MethodRanker::new(&args.ranking, ranking.dense.take())?;
+    let hits = ranker.rank(&ranking.searcher, &args.query, args.k, true)?;
     let mut out = std::io::stdout().lock();
     if hits.is_empty() {
         eprintln!("no document matches the query's terms");

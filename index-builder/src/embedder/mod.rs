@@ -1,0 +1,34 @@
+//! The seam between the dense ranking methods and a model that embeds text
+//! natively: `nomos build --embed` embeds every document through it, and
+//! `search`/`eval` with a dense `--method` embed each query. Vectors must
+//! be L2-normalised, with the model's query or passage prefix applied by
+//! the implementation, so that callers never deal with model specifics.
+//!
+//! - [`runtime`]: finding and loading libonnxruntime (`load-dynamic`).
+//! - [`onnx`]: the model directory `nomos model prepare` writes, checked
+//!   against its manifest and run with ONNX Runtime.
+
+mod onnx;
+pub mod runtime;
+
+use std::path::Path;
+
+use anyhow::Result;
+
+/// One model, ready to embed.
+pub trait Embedder {
+    /// The model id recorded in blobs built with it.
+    fn model_id(&self) -> &str;
+    /// Hash of the model's manifest; a blob's vectors and a query's
+    /// embedding must come from the same one.
+    fn manifest_hash(&self) -> &str;
+    fn dim(&self) -> usize;
+    fn embed_query(&mut self, text: &str) -> Result<Vec<f32>>;
+    fn embed_passage(&mut self, text: &str) -> Result<Vec<f32>>;
+}
+
+/// Opens the model in `dir`, as written by `nomos model prepare`, with the
+/// ONNX Runtime library `ort_lib` (or the one [`runtime::locate`] finds).
+pub fn open(dir: &Path, ort_lib: Option<&Path>) -> Result<Box<dyn Embedder>> {
+    Ok(Box::new(onnx::OnnxEmbedder::open(dir, ort_lib)?))
+}

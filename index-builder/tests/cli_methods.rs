@@ -1,0 +1,126 @@
+//! `--method` on `search` and `eval`: lexical methods run on any pool, dense
+//! ones explain what is missing, and the run tag says what ran.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn nomos(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(args)
+        .output()
+        .expect("the nomos binary runs")
+}
+
+fn corpus() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/beir-syntagma")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn eval(method: &str, dir: &std::path::Path) -> (Output, String, serde_json::Value) {
+    let run = dir.join("run.trec");
+    let metrics = dir.join("metrics.json");
+    let out = nomos(&[
+        "eval",
+        "--corpus",
+        corpus().to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+        "--method",
+        method,
+        "--run",
+        run.to_str().unwrap(),
+        "--metrics",
+        metrics.to_str().unwrap(),
+    ]);
+    let run = std::fs::read_to_string(run).unwrap_or_default();
+    let metrics = std::fs::read_to_string(metrics)
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .unwrap_or_default();
+    (out, run, metrics)
+}
+
+#[test]
+fn prf_runs_and_the_tag_names_method_and_bm25() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, run, metrics) = eval("prf:terms=10", dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let method = "prf:docs=10,terms=10+okapi:k1=1.5,b=0.75";
+    assert!(
+        run.lines()
+            .all(|l| l.ends_with(&format!(" nomos-{method}"))),
+        "{run}"
+    );
+    assert!(stderr(&out).contains(&format!("method {method}")));
+    // Same top-level keys as a BM25 run.
+    let (_, _, bm25) = eval("bm25", dir.path());
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(&metrics), keys(&bm25));
+    assert_ne!(
+        metrics["per_query"], bm25["per_query"],
+        "PRF changes rankings"
+    );
+}
+
+#[test]
+fn dense_methods_need_vectors() {
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["dense", "dense-binary", "rocchio", "rrf", "weighted:w=0.3"] {
+        let (out, _, _) = eval(method, dir.path());
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("no dense vectors; build it with --embed MODEL_DIR"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn bad_method_strings_are_rejected_with_the_reason() {
+    let out = nomos(&[
+        "search",
+        "--corpus",
+        corpus().to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+        "--method",
+        "rrf:k=-1",
+        "σύνταγμα",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("k = -1 is out of range"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn search_with_bm25_method_is_plain_search() {
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "search".to_string(),
+            "--corpus".into(),
+            corpus().to_str().unwrap().into(),
+            "--analyzer".into(),
+            "gbr-greek".into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a.push("ελευθερία του τύπου".into());
+        a
+    };
+    let plain = Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(args(&[]))
+        .output()
+        .unwrap();
+    let bm25 = Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(args(&["--method", "bm25"]))
+        .output()
+        .unwrap();
+    assert!(plain.status.success());
+    assert_eq!(plain.stdout, bm25.stdout);
+    assert!(!plain.stdout.is_empty());
+}

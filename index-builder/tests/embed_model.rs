@@ -1,0 +1,322 @@
+//! The native embedder with the real model: vectors equal Python
+//! onnxruntime's, and a pool built with `--embed` ranks end to end with the
+//! dense methods. Needs `models/e5-small` and `.venv-model` (both from
+//! `nomos model prepare`, which scripts/test.sh runs first), hence ignored
+//! by a plain `cargo test`; scripts/test.sh runs them with `--ignored`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn model() -> PathBuf {
+    let dir = repo().join("models/e5-small");
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "{} is missing: run `nomos model prepare --out models/e5-small` first",
+        dir.display()
+    );
+    dir
+}
+
+/// Runs `nomos` from the repository root, where `.venv-model` is found.
+fn nomos(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .current_dir(repo())
+        .env_remove("ORT_DYLIB_PATH")
+        .args(args)
+        .output()
+        .expect("the nomos binary runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    dot / (norm(a) * norm(b))
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn native_vectors_equal_python_onnxruntime() {
+    let model = model();
+    let fixture: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("index-builder/tests/fixtures/embed_native.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let manifest = std::fs::read(model.join("manifest.json")).unwrap();
+    let digest = sha256_hex(&manifest);
+    assert_eq!(
+        fixture["manifest_sha256"].as_str().unwrap(),
+        digest,
+        "the fixture was made with another model: regenerate it with scripts/model/gen_embed_fixture.py"
+    );
+    for role in ["query", "passage"] {
+        let cases: Vec<&serde_json::Value> = fixture["texts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["role"] == role)
+            .collect();
+        let mut args = vec!["model", "embed", "--model", model.to_str().unwrap()];
+        args.extend(["--role", role]);
+        args.extend(cases.iter().map(|t| t["text"].as_str().unwrap()));
+        let out = nomos(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+        assert_eq!(lines.len(), cases.len());
+        for (case, line) in cases.iter().zip(lines) {
+            let native: Vec<f64> = serde_json::from_str(line).unwrap();
+            let python: Vec<f64> = serde_json::from_value(case["vector"].clone()).unwrap();
+            assert_eq!(native.len(), python.len());
+            let cos = cosine(&native, &python);
+            assert!(
+                cos >= 0.99999,
+                "{role} {:?}: cosine {cos}",
+                case["text"]
+                    .as_str()
+                    .unwrap()
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+            );
+        }
+    }
+}
+
+/// The Greek Constitution (124 articles) built once with vectors.
+fn greek_blob() -> &'static Path {
+    static BLOB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &BLOB
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let blob = dir.path().join("el-syntagma.blob");
+            let started = Instant::now();
+            let out = nomos(&[
+                "build",
+                "--format",
+                "el-syntagma",
+                "data/el-syntagma",
+                "-o",
+                blob.to_str().unwrap(),
+                "--embed",
+                model().to_str().unwrap(),
+            ]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            eprintln!(
+                "built el-syntagma with vectors in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            (dir, blob)
+        })
+        .1
+}
+
+fn search(blob: &Path, method: Option<&str>, query: &str) -> Output {
+    let model = model();
+    let mut args = vec!["search", "--index", blob.to_str().unwrap()];
+    if let Some(method) = method {
+        args.extend(["--method", method]);
+    }
+    args.extend(["--model", model.to_str().unwrap(), "-k", "3", query]);
+    nomos(&args)
+}
+
+fn first_hit(out: &Output) -> String {
+    assert!(out.status.success(), "{}", stderr(out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap_or_default();
+    first.split('\t').nth(1).unwrap_or_default().to_string()
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn known_items_rank_first_with_every_dense_method() {
+    let blob = greek_blob();
+    // Article headings as known-item queries (headings are titles, not
+    // indexed text), in Greek and, which BM25 cannot match, in English.
+    let cases = [
+        ("freedom of the press", "Syntagma::14"),
+        ("Προστασία του περιβάλλοντος", "Syntagma::24"),
+        ("Άσυλο της κατοικίας", "Syntagma::9"),
+    ];
+    for (query, article) in cases {
+        for method in ["dense", "dense-binary", "rrf", "rocchio"] {
+            let hit = first_hit(&search(blob, Some(method), query));
+            assert_eq!(hit, article, "{method}: {query}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn rrf_is_the_default_where_vectors_and_a_model_exist() {
+    let blob = greek_blob();
+    // BM25 puts article 13 first, the hybrid article 14.
+    let query = "ελευθερία του τύπου";
+    let rrf = search(blob, Some("rrf"), query);
+    let default = search(blob, None, query);
+    assert!(default.status.success(), "{}", stderr(&default));
+    assert_eq!(default.stdout, rrf.stdout);
+    // Without --model the pool still answers, with BM25.
+    let out = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "-k",
+        "3",
+        query,
+    ]);
+    let bm25 = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--method",
+        "bm25",
+        "-k",
+        "3",
+        query,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, bm25.stdout);
+    assert_ne!(out.stdout, rrf.stdout);
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn a_model_that_differs_from_its_manifest_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["manifest.json", "model.onnx", "tokenizer.json"] {
+        std::fs::copy(model().join(name), dir.path().join(name)).unwrap();
+    }
+    let tokenizer = dir.path().join("tokenizer.json");
+    let mut bytes = std::fs::read(&tokenizer).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&tokenizer, bytes).unwrap();
+    let out = nomos(&[
+        "model",
+        "embed",
+        "--model",
+        dir.path().to_str().unwrap(),
+        "text",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("but the manifest lists"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn a_missing_onnx_runtime_is_explained() {
+    let out = nomos(&[
+        "model",
+        "embed",
+        "--model",
+        model().to_str().unwrap(),
+        "--ort-lib",
+        "/nonexistent/libonnxruntime.so",
+        "text",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("give --ort-lib PATH or set ORT_DYLIB_PATH"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
+fn dense_methods_need_the_model_the_vectors_came_from() {
+    let blob = greek_blob();
+    let out = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--method",
+        "dense",
+        "query",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("give --model MODEL_DIR"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `nomos eval` on the demo STARD pool (built with vectors by
+/// `scripts/build-demo.sh --embed stard`): (nDCG@10, R@100).
+fn eval_stard(method: &str) -> (f64, f64) {
+    let blob = repo().join("public/indexes/stard.blob");
+    let dir = tempfile::tempdir().unwrap();
+    let metrics = dir.path().join("metrics.json");
+    let out = nomos(&[
+        "eval",
+        "--index",
+        blob.to_str().unwrap(),
+        "--method",
+        method,
+        "--model",
+        model().to_str().unwrap(),
+        "--run",
+        dir.path().join("run.trec").to_str().unwrap(),
+        "--metrics",
+        metrics.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{} (build it with scripts/build-demo.sh --embed stard)",
+        stderr(&out)
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(metrics).unwrap()).unwrap();
+    (
+        m["ndcg@10"].as_f64().unwrap(),
+        m["recall@100"].as_f64().unwrap(),
+    )
+}
+
+#[test]
+#[ignore = "needs models/e5-small, .venv-model and public/indexes/stard.blob with vectors"]
+fn stard_reference_run_is_reproduced_and_hybrid_wins() {
+    // The reference run (all 1,543 queries, the 1,445 gold
+    // articles): (nDCG@10, R@100), to be met within 0.01.
+    let reference = [
+        ("bm25", (0.542, 0.872)),
+        ("dense", (0.555, 0.903)),
+        ("rrf", (0.586, 0.909)),
+    ];
+    let mut ndcg = Vec::new();
+    for (method, (want_ndcg, want_recall)) in reference {
+        let (got_ndcg, got_recall) = eval_stard(method);
+        assert!(
+            (got_ndcg - want_ndcg).abs() <= 0.01 && (got_recall - want_recall).abs() <= 0.01,
+            "{method}: nDCG@10 {got_ndcg:.4}, R@100 {got_recall:.4}; reference {want_ndcg}, {want_recall}"
+        );
+        ndcg.push(got_ndcg);
+    }
+    assert!(
+        ndcg[2] > ndcg[0] && ndcg[2] > ndcg[1],
+        "RRF must beat BM25 and dense on nDCG@10: {ndcg:?}"
+    );
+}
