@@ -8,6 +8,11 @@
 // - Activate deletes every other build's cache and takes over open pages.
 // - Blobs are kept on first use (fetched through here, or named by the app
 //   in a "keep" message for those it loaded before this worker ran).
+// - The semantic model (models/) and ONNX Runtime (ort/) are kept on first
+//   use too, in a cache of their own that outlives builds: they are large
+//   and rarely change. Their URLs say their version (a model file's
+//   `?sha256=`, the runtime's `ort/<version>/`), so the cache keeps one
+//   version of each file and drops the others when a new one arrives.
 // - Everything is served cache first: the files are immutable per build.
 "use strict";
 
@@ -16,6 +21,7 @@ const PREFIX = "nomos-";
 const CACHE = PREFIX + BUILD.version;
 const scoped = (path) => new URL(path, self.registration.scope).href;
 const PAGE = scoped("index.html");
+const ASSETS = PREFIX + "assets";
 const MANIFEST = scoped("indexes/manifest.json");
 
 self.addEventListener("install", (event) => {
@@ -34,7 +40,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+        if (name.startsWith(PREFIX) && name !== CACHE && name !== ASSETS) await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -49,8 +55,43 @@ self.addEventListener("fetch", (event) => {
   // state is in the fragment, which requests do not carry).
   const path = url.origin + url.pathname;
   const isPage = request.mode === "navigate" && (path === self.registration.scope || path === PAGE);
+  if (assetFamily(url)) {
+    event.respondWith(fromAssets(request, event));
+    return;
+  }
   event.respondWith(isPage ? fromCache(PAGE, request) : fromCache(request, request, event));
 });
+
+// For a model or runtime file: the path that names it whatever its
+// version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`); for
+// anything else, null.
+function assetFamily(url) {
+  const scope = new URL(self.registration.scope).pathname;
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(scope)) return null;
+  const path = url.pathname.slice(scope.length);
+  if (path.startsWith("models/")) return path;
+  if (path.startsWith("ort/")) return "ort/" + path.split("/").slice(2).join("/");
+  return null;
+}
+
+async function fromAssets(request, event) {
+  const cache = await caches.open(ASSETS);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  // Whole answers only (no 206 ranges), kept in the background so the
+  // app still sees the download's progress.
+  if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
+  return response;
+}
+
+async function keepAsset(cache, request, response) {
+  const family = assetFamily(new URL(request.url));
+  for (const old of await cache.keys()) {
+    if (old.url !== request.url && assetFamily(new URL(old.url)) === family) await cache.delete(old);
+  }
+  await cache.put(request, response);
+}
 
 // The cached answer for `key`, else the network's for `request`. A blob
 // from the network is kept (in the background, so the app still sees the
@@ -68,12 +109,15 @@ async function fromCache(key, request, event) {
 
 // `{ keep: ["da-acts.blob", ...] }` with a reply port: fetch and keep the
 // listed blobs not kept yet, then answer `{ ok }` (or `{ ok: false, error }`).
+// `{ keepAssets: [url, ...] }` does the same for model and runtime files
+// the app fetched before this worker controlled it.
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
   const files = event.data && event.data.keep;
-  if (!port || !Array.isArray(files)) return;
+  const assets = event.data && event.data.keepAssets;
+  if (!port || !(Array.isArray(files) || Array.isArray(assets))) return;
   event.waitUntil(
-    keep(files).then(
+    (Array.isArray(files) ? keep(files) : keepAssets(assets)).then(
       () => port.postMessage({ ok: true }),
       (e) => port.postMessage({ ok: false, error: String(e && e.message ? e.message : e) }),
     ),
@@ -86,6 +130,18 @@ async function keep(files) {
     const url = scoped("indexes/" + encodeURIComponent(String(file)));
     if (!(await isListedBlob(url))) throw new Error(`${file} is not in the manifest`);
     if (!(await cache.match(url))) await cache.add(url);
+  }
+}
+
+async function keepAssets(urls) {
+  const cache = await caches.open(ASSETS);
+  for (const raw of urls) {
+    const url = new URL(String(raw), self.registration.scope);
+    if (!assetFamily(url)) throw new Error(`${raw} is not a model or runtime file`);
+    if (await cache.match(url.href)) continue;
+    const response = await fetch(url.href);
+    if (response.status !== 200) throw new Error(`${raw}: ${response.status}`);
+    await keepAsset(cache, new Request(url.href), response);
   }
 }
 

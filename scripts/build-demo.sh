@@ -92,4 +92,13 @@ if [ ${#embed[@]} -gt 0 ]; then
     fi
   done
 fi
+# The site serves the model next to the indexes (public/models/, where
+# `nomos manifest` looks for it), for the browser to embed queries with.
+if [ -f "$model/manifest.json" ]; then
+  served="public/models/$(basename "$model")"
+  mkdir -p "$served"
+  for f in manifest.json model.onnx tokenizer.json; do
+    cmp -s "$model/$f" "$served/$f" || cp "$model/$f" "$served/$f"
+  done
+fi
 "$nomos" manifest "$out"

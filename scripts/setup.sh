@@ -7,6 +7,8 @@
 #   trunk 0.21.14            cargo install (0.22+ needs a newer rustc)
 #   wasm-bindgen-cli         cargo install, the exact version in Cargo.lock
 #   wasm-opt (binaryen 132)  npm ci from package-lock.json → node_modules/.bin
+#   onnxruntime-web 1.30.0   the same npm ci; its CPU build is copied into the
+#                            site for query embedding (app/index.html)
 #   chromium + chromedriver  apt (screenshots and browser tests)
 #
 # Callers put node_modules/.bin on PATH (scripts/serve.sh and scripts/test.sh
@@ -16,6 +18,7 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 WASM_OPT_VERSION=132
+ORT_WEB_VERSION=1.30.0
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -55,10 +58,12 @@ fi
 
 # Debian's binaryen (108) silently breaks wasm-bindgen's externref table
 # export; Trunk.toml pins version_132 so any other wasm-opt is refused.
-if node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "(version_$WASM_OPT_VERSION)"; then
-  say "wasm-opt $WASM_OPT_VERSION present (node_modules/.bin)"
+ort_web_version=$(node -p "require('./node_modules/onnxruntime-web/package.json').version" 2>/dev/null || true)
+if node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "(version_$WASM_OPT_VERSION)" \
+  && [ "$ort_web_version" = "$ORT_WEB_VERSION" ]; then
+  say "wasm-opt $WASM_OPT_VERSION and onnxruntime-web $ORT_WEB_VERSION present (node_modules)"
 else
-  say "installing wasm-opt $WASM_OPT_VERSION (npm binaryen, package-lock.json)"
+  say "installing wasm-opt $WASM_OPT_VERSION and onnxruntime-web $ORT_WEB_VERSION (npm ci, package-lock.json)"
   npm ci --no-audit --no-fund
 fi
 

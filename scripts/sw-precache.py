@@ -3,8 +3,9 @@
 Run by Trunk as a post-build hook (see Trunk.toml), in the staging
 directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
 JS, wasm and CSS by content hash, so the list is only known after a build.
-The app's files are precached; the blobs (indexes/*.blob) are not: the
-service worker keeps each on first use (see public/sw.js). The version is a
+The app's files are precached; the blobs (indexes/*.blob), the semantic
+model (models/) and ONNX Runtime (ort/) are not: the service worker keeps
+each on first use (see public/sw.js). The version is a
 hash of every precached file and of the worker itself, so any change makes
 browsers install the new worker, which then deletes the old caches.
 """
@@ -16,6 +17,9 @@ import sys
 from pathlib import Path
 
 WORKER = "sw.js"
+# Directories the worker keeps on first use instead (large, and only for
+# the dense methods).
+ON_FIRST_USE = {"models", "ort"}
 # What public/sw.js declares before the hook fills it in.
 PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [] };'
 
@@ -30,7 +34,10 @@ def main() -> None:
     files = sorted(
         p.relative_to(stage).as_posix()
         for p in stage.rglob("*")
-        if p.is_file() and p.name != WORKER and p.suffix != ".blob"
+        if p.is_file()
+        and p.name != WORKER
+        and p.suffix != ".blob"
+        and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )
     digest = hashlib.sha256(source.encode())
     for name in files:

@@ -10,6 +10,7 @@ use crate::components::search::SearchView;
 use crate::evaluate::EvalStore;
 use crate::offline::Offline;
 use crate::pools::Pools;
+use crate::semantic::{ModelStatus, Semantic};
 use crate::state::{AppState, PoolChoice, View};
 use crate::url_sync::LinkSync;
 
@@ -21,9 +22,30 @@ pub fn App() -> impl IntoView {
     provide_context(pools);
     // Before the manifest arrives: the link's pool is the one loaded first.
     provide_context(LinkSync::start(state, pools));
-    provide_context(Offline::start(state, pools));
+    let semantic = Semantic::new();
+    provide_context(semantic);
+    provide_context(Offline::start(state, pools, semantic));
     pools.start();
     provide_context(EvalStore::new(pools));
+
+    // A new pool brings its model (or none); BM25 setting changes keep it.
+    Effect::new(move |prev: Option<Option<String>>| {
+        let model = pools
+            .engine
+            .with(|e| e.as_ref().and_then(|e| e.dense_model().cloned()));
+        let key = model.as_ref().map(|m| m.manifest_hash.clone());
+        if prev.as_ref() != Some(&key) || pools.engine.with(Option::is_none) {
+            semantic.set_source(model.map(|m| pools.model_source(&m)));
+        }
+        key
+    });
+    // A dense method needs the model: download it on first use.
+    Effect::new(move |_| {
+        let wanted = state.method.get().needs_dense();
+        if wanted && matches!(semantic.status.get(), ModelStatus::Idle { .. }) {
+            semantic.ensure_loaded();
+        }
+    });
 
     // Choosing a listed pool (or the manifest arriving after the choice)
     // loads it; blobs opened from disk are loaded by the file input.

@@ -4,19 +4,30 @@
 //! gathers their output into plain values for the views.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
-use nomos_core::blob::Blob;
+use nomos_core::blob::{Blob, DenseModel, Field};
+use nomos_core::dense::DenseIndex;
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
+use nomos_core::search::methods::{rank, Collection, ForwardIndex, Method, MethodQuery};
 use nomos_core::search::{Bm25Params, Hit, ParamsError, Searcher};
 
 /// Characters of article text shown under a result.
 const SNIPPET_CHARS: usize = 220;
+/// Results of the purely dense methods: every document has a cosine, so
+/// they list the nearest ones only (the fusions list the union of their
+/// inputs' top 100, and the lexical methods every matching document).
+pub const DENSE_RESULTS: usize = 100;
 
 pub struct Engine {
     /// What the user calls this pool (manifest title or file name).
     pub name: String,
     blob: Blob,
     searcher: Searcher,
+    /// The article texts' vectors and their model, when the blob has them.
+    dense: Option<(DenseModel, DenseIndex)>,
+    /// Built on the first PRF query.
+    forward: OnceLock<ForwardIndex>,
     /// For each document, the documents whose explicit references cite it.
     cited_by: Vec<Vec<u32>>,
 }
@@ -80,6 +91,8 @@ impl Engine {
         let params = blob.bm25_params();
         let searcher = Searcher::from_blob(&mut blob, params)
             .map_err(|e| format!("{name} cannot be searched: {e}"))?;
+        let model = blob.dense_model().cloned();
+        let dense = model.zip(blob.take_dense(Field::Text));
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {
@@ -92,6 +105,8 @@ impl Engine {
             name: name.to_owned(),
             blob,
             searcher,
+            dense,
+            forward: OnceLock::new(),
             cited_by,
         })
     }
@@ -153,11 +168,47 @@ impl Engine {
         self.blob.header().manifest.notes.clone()
     }
 
-    pub fn rank(&self, query: &str) -> Ranking {
-        Ranking {
-            terms: QueryTerms::new(&self.searcher.analyzer(), query),
-            hits: self.searcher.search(query, usize::MAX),
-        }
+    /// The model the pool's vectors were made with, if it has any.
+    pub fn dense_model(&self) -> Option<&DenseModel> {
+        self.dense.as_ref().map(|(m, _)| m)
+    }
+
+    /// `query` ranked with `method` (BM25 with the current parameters):
+    /// every document the lexical methods match, the fusions' union, the
+    /// dense methods' [`DENSE_RESULTS`] nearest. `embedding` is the
+    /// query's, from the pool's model, for the dense methods.
+    pub fn rank(
+        &self,
+        method: &Method,
+        query: &str,
+        embedding: Option<&[f32]>,
+    ) -> Result<Ranking, String> {
+        let analyzer = self.searcher.analyzer();
+        let tokens = analyzer.tokens(query);
+        let collection = Collection {
+            scorer: self.searcher.scorer(),
+            forward: &self.forward,
+            dense: self.dense.as_ref().map(|(_, d)| d),
+        };
+        let k = match method.needs_lexical() {
+            true => usize::MAX,
+            false => DENSE_RESULTS,
+        };
+        let hits = rank(
+            method,
+            &collection,
+            &MethodQuery {
+                tokens: &tokens,
+                embedding,
+            },
+            k,
+            true,
+        )
+        .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
+        Ok(Ranking {
+            terms: QueryTerms::new(&analyzer, query),
+            hits,
+        })
     }
 
     pub fn source(&self, doc: u32) -> &str {

@@ -7,6 +7,8 @@
 //! - [`pools`]: the manifest, fetching a blob with progress, opening a file.
 //! - [`engine`]: a loaded blob with its searcher, reverse references and
 //!   display helpers.
+//! - [`semantic`]: the embedding model, downloaded on first use, and
+//!   query embeddings for the dense and hybrid methods.
 //! - [`evaluate`]: benchmark runs as `nomos eval` does them, time-sliced.
 //! - [`url_state`], [`url_sync`]: the state as a shareable link, kept in
 //!   the address bar.
@@ -20,6 +22,7 @@ mod engine;
 mod evaluate;
 mod offline;
 mod pools;
+mod semantic;
 mod state;
 mod timings;
 mod url_state;

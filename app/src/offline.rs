@@ -16,6 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageChannel, ServiceWorkerContainer, ServiceWorkerRegistration};
 
 use crate::pools::{js_message as message, LoadStatus, Pools};
+use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
 
 #[derive(Clone, Copy)]
@@ -28,7 +29,7 @@ pub struct Offline {
 }
 
 impl Offline {
-    pub fn start(state: AppState, pools: Pools) -> Offline {
+    pub fn start(state: AppState, pools: Pools, semantic: Semantic) -> Offline {
         let offline = Offline {
             stored: RwSignal::new(Vec::new()),
             opened: StoredValue::new(Vec::new()),
@@ -55,7 +56,7 @@ impl Offline {
             });
             let files = offline.opened.get_value();
             spawn_local(async move {
-                match keep(&files).await {
+                match keep("keep", &files).await {
                     // Answers may come out of order: keep what any confirmed.
                     Ok(()) => offline.stored.update(|kept| {
                         for f in files {
@@ -65,6 +66,19 @@ impl Offline {
                         }
                     }),
                     Err(e) => leptos::logging::warn!("pools not kept offline: {e}"),
+                }
+            });
+        });
+        // The model and runtime, once loaded (those fetched before the worker
+        // took control did not pass through it).
+        Effect::new(move |_| {
+            let urls = semantic.urls.get();
+            if urls.is_empty() {
+                return;
+            }
+            spawn_local(async move {
+                if let Err(e) = keep("keepAssets", &urls).await {
+                    leptos::logging::warn!("semantic model not kept offline: {e}");
                 }
             });
         });
@@ -90,9 +104,10 @@ fn container() -> Option<ServiceWorkerContainer> {
     allowed.then(|| navigator.service_worker())
 }
 
-/// Asks the active service worker to keep the blobs `files` (it fetches
-/// those it lacks) and waits for its answer.
-async fn keep(files: &[String]) -> Result<(), String> {
+/// Asks the active service worker to keep the blobs `files` (`kind`
+/// `keep`) or the model and runtime URLs (`keepAssets`); it fetches those
+/// it lacks. Waits for its answer.
+async fn keep(kind: &str, files: &[String]) -> Result<(), String> {
     let container = container().ok_or("service workers are unavailable")?;
     let ready = container.ready().map_err(|e| message(&e))?;
     let registration: ServiceWorkerRegistration = JsFuture::from(ready)
@@ -105,7 +120,7 @@ async fn keep(files: &[String]) -> Result<(), String> {
     let answer = Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
     let request = Object::new();
     let names: Array = files.iter().map(|f| JsValue::from_str(f)).collect();
-    Reflect::set(&request, &"keep".into(), &names).map_err(|e| message(&e))?;
+    Reflect::set(&request, &kind.into(), &names).map_err(|e| message(&e))?;
     worker
         .post_message_with_transferable(&request, &Array::of1(&channel.port2()))
         .map_err(|e| message(&e))?;

@@ -11,7 +11,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, Response};
 
+use nomos_core::blob::DenseModel;
+use nomos_core::search::methods::Method;
+
 use crate::engine::Engine;
+use crate::semantic::ModelSource;
 use crate::state::{AppState, PoolChoice};
 
 /// Where the blobs and their manifest are served, relative to the page.
@@ -32,8 +36,21 @@ pub struct ManifestEntry {
     pub docs: u64,
     pub queries: u64,
     pub bytes: u64,
+    /// The document vectors' model, when the blob has them.
+    #[serde(default)]
+    pub dense: Option<DenseEntry>,
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+/// A blob's vectors: their model, and where the site serves it (`path`
+/// relative to the manifest; none when the site lacks it).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DenseEntry {
+    pub model: String,
+    pub manifest_sha256: String,
+    pub path: Option<String>,
+    pub bytes: Option<u64>,
 }
 
 /// Where loading the current pool stands.
@@ -114,6 +131,27 @@ impl Pools {
         })
     }
 
+    /// Where the site serves `model` (any manifest entry with vectors from
+    /// it will do, so a blob opened from disk finds it too), or the
+    /// model's id when it does not.
+    pub fn model_source(&self, model: &DenseModel) -> Result<ModelSource, String> {
+        self.manifest
+            .with(|m| {
+                let m = m.as_ref()?.as_ref().ok()?;
+                m.indexes.iter().find_map(|e| {
+                    let dense = e.dense.as_ref()?;
+                    let dir = relative_dir(dense.path.as_deref()?)?;
+                    (dense.manifest_sha256 == model.manifest_hash).then(|| ModelSource {
+                        model: dense.model.clone(),
+                        dir: format!("{INDEX_DIR}{dir}"),
+                        manifest_sha256: dense.manifest_sha256.clone(),
+                        bytes: dense.bytes.unwrap_or(0),
+                    })
+                })
+            })
+            .ok_or_else(|| model.id.clone())
+    }
+
     /// Downloads and opens a manifest entry.
     pub fn load_listed(self, entry: ManifestEntry) {
         let generation = self.next_generation();
@@ -182,7 +220,15 @@ impl Pools {
         match Engine::load(&bytes, name) {
             Ok(engine) => {
                 crate::timings::mark("pool");
-                self.state.reset_for_new_pool(engine.default_params());
+                let hybrid = engine
+                    .dense_model()
+                    .is_some_and(|m| self.model_source(m).is_ok());
+                let method = match hybrid {
+                    true => Method::by_name("rrf").unwrap_or(Method::Bm25),
+                    false => Method::Bm25,
+                };
+                self.state
+                    .reset_for_new_pool(method, engine.default_params());
                 self.engine.set(Some(engine));
                 self.status.set(LoadStatus::Ready);
             }
@@ -207,7 +253,7 @@ async fn fetch_manifest() -> Result<Manifest, String> {
 /// GETs `url`, reporting `(bytes received, expected total)` after every
 /// chunk. `expected` (from the manifest) beats Content-Length, which is
 /// the compressed size when the server compresses.
-async fn fetch_bytes(
+pub async fn fetch_bytes(
     url: &str,
     expected: Option<u64>,
     progress: impl Fn(u64, Option<u64>),
@@ -259,6 +305,18 @@ async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, String> {
         .await
         .map_err(|e| format!("could not read {}: {}", file.name(), js_message(&e)))?;
     Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// `path` if it is a relative directory path on this site (the manifest
+/// is data, and a model is code to run: no scheme, host or absolute path),
+/// ending in `/`.
+fn relative_dir(path: &str) -> Option<String> {
+    let ok =
+        !path.is_empty() && !path.starts_with('/') && !path.contains(['\\', ':', '?', '#', '%']);
+    ok.then(|| match path.ends_with('/') {
+        true => path.to_owned(),
+        false => format!("{path}/"),
+    })
 }
 
 /// Resolves after the browser has had a chance to paint.

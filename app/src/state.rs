@@ -4,6 +4,7 @@
 //! query, result paging) lives with the code that owns it.
 
 use leptos::prelude::*;
+use nomos_core::search::methods::Method;
 use nomos_core::search::Bm25Params;
 
 /// The top-level views.
@@ -30,7 +31,11 @@ pub struct AppState {
     pub pool: RwSignal<Option<PoolChoice>>,
     /// The text in the search box.
     pub query: RwSignal<String>,
-    /// Ranking method; reset to the blob's defaults when a pool loads.
+    /// The ranking method; reset when a pool loads (hybrid where the pool
+    /// has vectors and the site serves their model, BM25 elsewhere).
+    pub method: RwSignal<Method>,
+    /// BM25's settings, for every method that uses BM25; reset to the
+    /// blob's defaults when a pool loads.
     pub params: RwSignal<Bm25Params>,
     /// Show only results from this source (law, code).
     pub source: RwSignal<Option<String>>,
@@ -71,6 +76,7 @@ impl AppState {
             view: RwSignal::new(View::Search),
             pool: RwSignal::new(None),
             query: RwSignal::new(String::new()),
+            method: RwSignal::new(Method::Bm25),
             params: RwSignal::new(Bm25Params::default()),
             source: RwSignal::new(None),
             area: RwSignal::new(None),
@@ -82,7 +88,8 @@ impl AppState {
     }
 
     /// Clears what only makes sense within one pool.
-    pub fn reset_for_new_pool(&self, params: Bm25Params) {
+    pub fn reset_for_new_pool(&self, method: Method, params: Bm25Params) {
+        self.method.set(method);
         self.params.set(params);
         self.source.set(None);
         self.area.set(None);

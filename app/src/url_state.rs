@@ -1,5 +1,5 @@
 //! The state a link carries, and its text form in the URL's fragment:
-//! `#pool=el-syntagma.blob&hash=e21e…&bm25=okapi:k1=1.5,b=0.75&q=…&doc=…`,
+//! `#pool=el-syntagma.blob&hash=e21e…&rank=rrf&bm25=okapi:k1=1.5,b=0.75&q=…&doc=…`,
 //! and for the Evaluate view `view=evaluate&vs=lucene:k1=1.2,b=0.75&sort=-ndcg@10&eq=…`.
 //!
 //! Why the fragment and not the query string: a static host serves the
@@ -17,6 +17,7 @@
 //! This module is pure (no browser API), so it is tested natively:
 //! `cargo test -p nomos-app`.
 
+use nomos_core::search::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::state::{EvalSort, View};
@@ -38,6 +39,9 @@ pub struct LinkState {
     pub pool: Option<String>,
     /// The pool's content hash (lowercase hex) when the link was made.
     pub hash: Option<String>,
+    /// The ranking method with its parameters (`Method`'s compact form).
+    pub rank: Option<Method>,
+    /// BM25's settings.
     pub method: Option<Bm25Link>,
     pub query: String,
     pub source: Option<String>,
@@ -114,6 +118,7 @@ impl Default for LinkState {
             view: View::Search,
             pool: None,
             hash: None,
+            rank: None,
             method: None,
             query: String::new(),
             source: None,
@@ -141,6 +146,7 @@ impl LinkState {
         };
         text("pool", &self.pool);
         text("hash", &self.hash);
+        text("rank", &self.rank.map(|m| m.to_string()));
         text("bm25", &self.method.map(|m| m.encode()));
         text("q", &Some(self.query.clone()).filter(|q| !q.is_empty()));
         text("source", &self.source);
@@ -187,6 +193,7 @@ impl LinkState {
                 }
                 "pool" => state.pool = text(),
                 "hash" => state.hash = decode_hash(&value),
+                "rank" => state.rank = value.parse().ok(),
                 "bm25" => state.method = Bm25Link::decode(&value),
                 "q" => state.query = value,
                 "source" => state.source = text(),
@@ -312,6 +319,7 @@ mod tests {
                 view: self.pick(&[View::Search, View::Evaluate]),
                 pool: self.some_text(),
                 hash: (self.below(2) == 0).then(|| hex(self)),
+                rank: (self.below(3) > 0).then(|| self.rank()),
                 method: (self.below(3) > 0).then(|| self.method()),
                 query: self.text(40),
                 source: self.some_text(),
@@ -328,6 +336,18 @@ mod tests {
                         descending: self.below(2) == 0,
                     },
                 },
+            }
+        }
+
+        /// A method as the picker makes them: defaults, or one parameter
+        /// changed.
+        fn rank(&mut self) -> Method {
+            let m = Method::by_name(self.pick(&Method::NAMES)).unwrap();
+            match (m.parameters().first(), self.below(2)) {
+                (Some((key, _)), 0) => m
+                    .with_param(key, &(1 + self.below(50)).to_string())
+                    .unwrap_or(m),
+                _ => m,
             }
         }
 
@@ -363,6 +383,7 @@ mod tests {
         let state = LinkState {
             pool: Some("el-syntagma.blob".into()),
             hash: Some("e21ef5d68217697236a5ead8cec7e316".into()),
+            rank: Some("rrf:k=20".parse().unwrap()),
             method: Some(Bm25Link {
                 variant: Bm25Variant::Okapi,
                 k1: 1.2,
@@ -375,7 +396,7 @@ mod tests {
         assert_eq!(
             state.encode(),
             "pool=el-syntagma.blob&hash=e21ef5d68217697236a5ead8cec7e316\
-             &bm25=okapi:k1=1.2,b=0.75\
+             &rank=rrf:k=20&bm25=okapi:k1=1.2,b=0.75\
              &q=%CE%B5%CE%BB%CE%B5%CF%85%CE%B8%CE%B5%CF%81%CE%AF%CE%B1%20%26%20\
              %CF%84%CF%8D%CF%80%CE%BF%CF%82&doc=Syntagma::13"
         );
@@ -392,6 +413,26 @@ mod tests {
         assert_eq!(method("okapi"), link(Okapi, 1.5, 0.75));
         assert_eq!(method("bm25+:k1=1"), None);
         assert_eq!(method(""), None);
+    }
+
+    #[test]
+    fn methods_read_back_or_fall_back() {
+        let rank = |s: &str| LinkState::decode(&format!("rank={s}")).rank;
+        assert_eq!(rank("rrf"), Method::by_name("rrf"));
+        assert_eq!(
+            rank("rocchio:beta=0.5").map(|m| m.to_string()).as_deref(),
+            Some("rocchio:beta=0.5")
+        );
+        for bad in [
+            "",
+            "colbert",
+            "rrf:k=0",
+            "rrf:k=x",
+            "bm25:k=1",
+            "weighted:w=2",
+        ] {
+            assert_eq!(rank(bad), None, "{bad:?}");
+        }
     }
 
     #[test]
@@ -437,7 +478,7 @@ mod tests {
         const PIECES: &[&str] = &[
             "&", "=", "#", "%", "%2", "%zz", "%C3", "%FF", "+", "q", "pool", "bm25", "k1", "b",
             ":", ",", "okapi", "lucene", "view", "doc", "hash", "1e308", "-0", "NaN", "§", "😀",
-            "vs", "eq", "sort", "-", "@",
+            "vs", "eq", "sort", "-", "@", "rank", "rrf", "dense", "k=", "depth",
         ];
         for _ in 0..20_000 {
             let n = rng.below(16);

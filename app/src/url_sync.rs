@@ -117,6 +117,23 @@ impl LinkSync {
         state
             .params
             .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
+        let mut notices = Vec::new();
+        if let Some(method) = link.rank {
+            let has_vectors = self.pools.engine.with_untracked(|e| {
+                e.as_ref()
+                    .and_then(|e| e.dense_model().cloned())
+                    .is_some_and(|m| self.pools.model_source(&m).is_ok())
+            });
+            if method.needs_dense() && !has_vectors {
+                notices.push(format!(
+                    "This link ranks with {method}, which needs document vectors this pool \
+                     does not have here; showing {} instead.",
+                    state.method.get_untracked()
+                ));
+            } else {
+                state.method.set(method);
+            }
+        }
         state.source.set(link.source);
         state.area.set(link.area);
         state.article.set(link.article);
@@ -128,12 +145,15 @@ impl LinkSync {
         if let (Some(wanted), Some(loaded)) = (link.hash, loaded) {
             if wanted != loaded.hash {
                 let shown: String = wanted.chars().take(HASH_SHOWN).collect();
-                self.notice.set(Some(format!(
+                notices.push(format!(
                     "This link was made with a different version of {} (hash {shown}); \
                      results may differ.",
                     loaded.title
-                )));
+                ));
             }
+        }
+        if !notices.is_empty() {
+            self.notice.set(Some(notices.join(" ")));
         }
     }
 
@@ -204,6 +224,7 @@ impl LinkSync {
             view: state.view.get(),
             hash: listed.as_ref().map(|_| loaded.hash.clone()),
             pool: listed,
+            rank: Some(state.method.get()),
             method: Some(Bm25Link::from_params(&state.params.get())),
             query: state.query.get(),
             source: state.source.get(),

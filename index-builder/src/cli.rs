@@ -41,6 +41,7 @@ pub enum Command {
     /// Print a blob's header and section sizes.
     Info { blob: PathBuf },
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
+    /// A blob with vectors is pointed at its model in DIR/../models (the site's layout).
     Manifest { dir: PathBuf },
     /// Download benchmark data where a network exists.
     #[command(subcommand)]

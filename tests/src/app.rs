@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::{json, Value};
@@ -147,9 +147,11 @@ impl App {
     async fn describe(&self) -> String {
         let script = "return ['search-status'].map(id => document.getElementById(id)?.textContent)
             .concat([document.querySelector('.loadline')?.textContent,
+                     document.querySelector('.fallback')?.textContent,
+                     document.querySelector('.model-line')?.textContent,
                      document.getElementById('search-box')?.placeholder]);";
         match self.browser.client.execute(script, vec![]).await {
-            Ok(v) => format!("page: status, load line, placeholder = {v}"),
+            Ok(v) => format!("page: status, load line, fallback, model line, placeholder = {v}"),
             Err(e) => format!("page unreadable: {e}"),
         }
     }
@@ -203,13 +205,35 @@ impl App {
         self.results(query).await
     }
 
-    /// Waits until the results shown are those for `query`, and reads them.
+    /// Chooses a ranking method (`bm25`, `rrf`, ...) in the advanced panel.
+    pub async fn choose_method(&self, name: &str) -> Result<()> {
+        let script = "const [name] = arguments;
+            const select = document.getElementById('method');
+            const option = select && Array.from(select.options).find(o => o.value === name);
+            if (!option || option.disabled) return false;
+            select.value = name;
+            select.dispatchEvent(new Event('change', { bubbles: true }));
+            return true;";
+        let chosen = self
+            .browser
+            .client
+            .execute(script, vec![json!(name)])
+            .await?;
+        ensure!(chosen == json!(true), "method {name} cannot be chosen here");
+        Ok(())
+    }
+
+    /// Waits until the results shown are those for `query` and the chosen
+    /// method, and reads them.
     pub async fn results(&self, query: &str) -> Result<Vec<Row>> {
         // The status line quotes the query the shown results are for. A
         // row shows no separate id when it equals the title (STARD).
+        // While BM25 stands in for a dense method (`.fallback` says why),
+        // the chosen method's results are still to come.
         let script = "const [q] = arguments;
             const status = document.getElementById('search-status')?.textContent ?? '';
             if (!status.includes('\u{201c}' + q + '\u{201d}')) return null;
+            if (document.querySelector('.fallback')?.textContent) return null;
             return Array.from(document.querySelectorAll('ol.results .result')).map(b => ({
                 id: (b.querySelector('.result-meta .doc-id') ?? b.querySelector('.result-title')).textContent,
                 title: b.querySelector('.result-title').textContent,

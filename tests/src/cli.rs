@@ -15,29 +15,61 @@ pub struct CliHit {
     pub score: f64,
 }
 
-/// `nomos search --index <blob> -k <k> <query>`, with the blob's own
-/// ranking method (as the app uses by default).
+/// `nomos search --index <blob> -k <k> <query>`: BM25 with the blob's own
+/// settings.
 pub fn search(blob: &Path, query: &str, k: usize) -> Result<Vec<CliHit>> {
-    let cli = nomos_cli()?;
-    let out = Command::new(&cli)
+    search_with(blob, query, k, &[])
+}
+
+/// `nomos search` with a dense or hybrid `method`, embedding the query
+/// with `model` natively.
+pub fn search_method(
+    blob: &Path,
+    query: &str,
+    k: usize,
+    method: &str,
+    model: &Path,
+) -> Result<Vec<CliHit>> {
+    let model = model.to_string_lossy();
+    search_with(blob, query, k, &["--method", method, "--model", &model])
+}
+
+fn search_with(blob: &Path, query: &str, k: usize, extra: &[&str]) -> Result<Vec<CliHit>> {
+    let out = run(Command::new(nomos_cli()?)
         .arg("search")
         .arg("--index")
         .arg(blob)
         .arg("--top")
         .arg(k.to_string())
-        .arg(query)
+        .args(extra)
+        .arg(query))?;
+    out.lines().map(parse_line).collect()
+}
+
+/// `nomos model embed --model <model> <texts>`: each text's query
+/// embedding, computed natively.
+pub fn embed_queries(model: &Path, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+    let out = run(Command::new(nomos_cli()?)
+        .args(["model", "embed", "--model"])
+        .arg(model)
+        .args(texts))?;
+    out.lines()
+        .map(|line| serde_json::from_str(line).with_context(|| format!("embedding {line:.40}")))
+        .collect()
+}
+
+/// The command's stdout, or its stderr in the error.
+fn run(command: &mut Command) -> Result<String> {
+    let out = command
         .output()
-        .with_context(|| format!("running {}", cli.display()))?;
+        .with_context(|| format!("running {command:?}"))?;
     ensure!(
         out.status.success(),
-        "nomos search failed ({}): {}",
+        "{command:?} failed ({}): {}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)?
-        .lines()
-        .map(parse_line)
-        .collect()
+    Ok(String::from_utf8(out.stdout)?)
 }
 
 /// `rank<TAB>id<TAB>score`.

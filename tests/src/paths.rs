@@ -53,6 +53,18 @@ pub fn nomos_cli() -> Result<PathBuf> {
     Ok(cli)
 }
 
+/// The embedding model as `nomos model prepare` wrote it, for native
+/// query embeddings (`scripts/build-demo.sh --embed` makes it).
+pub fn model_dir() -> Result<PathBuf> {
+    let dir = repo_root().join("models/e5-small");
+    ensure!(
+        dir.join("manifest.json").is_file(),
+        "{} has no model: run scripts/build-demo.sh --embed el-syntagma,stard",
+        dir.display()
+    );
+    Ok(dir)
+}
+
 fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => repo_root().join(dir),

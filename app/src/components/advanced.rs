@@ -1,12 +1,112 @@
-//! The ranking method: BM25 variant, k1 and b, applied live. Only valid
-//! settings reach the app state (k1 in [0, 3], b in [0, 1] by the sliders'
-//! ranges, and `Bm25Params::validate` before every change).
+//! The ranking method and its parameters, then BM25's variant, k1 and b
+//! for the methods that use BM25, all applied live. Only valid settings
+//! reach the app state (k1 in [0, 3], b in [0, 1] by the sliders' ranges,
+//! `Bm25Params::validate` and `Method::with_param` before every change).
+//! The dense and hybrid methods are offered where the pool has vectors
+//! and the site serves their model.
 
 use leptos::prelude::*;
+use nomos_core::search::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
+use super::model_line::megabytes;
 use crate::pools::use_pools;
+use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
+
+/// What the method picker calls each method.
+fn label(name: &str) -> &'static str {
+    match name {
+        "bm25" => "BM25 (lexical)",
+        "dense" => "Dense (e5, int8 vectors)",
+        "dense-binary" => "Dense, 1-bit first pass",
+        "prf" => "BM25 + TF-IDF feedback",
+        "rocchio" => "Dense + Rocchio feedback",
+        "rrf" => "Hybrid: rank fusion (RRF)",
+        "weighted" => "Hybrid: weighted scores",
+        _ => "",
+    }
+}
+
+/// The method picker and the chosen method's parameters.
+#[component]
+fn MethodPicker() -> impl IntoView {
+    let state = use_app_state();
+    let semantic = use_semantic();
+    let dense_ok = move || {
+        !matches!(
+            semantic.status.get(),
+            ModelStatus::NoVectors | ModelStatus::NotServed { .. }
+        )
+    };
+    let on_method = move |ev: leptos::ev::Event| {
+        if let Some(m) = Method::by_name(&event_target_value(&ev)) {
+            state.method.set(m);
+        }
+    };
+    let options = Method::NAMES
+        .iter()
+        .map(|&name| {
+            let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
+            view! {
+                <option value=name prop:disabled=move || needs_dense && !dense_ok()>
+                    {label(name)}
+                </option>
+            }
+        })
+        .collect_view();
+    let fields = move || {
+        let method = state.method.get();
+        method
+            .parameters()
+            .into_iter()
+            .map(|(key, value)| {
+                let id = format!("method-{key}");
+                view! {
+                    <div class="param">
+                        <label for=id.clone()>{key}</label>
+                        <input
+                            id=id
+                            type="number"
+                            inputmode="decimal"
+                            prop:value=value
+                            on:change=move |ev| {
+                                let current = state.method.get_untracked();
+                                if let Ok(m) = current.with_param(key, &event_target_value(&ev)) {
+                                    state.method.set(m);
+                                }
+                            }
+                        />
+                    </div>
+                }
+            })
+            .collect_view()
+    };
+    let note = move || match semantic.status.get() {
+        ModelStatus::NoVectors => Some(
+            "Dense and hybrid methods need a pool built with vectors (nomos build --embed)."
+                .to_owned(),
+        ),
+        ModelStatus::NotServed { model } => Some(format!(
+            "Dense and hybrid methods need the model {model}, which this site does not serve."
+        )),
+        ModelStatus::Idle { bytes } => Some(format!(
+            "Dense and hybrid methods download the semantic model once ({}).",
+            megabytes(bytes)
+        )),
+        _ => None,
+    };
+    view! {
+        <div class="param">
+            <label for="method">"Method"</label>
+            <select id="method" prop:value=move || state.method.get().name() on:change=on_method>
+                {options}
+            </select>
+        </div>
+        {fields}
+        <p class="param-note">{note}</p>
+    }
+}
 
 #[component]
 pub fn AdvancedPanel() -> impl IntoView {
@@ -61,6 +161,8 @@ pub fn AdvancedPanel() -> impl IntoView {
     view! {
         <details class="advanced">
             <summary>"Ranking method"</summary>
+            <MethodPicker />
+            <div class="bm25-settings" prop:hidden=move || !state.method.get().needs_lexical()>
             <div class="param">
                 <label for="bm25-variant">"BM25"</label>
                 <select
@@ -79,7 +181,7 @@ pub fn AdvancedPanel() -> impl IntoView {
                     defaults()
                         .map(|d| {
                             format!(
-                                "Pool default: {} k1 = {:.2}, b = {:.2}",
+                                "Pool default: BM25 {} k1 = {:.2}, b = {:.2}",
                                 d.variant.name(),
                                 d.k1,
                                 d.b,
@@ -99,6 +201,7 @@ pub fn AdvancedPanel() -> impl IntoView {
             >
                 "Reset to pool default"
             </button>
+            </div>
         </details>
     }
 }

@@ -7,6 +7,7 @@ pub mod filters;
 pub mod header;
 pub mod link_notice;
 pub mod marked;
+pub mod model_line;
 pub mod offline_badge;
 pub mod pool_picker;
 pub mod results;

@@ -1,14 +1,32 @@
 //! `nomos manifest DIR`: the list of blobs the app offers. Every `*.blob` in
 //! DIR is loaded (so a damaged one fails here, not in a user's browser) and
 //! described in DIR/manifest.json, sorted by file name.
+//!
+//! A blob with document vectors is pointed at the served model directory
+//! whose `manifest.json` has the SHA-256 its vectors record, so the browser
+//! downloads exactly the model that embeds queries like the documents.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use nomos_core::blob::{Blob, FORMAT_VERSION};
+use nomos_core::embed::ModelManifest;
 use serde_json::{json, Value};
 
 use crate::error::bad_input;
+use crate::sources::tabular::sha256_hex;
+
+/// Where the site serves models, relative to the index directory.
+const MODELS: &str = "../models";
+
+/// A model directory the site serves.
+struct ServedModel {
+    /// The URL path from the index directory, ending in `/`.
+    path: String,
+    manifest_sha256: String,
+    /// What the browser downloads: the manifest and every file it lists.
+    bytes: u64,
+}
 
 pub fn run(dir: &Path) -> Result<()> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -17,12 +35,14 @@ pub fn run(dir: &Path) -> Result<()> {
         .filter(|p| p.extension().is_some_and(|x| x == "blob"))
         .collect();
     files.sort();
+    let models_dir = dir.join(MODELS);
+    let served = served_models(&models_dir)?;
     let mut indexes = Vec::new();
     for path in &files {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let blob = Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-        indexes.push(describe(path, &blob));
+        indexes.push(describe(path, &blob, &served, &models_dir));
     }
     let manifest = json!({ "format_version": FORMAT_VERSION, "indexes": indexes });
     let out = dir.join("manifest.json");
@@ -32,9 +52,28 @@ pub fn run(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-fn describe(path: &Path, blob: &Blob) -> Value {
+fn describe(path: &Path, blob: &Blob, served: &[ServedModel], models_dir: &Path) -> Value {
     let h = blob.header();
     let params = blob.bm25_params();
+    let dense = blob.dense_model().map(|m| {
+        let found = served.iter().find(|s| s.manifest_sha256 == m.manifest_hash);
+        if found.is_none() {
+            eprintln!(
+                "{}: no model in {} has manifest SHA-256 {}; the app will offer BM25 only \
+                 for it (copy the `nomos model prepare` directory its vectors were made with there)",
+                path.display(),
+                models_dir.display(),
+                m.manifest_hash
+            );
+        }
+        json!({
+            "model": m.id,
+            "manifest_sha256": m.manifest_hash,
+            "dim": m.dim,
+            "path": found.map(|s| &s.path),
+            "bytes": found.map(|s| s.bytes),
+        })
+    });
     json!({
         "file": path.file_name().map(|n| n.to_string_lossy()),
         "title": h.manifest.title,
@@ -46,6 +85,49 @@ fn describe(path: &Path, blob: &Blob) -> Value {
         "judgments": h.n_judgments,
         "bytes": blob.len_bytes(),
         "content_hash": format!("{:032x}", h.content_hash),
+        "dense": dense,
         "notes": h.manifest.notes,
     })
+}
+
+/// Every `*/manifest.json` under `dir` that reads as a model manifest
+/// (none when `dir` does not exist: a lexical-only site).
+fn served_models(dir: &Path) -> Result<Vec<ServedModel>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("manifest.json").is_file())
+        .collect();
+    dirs.sort();
+    let mut served = Vec::new();
+    for model in dirs {
+        let path = model.join("manifest.json");
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let manifest = ModelManifest::from_json(&bytes)
+            .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        let mut total = bytes.len() as u64;
+        for file in &manifest.files {
+            let on_disk = model.join(&file.name);
+            let len = std::fs::metadata(&on_disk).map(|m| m.len()).ok();
+            if len != Some(file.bytes) {
+                return Err(bad_input(format!(
+                    "{}: missing or not the {} bytes {} lists",
+                    on_disk.display(),
+                    file.bytes,
+                    path.display()
+                )));
+            }
+            total += file.bytes;
+        }
+        let name = model.file_name().map(|n| n.to_string_lossy().into_owned());
+        served.push(ServedModel {
+            path: format!("{MODELS}/{}/", name.unwrap_or_default()),
+            manifest_sha256: sha256_hex(&bytes),
+            bytes: total,
+        });
+    }
+    Ok(served)
 }

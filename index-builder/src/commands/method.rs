@@ -2,7 +2,7 @@
 //! [`nomos_core::search::methods::rank`], embedding each query first when
 //! the method is dense.
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use anyhow::Result;
 use nomos_core::blob::DenseModel;
@@ -18,7 +18,7 @@ use crate::error::bad_input;
 pub struct MethodRanker {
     method: Method,
     dense: Option<DenseIndex>,
-    forward: OnceCell<ForwardIndex>,
+    forward: OnceLock<ForwardIndex>,
     embedder: Option<Box<dyn Embedder>>,
 }
 
@@ -38,7 +38,7 @@ impl MethodRanker {
         let mut ranker = MethodRanker {
             method,
             dense: None,
-            forward: OnceCell::new(),
+            forward: OnceLock::new(),
             embedder: None,
         };
         if !method.needs_dense() {

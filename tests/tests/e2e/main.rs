@@ -9,6 +9,7 @@
 
 mod article;
 mod damaged;
+mod dense;
 mod evaluate;
 mod loading;
 mod native;

@@ -1,5 +1,6 @@
 //! Typing a query ranks the pool in the browser exactly as the `nomos`
-//! CLI ranks it natively: same ids in the same order with the same scores.
+//! CLI ranks it natively with BM25: same ids in the same order with the
+//! same scores.
 
 use anyhow::{ensure, Result};
 use nomos_e2e::app::{finish, App, Row};
@@ -42,6 +43,8 @@ async fn danish_and_greek_queries_rank_as_the_cli_does() -> Result<()> {
 /// Searches in the app and checks its top results against `nomos search`
 /// on the very blob the server sent.
 async fn search_like_cli(app: &App, file: &str, query: &str) -> Result<Vec<Row>> {
+    // Pools with vectors default to hybrid; the CLI without --model is BM25.
+    app.choose_method("bm25").await?;
     let rows = app.search(query).await?;
     let native: Vec<(String, String)> = cli::search(&served_blob(file)?, query, PARITY_DEPTH)?
         .into_iter()

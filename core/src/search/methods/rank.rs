@@ -1,7 +1,7 @@
 //! The one entry point: rank a query with any [`Method`].
 
-use std::cell::OnceCell;
 use std::fmt;
+use std::sync::OnceLock;
 
 use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::{rrf, weighted_fusion};
@@ -14,7 +14,7 @@ use crate::search::{top_k_into, Bm25Scorer, Hit};
 pub struct Collection<'a> {
     pub scorer: &'a Bm25Scorer,
     /// Must belong to `scorer`'s index (start from an empty cell).
-    pub forward: &'a OnceCell<ForwardIndex>,
+    pub forward: &'a OnceLock<ForwardIndex>,
     /// Document vectors over the same documents, if the pool has them.
     pub dense: Option<&'a DenseIndex>,
 }

@@ -135,6 +135,23 @@ impl Method {
         Ok(())
     }
 
+    /// Each parameter's key and value as text, in display order (for a
+    /// form's fields).
+    pub fn parameters(&self) -> Vec<(&'static str, String)> {
+        self.params()
+            .into_iter()
+            .map(|(key, value)| (key, value.to_string()))
+            .collect()
+    }
+
+    /// This method with parameter `key` read from `raw`, if the result is
+    /// valid.
+    pub fn with_param(mut self, key: &str, raw: &str) -> Result<Method, MethodError> {
+        self.set(key, raw)?;
+        self.validate()?;
+        Ok(self)
+    }
+
     fn params(&self) -> Vec<(&'static str, Value)> {
         use Value::{Count, Real};
         match *self {

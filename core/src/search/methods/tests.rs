@@ -1,4 +1,4 @@
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use super::*;
 use crate::dense::DenseIndex;
@@ -53,6 +53,22 @@ fn bad_method_strings_are_named() {
         "prf:terms=0".parse::<Method>().unwrap().to_string(),
         "prf:terms=0"
     );
+}
+
+#[test]
+fn parameters_are_listed_and_set_one_at_a_time() {
+    let rrf = Method::by_name("rrf").unwrap();
+    assert_eq!(
+        rrf.parameters(),
+        vec![("k", "60".to_owned()), ("depth", "100".to_owned())]
+    );
+    let m = rrf.with_param("k", "20").unwrap();
+    assert_eq!(m.to_string(), "rrf:k=20");
+    assert_eq!(m.parameters()[0], ("k", "20".to_owned()));
+    assert!(rrf.with_param("k", "0").is_err(), "validated");
+    assert!(rrf.with_param("k", "x").is_err());
+    assert!(rrf.with_param("alpha", "1").is_err());
+    assert!(Method::Bm25.parameters().is_empty());
 }
 
 #[test]
@@ -179,7 +195,7 @@ fn dense() -> DenseIndex {
 fn rank_runs_every_method() {
     let s = scorer();
     let d = dense();
-    let forward = OnceCell::new();
+    let forward = OnceLock::new();
     let collection = Collection {
         scorer: &s,
         forward: &forward,
@@ -218,7 +234,7 @@ fn rank_runs_every_method() {
 #[test]
 fn dense_methods_explain_what_is_missing() {
     let s = scorer();
-    let forward = OnceCell::new();
+    let forward = OnceLock::new();
     let tokens = ["tax"];
     let no_vectors = Collection {
         scorer: &s,

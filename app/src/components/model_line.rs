@@ -1,0 +1,64 @@
+//! The semantic model's download and start, under the search box: a
+//! progress bar while it downloads (the search works with BM25 meanwhile),
+//! and what went wrong, with a retry, if it fails.
+
+use leptos::prelude::*;
+
+use crate::semantic::{use_semantic, ModelStatus};
+
+#[component]
+pub fn ModelLine() -> impl IntoView {
+    let semantic = use_semantic();
+    move || match semantic.status.get() {
+        ModelStatus::Downloading { received, total } => {
+            let percent = (total > 0).then(|| 100.0 * received as f64 / total as f64);
+            let label = format!(
+                "Downloading the semantic model (once; kept for offline use): {} of {}",
+                megabytes(received),
+                megabytes(total)
+            );
+            view! {
+                <div class="loadline model-line" role="status">
+                    <div
+                        class="progress"
+                        role="progressbar"
+                        aria-label="Semantic model download"
+                        aria-valuemin="0"
+                        aria-valuemax="100"
+                        aria-valuenow=percent.map(|p| format!("{p:.0}"))
+                    >
+                        <div
+                            class="progress-fill"
+                            style:width=format!("{:.1}%", percent.unwrap_or(0.0))
+                        ></div>
+                    </div>
+                    <span class="loadline-text">{label}</span>
+                </div>
+            }
+            .into_any()
+        }
+        ModelStatus::Starting => view! {
+            <div class="loadline model-line" role="status">
+                <div class="progress"><div class="progress-fill indeterminate"></div></div>
+                <span class="loadline-text">"Checking and starting the semantic model…"</span>
+            </div>
+        }
+        .into_any(),
+        ModelStatus::Failed(message) => view! {
+            <div class="loadline model-line error" role="alert">
+                {format!("Semantic search is unavailable: {message}")}
+                " "
+                <button type="button" class="button" on:click=move |_| semantic.ensure_loaded()>
+                    "Retry"
+                </button>
+            </div>
+        }
+        .into_any(),
+        _ => ().into_any(),
+    }
+}
+
+/// `27.5 MB` (decimal megabytes, as download sizes are usually given).
+pub fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}

@@ -1,0 +1,262 @@
+//! Semantic search in the browser: the model downloaded from the site and
+//! run by onnxruntime-web embeds queries as the CLI's native ONNX Runtime
+//! does (cosine ≥ 0.999 on real queries and articles in Greek, Danish and
+//! Chinese), so hybrid search ranks as `nomos search --method rrf`; and a
+//! damaged model download is reported while BM25 keeps working.
+//!
+//! Also prints, for BENCHMARKS.md, the browser's embedding time for a
+//! 64-token query and the dense ranking time per pool with vectors:
+//! `cargo test -p nomos-e2e --test e2e dense -- --nocapture`.
+
+use anyhow::{ensure, Context, Result};
+use nomos_core::blob::Blob;
+use nomos_core::embed::{ModelManifest, Role, TextEncoder};
+use nomos_e2e::app::{finish, App};
+use nomos_e2e::paths::{dist_dir, model_dir, served_blob};
+use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
+use serde_json::{json, Value};
+
+use crate::search::{DA_QUERY, EL_QUERY};
+
+const ZH_QUERY: &str = "盗窃公私财物";
+/// The issue's bound on browser-vs-native cosine.
+const MIN_COSINE: f64 = 0.999;
+const PARITY_DEPTH: usize = 10;
+const TIMED_RUNS: usize = 15;
+
+#[tokio::test]
+async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let file = "el-syntagma.blob";
+    let link = format!(
+        "{}#pool={file}&rank=rrf&q={}",
+        server.url(),
+        escape(EL_QUERY)
+    );
+    let app = App::open_at(&link, file).await?;
+    let outcome = async {
+        // Hybrid ranking, once the model is in: the same articles as the CLI.
+        let rows = app.results(EL_QUERY).await?;
+        let native = cli::search_method(&served_blob(file)?, EL_QUERY, PARITY_DEPTH, "rrf", &model_dir()?)?;
+        let shown: Vec<&str> = rows.iter().take(PARITY_DEPTH).map(|r| r.id.as_str()).collect();
+        let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
+        ensure!(shown == expected, "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}");
+        app.screenshot("search-hybrid").await?;
+
+        // Query embeddings: the queries and whole articles (several windows).
+        let blob = Blob::load(&std::fs::read(served_blob(file)?)?)?;
+        let articles: Vec<String> = [0, 12, 100]
+            .iter()
+            .map(|&d| Ok(blob.article(d)?.text))
+            .collect::<Result<_>>()?;
+        let long = sixty_four_tokens(&articles[1])?;
+        let mut texts = vec![EL_QUERY, DA_QUERY, ZH_QUERY, long.as_str()];
+        texts.extend(articles.iter().map(String::as_str));
+        let native = cli::embed_queries(&model_dir()?, &texts)?;
+        let mut worst = f64::INFINITY;
+        for (text, expected) in texts.iter().zip(&native) {
+            let shown = embed_in_browser(&app, text).await?;
+            let cos = cosine(&shown, expected);
+            ensure!(cos >= MIN_COSINE, "cosine {cos} < {MIN_COSINE} for {text:.40?}");
+            worst = worst.min(cos);
+        }
+        println!("browser vs native query embeddings: min cosine {worst:.6} over {} texts", texts.len());
+
+        let times = time_embedding(&app, &long).await?;
+        println!(
+            "browser query embedding, 64 tokens: median {:.1} ms (min {:.1}, max {:.1}; {TIMED_RUNS} runs)",
+            times[TIMED_RUNS / 2],
+            times[0],
+            times[TIMED_RUNS - 1]
+        );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+#[tokio::test]
+async fn a_damaged_model_is_reported_and_bm25_goes_on() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let mut model = std::fs::read(dist_dir()?.join("models/e5-small/model.onnx"))?;
+    let middle = model.len() / 2;
+    model[middle] ^= 0x55;
+    server.replace("models/e5-small/model.onnx", model);
+    let file = "el-syntagma.blob";
+    let link = format!(
+        "{}#pool={file}&rank=rrf&q={}",
+        server.url(),
+        escape(EL_QUERY)
+    );
+    let app = App::open_at(&link, file).await?;
+    let outcome = async {
+        let state = app
+            .poll(
+                "the model's failure to be reported",
+                "const error = document.querySelector('.model-line.error');
+                 const fallback = document.querySelector('.fallback')?.textContent;
+                 const rows = document.querySelectorAll('ol.results .result').length;
+                 return error ? { error: error.textContent, fallback, rows } : null;",
+                vec![],
+            )
+            .await?;
+        let error = state["error"].as_str().unwrap_or_default();
+        ensure!(
+            error.contains("model.onnx") && error.contains("do not match the model manifest"),
+            "unclear error: {error}"
+        );
+        ensure!(
+            state["fallback"]
+                .as_str()
+                .is_some_and(|f| f.starts_with("BM25 results")),
+            "no word that BM25 stands in: {state}"
+        );
+        ensure!(state["rows"].as_u64() > Some(0), "no BM25 results: {state}");
+        app.screenshot("model-damaged").await?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+#[tokio::test]
+async fn dense_ranking_time_per_pool() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dist_dir()?.join("indexes/manifest.json"))?)?;
+    let pools: Vec<String> = manifest["indexes"]
+        .as_array()
+        .context("manifest without indexes")?
+        .iter()
+        .filter(|e| e["dense"]["path"].is_string())
+        .filter_map(|e| e["file"].as_str().map(str::to_owned))
+        .collect();
+    ensure!(!pools.is_empty(), "no pool with vectors in the built app");
+    let app = App::open_at(
+        &format!("{}#pool={}&rank=dense", server.url(), pools[0]),
+        &pools[0],
+    )
+    .await?;
+    let outcome = async {
+        for file in &pools {
+            app.choose_pool(file).await?;
+            app.choose_method("dense").await?;
+            let mut times = Vec::new();
+            for query in [EL_QUERY, DA_QUERY, ZH_QUERY, "right of property", "public order"] {
+                let rows = app.search(query).await?;
+                ensure!(rows.len() == rows.len().min(100) && !rows.is_empty(), "no dense rows for {query}");
+                times.push(ranked_millis(&app).await?);
+            }
+            times.sort_by(f64::total_cmp);
+            println!(
+                "dense (int8 brute force) in the browser, {file}: ranked in {:.1} ms median of {} queries (max {:.1})",
+                times[times.len() / 2],
+                times.len(),
+                times[times.len() - 1]
+            );
+        }
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// The page's `window.__nomosEmbed(text)`, which awaits the loaded model.
+async fn embed_in_browser(app: &App, text: &str) -> Result<Vec<f32>> {
+    let value = app
+        .client()
+        .execute(
+            "return window.__nomosEmbed(arguments[0]);",
+            vec![json!(text)],
+        )
+        .await?;
+    Ok(serde_json::from_value(value)?)
+}
+
+/// Milliseconds per embedding of `text` in the page, sorted, after one
+/// warm-up run.
+async fn time_embedding(app: &App, text: &str) -> Result<Vec<f64>> {
+    let script = "const [text, runs] = arguments;
+        return (async () => {
+            await window.__nomosEmbed(text);
+            const times = [];
+            for (let i = 0; i < runs; i++) {
+                const t = performance.now();
+                await window.__nomosEmbed(text);
+                times.push(performance.now() - t);
+            }
+            return times.sort((a, b) => a - b);
+        })();";
+    let value = app
+        .client()
+        .execute(script, vec![json!(text), json!(TIMED_RUNS)])
+        .await?;
+    Ok(serde_json::from_value(value)?)
+}
+
+/// The status line's "ranked in X ms".
+async fn ranked_millis(app: &App) -> Result<f64> {
+    let text = app
+        .client()
+        .execute(
+            "return document.querySelector('.timing')?.textContent ?? '';",
+            vec![],
+        )
+        .await?;
+    let text = text.as_str().unwrap_or_default();
+    let ms = text
+        .split("ranked in ")
+        .nth(1)
+        .and_then(|t| t.trim_start_matches("< ").split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .with_context(|| format!("no ranking time in {text:?}"))?;
+    Ok(ms)
+}
+
+/// The longest prefix of `text`, in words, that the model reads as at
+/// most 64 tokens (its prefix and special tokens included).
+fn sixty_four_tokens(text: &str) -> Result<String> {
+    let dir = model_dir()?;
+    let manifest = ModelManifest::from_json(&std::fs::read(dir.join("manifest.json"))?)?;
+    let encoder = TextEncoder::new(
+        &std::fs::read(dir.join("tokenizer.json"))?,
+        manifest.encoder_config(),
+    )?;
+    let mut best = String::new();
+    for word in text.split_whitespace() {
+        let candidate = match best.is_empty() {
+            true => word.to_owned(),
+            false => format!("{best} {word}"),
+        };
+        if encoder.batch(Role::Query, &[candidate.as_str()])?.shape()[1] > 64 {
+            break;
+        }
+        best = candidate;
+    }
+    ensure!(!best.is_empty(), "no words in the article");
+    Ok(best)
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| f64::from(*x) * f64::from(*y))
+        .sum();
+    let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    dot / (norm(a) * norm(b))
+}
+
+/// Percent-encodes a query for a link's fragment.
+fn escape(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b.is_ascii_alphanumeric() {
+            true => (b as char).to_string(),
+            false => format!("%{b:02X}"),
+        })
+        .collect()
+}
