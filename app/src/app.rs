@@ -26,7 +26,7 @@ pub fn App() -> impl IntoView {
     provide_context(semantic);
     provide_context(Offline::start(state, pools, semantic));
     pools.start();
-    provide_context(EvalStore::new(pools));
+    provide_context(EvalStore::new(pools, semantic));
 
     // A new pool brings its model (or none); BM25 setting changes keep it.
     Effect::new(move |prev: Option<Option<String>>| {

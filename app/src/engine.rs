@@ -4,6 +4,7 @@
 //! gathers their output into plain values for the views.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 use nomos_core::blob::{Blob, DenseModel, Field};
@@ -25,7 +26,7 @@ pub struct Engine {
     blob: Blob,
     searcher: Searcher,
     /// The article texts' vectors and their model, when the blob has them.
-    dense: Option<(DenseModel, DenseIndex)>,
+    dense: Option<(DenseModel, Arc<DenseIndex>)>,
     /// Built on the first PRF query.
     forward: OnceLock<ForwardIndex>,
     /// For each document, the documents whose explicit references cite it.
@@ -92,7 +93,7 @@ impl Engine {
         let searcher = Searcher::from_blob(&mut blob, params)
             .map_err(|e| format!("{name} cannot be searched: {e}"))?;
         let model = blob.dense_model().cloned();
-        let dense = model.zip(blob.take_dense(Field::Text));
+        let dense = model.zip(blob.take_dense(Field::Text).map(Arc::new));
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {
@@ -168,6 +169,11 @@ impl Engine {
         self.blob.header().manifest.notes.clone()
     }
 
+    /// The pool's document vectors, for evaluation jobs.
+    pub fn dense_index(&self) -> Option<Arc<DenseIndex>> {
+        self.dense.as_ref().map(|(_, d)| d.clone())
+    }
+
     /// The model the pool's vectors were made with, if it has any.
     pub fn dense_model(&self) -> Option<&DenseModel> {
         self.dense.as_ref().map(|(m, _)| m)
@@ -188,7 +194,7 @@ impl Engine {
         let collection = Collection {
             scorer: self.searcher.scorer(),
             forward: &self.forward,
-            dense: self.dense.as_ref().map(|(_, d)| d),
+            dense: self.dense.as_ref().map(|(_, d)| &**d),
         };
         let k = match method.needs_lexical() {
             true => usize::MAX,

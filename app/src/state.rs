@@ -7,6 +7,8 @@ use leptos::prelude::*;
 use nomos_core::search::methods::Method;
 use nomos_core::search::Bm25Params;
 
+use crate::evaluate::config::Config;
+
 /// The top-level views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -45,9 +47,9 @@ pub struct AppState {
     pub article: RwSignal<Option<String>>,
     /// Evaluate view: the benchmark query whose ranking is open, by id.
     pub eval_query: RwSignal<Option<String>>,
-    /// Evaluate view: the method compared with `params` (none: no
-    /// comparison).
-    pub compare: RwSignal<Option<Bm25Params>>,
+    /// Evaluate view: the configuration compared with `method` and
+    /// `params` (none: no comparison).
+    pub compare: RwSignal<Option<Config>>,
     /// Evaluate view: the per-query table's order.
     pub eval_sort: RwSignal<EvalSort>,
 }

@@ -1,6 +1,6 @@
 //! The state a link carries, and its text form in the URL's fragment:
 //! `#pool=el-syntagma.blob&hash=e21e…&rank=rrf&bm25=okapi:k1=1.5,b=0.75&q=…&doc=…`,
-//! and for the Evaluate view `view=evaluate&vs=lucene:k1=1.2,b=0.75&sort=-ndcg@10&eq=…`.
+//! and for the Evaluate view `view=evaluate&vs=lucene:k1=1.2,b=0.75&vsrank=rrf&sort=-ndcg@10&eq=…`.
 //!
 //! Why the fragment and not the query string: a static host serves the
 //! same `index.html` whatever the fragment, with no rewrite rules; the
@@ -50,8 +50,10 @@ pub struct LinkState {
     pub article: Option<String>,
     /// Evaluate view: the benchmark query whose ranking is open, by id.
     pub eval_query: Option<String>,
-    /// Evaluate view: the method compared with `method`.
+    /// Evaluate view: the BM25 settings compared with `method`.
     pub compare: Option<Bm25Link>,
+    /// Evaluate view: the ranking method compared with `rank`.
+    pub compare_rank: Option<Method>,
     /// Evaluate view: the per-query table's order.
     pub sort: EvalSort,
 }
@@ -126,6 +128,7 @@ impl Default for LinkState {
             article: None,
             eval_query: None,
             compare: None,
+            compare_rank: None,
             sort: EvalSort::default(),
         }
     }
@@ -154,6 +157,7 @@ impl LinkState {
         text("doc", &self.article);
         text("eq", &self.eval_query);
         text("vs", &self.compare.map(|m| m.encode()));
+        text("vsrank", &self.compare_rank.map(|m| m.to_string()));
         if self.sort != EvalSort::default() {
             let sign = if self.sort.descending { "-" } else { "" };
             pairs.push(("sort", format!("{sign}{}", self.sort.column)));
@@ -201,6 +205,7 @@ impl LinkState {
                 "doc" => state.article = text(),
                 "eq" => state.eval_query = text(),
                 "vs" => state.compare = Bm25Link::decode(&value),
+                "vsrank" => state.compare_rank = value.parse().ok(),
                 "sort" => state.sort = decode_sort(&value),
                 _ => {}
             }
@@ -327,6 +332,7 @@ mod tests {
                 article: self.some_text(),
                 eval_query: self.some_text(),
                 compare: (self.below(3) == 0).then(|| self.method()),
+                compare_rank: (self.below(3) == 0).then(|| self.rank()),
                 sort: match self.below(3) {
                     0 => EvalSort::default(),
                     _ => EvalSort {

@@ -14,6 +14,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
+use crate::evaluate::config::Config;
 use crate::pools::{LoadStatus, Pools};
 use crate::state::{AppState, PoolChoice};
 use crate::url_state::{Bm25Link, LinkState};
@@ -138,9 +139,16 @@ impl LinkSync {
         state.area.set(link.area);
         state.article.set(link.article);
         state.eval_query.set(link.eval_query);
-        state
-            .compare
-            .set(link.compare.map(|m| m.apply_to(defaults)));
+        // B: the link's BM25 settings and method, each defaulting to A's.
+        let compare = (link.compare.is_some() || link.compare_rank.is_some()).then(|| Config {
+            method: link
+                .compare_rank
+                .unwrap_or_else(|| state.method.get_untracked()),
+            params: link
+                .compare
+                .map_or(state.params.get_untracked(), |m| m.apply_to(defaults)),
+        });
+        state.compare.set(compare);
         let loaded = self.loaded.get_untracked();
         if let (Some(wanted), Some(loaded)) = (link.hash, loaded) {
             if wanted != loaded.hash {
@@ -231,7 +239,11 @@ impl LinkSync {
             area: state.area.get(),
             article: state.article.get(),
             eval_query: state.eval_query.get(),
-            compare: state.compare.get().map(|p| Bm25Link::from_params(&p)),
+            compare: state
+                .compare
+                .get()
+                .map(|c| Bm25Link::from_params(&c.params)),
+            compare_rank: state.compare.get().map(|c| c.method),
             sort: state.eval_sort.get(),
         };
         let before = self.written.get_value();

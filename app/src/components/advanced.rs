@@ -14,8 +14,8 @@ use crate::pools::use_pools;
 use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
 
-/// What the method picker calls each method.
-fn label(name: &str) -> &'static str {
+/// What the method pickers call each method.
+pub fn method_label(name: &str) -> &'static str {
     match name {
         "bm25" => "BM25 (lexical)",
         "dense" => "Dense (e5, int8 vectors)",
@@ -50,7 +50,7 @@ fn MethodPicker() -> impl IntoView {
             let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
             view! {
                 <option value=name prop:disabled=move || needs_dense && !dense_ok()>
-                    {label(name)}
+                    {method_label(name)}
                 </option>
             }
         })

@@ -3,6 +3,7 @@
 //! opens one, Escape returns to the search box.
 
 use leptos::prelude::*;
+use nomos_core::search::methods::Method;
 use nomos_core::search::Hit;
 
 use super::marked::marked_text;
@@ -69,6 +70,8 @@ pub fn ResultsList(
 
     let list = move || {
         let rows = rows.get().unwrap_or_default();
+        let method = ranking.with(|r| r.as_ref().map(|t| t.method));
+        let (kind, decimals) = method.map_or(("BM25 score", 2), score_kind);
         rows.into_iter()
             .enumerate()
             .map(|(i, row)| {
@@ -91,8 +94,8 @@ pub fn ResultsList(
                             <span class="result-head">
                                 <span class="rank">{row.rank}</span>
                                 <span class="result-title">{row.title.clone()}</span>
-                                <span class="score" title="BM25 score">
-                                    {format!("{:.2}", row.score)}
+                                <span class="score" title=kind>
+                                    {format!("{:.*}", decimals, row.score)}
                                 </span>
                             </span>
                             <span class="result-meta">
@@ -152,5 +155,16 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// What a method's scores are, and the decimals that tell them apart
+/// (RRF sums of 1/(60 + rank) differ in the third or fourth).
+fn score_kind(method: Method) -> (&'static str, usize) {
+    match method {
+        Method::Bm25 | Method::Prf { .. } => ("BM25 score", 2),
+        Method::Dense | Method::DenseBinary { .. } | Method::Rocchio { .. } => ("cosine", 3),
+        Method::Rrf { .. } => ("reciprocal rank fusion score", 4),
+        Method::Weighted { .. } => ("fused normalised score", 3),
     }
 }

@@ -5,21 +5,21 @@
 
 use leptos::prelude::{document, set_timeout};
 use nomos_core::eval::format_run_line;
-use nomos_core::search::Bm25Params;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::bench::Benchmark;
+use super::config::Config;
 use super::job::Outcome;
 
-/// The run tag `nomos eval` writes for a BM25 configuration.
-pub fn run_tag(p: &Bm25Params) -> String {
-    format!("nomos-bm25+{}:k1={},b={}", p.variant, p.k1, p.b)
+/// The run tag `nomos eval` writes for a configuration.
+pub fn run_tag(config: &Config) -> String {
+    format!("nomos-{}", config.tag())
 }
 
 /// The TREC run: each query's ranking in our order (ties in corpus order),
 /// ranks from 1, as `nomos eval --run` writes it.
 pub fn run_file(bench: &Benchmark, outcome: &Outcome) -> Result<String, String> {
-    let tag = run_tag(&outcome.params);
+    let tag = run_tag(&outcome.config);
     let mut out = String::new();
     for (q, hits) in bench.queries.iter().zip(&outcome.hits) {
         for (rank, hit) in hits.iter().enumerate() {
@@ -146,12 +146,16 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 mod tests {
     use super::*;
     use nomos_core::eval::{evaluate, Run};
-    use nomos_core::search::Bm25Variant;
+    use nomos_core::search::methods::Method;
+    use nomos_core::search::{Bm25Params, Bm25Variant};
 
     fn outcome(qrels: &nomos_core::eval::Qrels, run: &Run) -> Outcome {
         let eval = evaluate(qrels, run, &crate::evaluate::measures::reported()[..2]);
         Outcome {
-            params: Bm25Params::new(Bm25Variant::Okapi),
+            config: Config {
+                method: Method::Bm25,
+                params: Bm25Params::new(Bm25Variant::Okapi),
+            },
             rows: vec![0; eval.queries.len()],
             eval,
             hits: Vec::new(),
@@ -185,10 +189,16 @@ mod tests {
 
     #[test]
     fn tags_and_csv_fields() {
+        let config = |method: &str| Config {
+            method: method.parse().unwrap(),
+            params: Bm25Params::new(Bm25Variant::Lucene),
+        };
+        assert_eq!(run_tag(&config("bm25")), "nomos-bm25+lucene:k1=1.5,b=0.75");
         assert_eq!(
-            run_tag(&Bm25Params::new(Bm25Variant::Lucene)),
-            "nomos-bm25+lucene:k1=1.5,b=0.75"
+            run_tag(&config("rrf:k=20")),
+            "nomos-rrf:k=20,depth=100+lucene:k1=1.5,b=0.75"
         );
+        assert_eq!(run_tag(&config("dense")), "nomos-dense");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(csv_field("plain"), "plain");

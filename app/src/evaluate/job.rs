@@ -1,21 +1,27 @@
-//! Ranking every benchmark query with one BM25 configuration and scoring
+//! Ranking every benchmark query with one configuration and scoring
 //! the run, in slices of a few milliseconds with a turn for the browser in
 //! between (no threads in the browser; this keeps typing, scrolling and
 //! the Cancel button alive during a sweep).
 //!
-//! The ranking is `nomos eval`'s: the query's tokens scored by
-//! [`Bm25Scorer::score_into`], the best [`DEPTH`] taken by
+//! The ranking is `nomos eval`'s: for BM25 the query's tokens scored by
+//! [`Bm25Scorer::score_into`] and the best [`DEPTH`] taken by
 //! [`top_k_into`] with zero-score fill (documents scoring 0 fill the list
-//! in corpus order), every query registered in the run even when it ranks
-//! nothing, and [`evaluate`] over the whole run.
+//! in corpus order); for the other methods [`rank`] to the same depth,
+//! also with zero-score fill; every query registered in the run even when
+//! it ranks nothing, and [`evaluate`] over the whole run.
+
+use std::sync::OnceLock;
 
 use leptos::prelude::window;
+use nomos_core::dense::DenseIndex;
 use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
-use nomos_core::search::{top_k_into, Bm25Params, Bm25Scorer, Hit};
+use nomos_core::search::methods::{rank, Collection, Method, MethodQuery};
+use nomos_core::search::{top_k_into, Bm25Scorer, Hit};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;
 
 use super::bench::Benchmark;
+use super::config::Config;
 
 /// Ranking depth per query, as `nomos eval`'s default.
 pub const DEPTH: usize = 100;
@@ -25,7 +31,7 @@ const SLICE_MS: f64 = 12.0;
 
 /// One configuration's evaluation.
 pub struct Outcome {
-    pub params: Bm25Params,
+    pub config: Config,
     pub eval: Evaluation,
     /// The benchmark index of each evaluated query, parallel to
     /// `eval.queries`.
@@ -93,12 +99,21 @@ impl<'a> Pacer<'a> {
     }
 }
 
-/// Ranks every query of `bench` with `scorer` and evaluates `measures`.
+/// What a method ranks against: `dense` and `embeddings` (one per
+/// benchmark query, in order) only for the dense methods.
+pub struct Ranker<'a> {
+    pub method: Method,
+    pub scorer: &'a Bm25Scorer,
+    pub dense: Option<&'a DenseIndex>,
+    pub embeddings: Option<&'a [Vec<f32>]>,
+}
+
+/// Ranks every query of `bench` with `ranker` and evaluates `measures`.
 /// `progress` hears how many queries are ranked before every turn (not
 /// after every query: each report re-renders the progress bar).
 pub async fn run(
     bench: &Benchmark,
-    scorer: &Bm25Scorer,
+    ranker: &Ranker<'_>,
     measures: &[Measure],
     keep_hits: bool,
     pacer: &mut Pacer<'_>,
@@ -109,13 +124,29 @@ pub async fn run(
     let mut all_hits = Vec::with_capacity(if keep_hits { bench.queries.len() } else { 0 });
     let mut scores = Vec::new();
     let mut hits = Vec::new();
+    let forward = OnceLock::new();
+    let collection = Collection {
+        scorer: ranker.scorer,
+        forward: &forward,
+        dense: ranker.dense,
+    };
     for (i, q) in bench.queries.iter().enumerate() {
         if pacer.due() {
             progress(i);
             pacer.turn().await?;
         }
-        scorer.score_into(&q.tokens, &mut scores);
-        top_k_into(&scores, DEPTH, false, &mut hits);
+        if ranker.method == Method::Bm25 {
+            // The common case, and a sweep's: no per-query allocation.
+            ranker.scorer.score_into(&q.tokens, &mut scores);
+            top_k_into(&scores, DEPTH, false, &mut hits);
+        } else {
+            let query = MethodQuery {
+                tokens: &q.tokens,
+                embedding: ranker.embeddings.and_then(|e| e.get(i)).map(Vec::as_slice),
+            };
+            hits = rank(&ranker.method, &collection, &query, DEPTH, false)
+                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
+        }
         run.add_query(&q.id);
         for hit in &hits {
             let doc = &bench.doc_ids[hit.doc as usize];
@@ -136,7 +167,10 @@ pub async fn run(
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| Stop::Failed("the evaluation names an unknown query".to_owned()))?;
     Ok(Outcome {
-        params: scorer.params(),
+        config: Config {
+            method: ranker.method,
+            params: ranker.scorer.params(),
+        },
         eval,
         rows,
         hits: all_hits,

@@ -7,12 +7,14 @@
 //!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
 //! - [`bench`]: the pool's queries (analysed once), judgments and groups.
-//! - [`job`]: ranking and evaluating one BM25 configuration.
+//! - [`config`]: a method with its BM25 settings.
+//! - [`job`]: ranking and evaluating one configuration.
 //! - [`sweep`]: the k1 × b grid.
 //! - [`export`]: TREC run, metrics JSON and CSV as downloads.
 //! - [`store`]: results and the running job, kept across view switches.
 
 pub mod bench;
+pub mod config;
 pub mod export;
 pub mod job;
 pub mod measures;

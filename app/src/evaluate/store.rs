@@ -7,13 +7,16 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::search::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Scorer};
 
 use super::bench::Benchmark;
-use super::job::{self, now, Outcome, Pacer, Stop};
+use super::config::Config;
+use super::job::{self, now, Outcome, Pacer, Ranker, Stop};
 use super::sweep::{self, Grid};
 use crate::components::{plural, thousands};
 use crate::pools::{LoadStatus, Pools};
+use crate::semantic::{ModelStatus, Semantic};
 
 /// Which result an evaluation fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,18 +70,22 @@ pub struct EvalStore {
     /// The measure whose per-query B − A differences the comparison
     /// charts and the tables list.
     pub delta_measure: RwSignal<String>,
+    /// Each benchmark query's embedding, computed for the first dense
+    /// evaluation and kept for the pool.
+    embeddings: StoredValue<Option<Arc<Vec<Vec<f32>>>>>,
     /// Bumped to cancel: a job that finds it changed stops.
     generation: StoredValue<u64>,
     /// The generation of the job `job` reports on (0: none), so a job
     /// stopping late cannot clear a newer job's status.
     owner: StoredValue<u64>,
     pools: Pools,
+    semantic: Semantic,
 }
 
 impl EvalStore {
     /// Creates the store; everything in it is dropped when another pool
     /// starts loading.
-    pub fn new(pools: Pools) -> Self {
+    pub fn new(pools: Pools, semantic: Semantic) -> Self {
         let store = EvalStore {
             bench: RwSignal::new(None),
             current: RwSignal::new(None),
@@ -89,7 +96,9 @@ impl EvalStore {
             delta_measure: RwSignal::new("ndcg@10".to_owned()),
             generation: StoredValue::new(0),
             owner: StoredValue::new(0),
+            embeddings: StoredValue::new(None),
             pools,
+            semantic,
         };
         Effect::new(move |_| {
             if matches!(
@@ -105,6 +114,7 @@ impl EvalStore {
     fn reset(&self) {
         self.generation.update_value(|g| *g += 1);
         self.owner.set_value(0);
+        self.embeddings.set_value(None);
         for slot in [self.current, self.compared] {
             if slot.with_untracked(Option::is_some) {
                 slot.set(None);
@@ -134,29 +144,67 @@ impl EvalStore {
         self.generation.update_value(|g| *g += 1);
     }
 
-    /// Evaluates each `(slot, params)` in turn, keeping rankings for the
-    /// per-query view and exports.
-    pub fn evaluate(self, targets: Vec<(Slot, Bm25Params)>) {
+    /// Evaluates each `(slot, config)` in turn, keeping rankings for the
+    /// per-query view and exports. A dense method first embeds every
+    /// benchmark query with the semantic model (once per pool), which
+    /// must be loaded: if it is not, this starts its download and says so.
+    pub fn evaluate(self, targets: Vec<(Slot, Config)>) {
+        let dense_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
+        if dense_needed && self.semantic.status.get_untracked() != ModelStatus::Ready {
+            self.semantic.ensure_loaded();
+            self.message.set(
+                "The dense methods need the semantic model, which is not loaded yet; \
+                 run again once its download (shown under Search's box) is done."
+                    .to_owned(),
+            );
+            return;
+        }
         let Some((generation, bench, mut scorer)) = self.start() else {
             return;
         };
+        let dense = self
+            .pools
+            .engine
+            .with_untracked(|e| e.as_ref().and_then(|e| e.dense_index()));
         let n = bench.queries.len();
-        let total = n * targets.len();
+        let embedded = self.embeddings.get_value();
+        let to_embed = match (dense_needed, &embedded) {
+            (true, None) => n,
+            _ => 0,
+        };
+        let total = n * targets.len() + to_embed;
         spawn_local(async move {
             let keep_going = move || self.generation.get_value() == generation;
             let mut pacer = Pacer::new(&keep_going);
             let started = now();
             self.message
                 .set(format!("Evaluating {}…", plural(n, "query", "queries")));
-            for (i, (slot, params)) in targets.iter().enumerate() {
-                let label = format!("Ranking with {}", describe(params));
-                let outcome = match scorer.set_params(*params) {
+            let embeddings = match embedded {
+                Some(e) => Some(e),
+                None if dense_needed => {
+                    match self.embed_queries(&bench, &keep_going, total).await {
+                        Ok(e) => Some(e),
+                        Err(stop) => return self.stopped(generation, stop),
+                    }
+                }
+                None => None,
+            };
+            for (i, (slot, config)) in targets.iter().enumerate() {
+                let label = format!("Ranking with {}", config.describe());
+                let outcome = match scorer.set_params(config.params) {
                     Err(e) => Err(Stop::Failed(e.to_string())),
                     Ok(()) => {
-                        let mut progress = |done| self.progress(&label, i * n + done, total);
+                        let done_before = to_embed + i * n;
+                        let mut progress = |done| self.progress(&label, done_before + done, total);
+                        let ranker = Ranker {
+                            method: config.method,
+                            scorer: &scorer,
+                            dense: dense.as_deref(),
+                            embeddings: embeddings.as_deref().map(Vec::as_slice),
+                        };
                         job::run(
                             &bench,
-                            &scorer,
+                            &ranker,
                             &super::measures::reported(),
                             true,
                             &mut pacer,
@@ -188,8 +236,37 @@ impl EvalStore {
         });
     }
 
+    /// Embeds every benchmark query (as a query, with the pool's model) and
+    /// keeps the vectors for the pool. About a tenth of a second each in a
+    /// browser on 2 cores, so STARD's 1,543 take a few minutes: progress is
+    /// shown and Cancel works between queries.
+    async fn embed_queries(
+        &self,
+        bench: &Benchmark,
+        keep_going: &dyn Fn() -> bool,
+        total: usize,
+    ) -> Result<Arc<Vec<Vec<f32>>>, Stop> {
+        let label = "Embedding the queries with the semantic model";
+        let mut vectors = Vec::with_capacity(bench.queries.len());
+        for (i, q) in bench.queries.iter().enumerate() {
+            if !keep_going() {
+                return Err(Stop::Cancelled);
+            }
+            self.progress(label, i, total);
+            let vector = self
+                .semantic
+                .embed_query(q.text.clone())
+                .await
+                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
+            vectors.push(vector);
+        }
+        let vectors = Arc::new(vectors);
+        self.embeddings.set_value(Some(vectors.clone()));
+        Ok(vectors)
+    }
+
     /// Evaluates `measure` for every cell of `grid`, with the variant and
-    /// epsilon of `base`.
+    /// epsilon of `base` (BM25 alone).
     pub fn sweep(self, grid: Grid, base: Bm25Params, measure: String) {
         let Some(measure_spec) = measure.parse().ok() else {
             return;
@@ -225,9 +302,15 @@ impl EvalStore {
                     Err(e) => Err(Stop::Failed(e.to_string())),
                     Ok(()) => {
                         let mut progress = |done| self.progress(&label, cell * n + done, cells * n);
+                        let ranker = Ranker {
+                            method: Method::Bm25,
+                            scorer: &scorer,
+                            dense: None,
+                            embeddings: None,
+                        };
                         job::run(
                             &bench,
-                            &scorer,
+                            &ranker,
                             &[measure_spec],
                             false,
                             &mut pacer,

@@ -101,14 +101,8 @@ impl MethodRanker {
     }
 
     /// The method with every parameter, and the BM25 settings when it uses
-    /// BM25, e.g. `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`: what a run tag
-    /// must say to identify a run.
+    /// BM25 ([`Method::describe_with`]): what a run tag must say.
     pub fn describe(&self, searcher: &Searcher) -> String {
-        let mut text = format!("{:#}", self.method);
-        if self.method.needs_lexical() {
-            let p = searcher.params();
-            text.push_str(&format!("+{}:k1={},b={}", p.variant, p.k1, p.b));
-        }
-        text
+        self.method.describe_with(&searcher.params())
     }
 }

@@ -32,6 +32,9 @@ async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
     let app = App::open(&server.url()).await?;
     let outcome = async {
         app.choose_pool("stard.blob").await?;
+        // STARD has vectors, so hybrid is the default; nomos eval without
+        // --model ranks with BM25.
+        app.choose_method("bm25").await?;
         app.client()
             .find(Locator::XPath(
                 "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",

@@ -1,6 +1,7 @@
 //! Once the app and a pool have been loaded, the server can go away: a
 //! reload still starts the app (from the service worker's cache), loads
-//! the pool and ranks as before, and a pool opened earlier loads too.
+//! the pool and ranks as before (hybrid, so the semantic model and ONNX
+//! Runtime come from the cache too), and a pool opened earlier loads too.
 //!
 //! Hooks: the service worker controls the page, and
 //! `[data-testid=offline-ready]` ("Available offline") says it keeps the
@@ -27,6 +28,16 @@ async fn search_works_with_the_server_gone() -> Result<()> {
             "the service worker to control the page and report offline readiness",
             "return navigator.serviceWorker?.controller
                 && document.querySelector('[data-testid=offline-ready]') ? true : null;",
+            vec![],
+        )
+        .await?;
+        // The pool has vectors, so the app ranks with hybrid search: the
+        // model and runtime must be kept as well (three model files, the
+        // runtime's script, module and wasm).
+        app.poll(
+            "the service worker to keep the semantic model and runtime",
+            "return caches.open('nomos-assets').then(c => c.keys())
+                .then(keys => keys.length >= 6 ? keys.length : null);",
             vec![],
         )
         .await?;

@@ -3,27 +3,55 @@
 //! part of the app state (`AppState::compare`), so a shared link keeps it.
 
 use leptos::prelude::*;
+use nomos_core::search::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
 use super::{compared, current, use_eval_store};
+use crate::components::advanced::method_label;
+use crate::evaluate::config::Config;
 use crate::evaluate::measures::{label, per_query_columns};
-use crate::evaluate::store::{describe, Slot};
+use crate::evaluate::store::Slot;
+use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
 
 #[component]
 pub fn CompareCard() -> impl IntoView {
     let state = use_app_state();
     let store = use_eval_store();
-    // The form starts from B, or from the other BM25 variant's defaults.
+    let semantic = use_semantic();
+    let dense_ok = move || {
+        !matches!(
+            semantic.status.get(),
+            ModelStatus::NoVectors | ModelStatus::NotServed { .. }
+        )
+    };
+    let chosen = move || Config {
+        method: state.method.get_untracked(),
+        params: state.params.get_untracked(),
+    };
+    // The form starts from B; else, against BM25, hybrid where the pool
+    // has vectors; else the other BM25 variant's defaults.
     let suggestion = move || {
         state.compare.get_untracked().unwrap_or_else(|| {
-            let a = state.params.get_untracked();
-            let other = match a.variant {
-                Bm25Variant::Okapi => Bm25Variant::Lucene,
-                Bm25Variant::Lucene => Bm25Variant::Okapi,
-            };
-            Bm25Params::new(other)
+            let a = chosen();
+            match (a.method, dense_ok()) {
+                (Method::Bm25, true) => Config {
+                    method: Method::by_name("rrf").unwrap_or(Method::Bm25),
+                    ..a
+                },
+                (Method::Bm25, false) => Config {
+                    params: Bm25Params::new(match a.params.variant {
+                        Bm25Variant::Okapi => Bm25Variant::Lucene,
+                        Bm25Variant::Lucene => Bm25Variant::Okapi,
+                    }),
+                    ..a
+                },
+                (_, _) => Config {
+                    method: Method::Bm25,
+                    ..a
+                },
+            }
         })
     };
     let form = RwSignal::new(suggestion());
@@ -32,17 +60,17 @@ pub fn CompareCard() -> impl IntoView {
 
     let compare = move |_| {
         let b = form.get_untracked();
-        if let Err(e) = b.validate() {
+        if let Err(e) = b.params.validate() {
             error.set(Some(e.to_string()));
             return;
         }
         error.set(None);
         state.compare.set(Some(b));
-        let a = state.params.get_untracked();
+        let a = chosen();
         let mut targets = Vec::new();
         if store
             .current
-            .with_untracked(|o| o.as_ref().is_none_or(|o| o.params != a))
+            .with_untracked(|o| o.as_ref().is_none_or(|o| !o.config.same_ranking(&a)))
         {
             targets.push((Slot::Current, a));
         }
@@ -66,16 +94,27 @@ pub fn CompareCard() -> impl IntoView {
                 min="0"
                 max=max
                 step="0.05"
-                prop:value=move || get(&form.get()).to_string()
+                prop:value=move || get(&form.get().params).to_string()
                 on:change=move |ev| {
                     match event_target_value(&ev).parse::<f64>() {
-                        Ok(v) => form.update(|p| put(p, v)),
+                        Ok(v) => form.update(|c| put(&mut c.params, v)),
                         Err(_) => error.set(Some(format!("{name} must be a number"))),
                     }
                 }
             />
         }
     };
+    let methods = Method::NAMES
+        .iter()
+        .map(|&name| {
+            let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
+            view! {
+                <option value=name prop:disabled=move || needs_dense && !dense_ok()>
+                    {method_label(name)}
+                </option>
+            }
+        })
+        .collect_view();
 
     let chart = move || {
         let (_, a) = current(store)?;
@@ -87,8 +126,8 @@ pub fn CompareCard() -> impl IntoView {
             .collect();
         Some(view! {
             <p class="legend">
-                <span>"A: "{describe(&a.params)}</span>
-                <span>"B: "{describe(&b.params)}</span>
+                <span>"A: "{a.config.describe()}</span>
+                <span>"B: "{b.config.describe()}</span>
             </p>
             {delta_chart(deltas, &label(&key))}
         })
@@ -103,25 +142,39 @@ pub fn CompareCard() -> impl IntoView {
                 "The chart shows B − A for every query, largest gain first."
             </p>
             <div class="compare-form">
-                <label for="compare-variant">"B: BM25"</label>
+                <label for="compare-method">"B"</label>
                 <select
-                    id="compare-variant"
-                    prop:value=move || form.get().variant.name()
+                    id="compare-method"
+                    prop:value=move || form.get().method.name()
                     on:change=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<Bm25Variant>() {
-                            form.update(|p| p.variant = v);
+                        if let Some(m) = Method::by_name(&event_target_value(&ev)) {
+                            form.update(|c| c.method = m);
                         }
                     }
                 >
-                    <option value="okapi" selected=move || form.get().variant == Bm25Variant::Okapi>
-                        "Okapi"
-                    </option>
-                    <option value="lucene" selected=move || form.get().variant == Bm25Variant::Lucene>
-                        "Lucene"
-                    </option>
+                    {methods}
                 </select>
-                {number("compare-k1", "k1", "3", |p| p.k1, |p, v| p.k1 = v)}
-                {number("compare-b", "b", "1", |p| p.b, |p, v| p.b = v)}
+                <span class="bm25-settings" prop:hidden=move || !form.get().method.needs_lexical()>
+                    <label for="compare-variant">"BM25"</label>
+                    <select
+                        id="compare-variant"
+                        prop:value=move || form.get().params.variant.name()
+                        on:change=move |ev| {
+                            if let Ok(v) = event_target_value(&ev).parse::<Bm25Variant>() {
+                                form.update(|c| c.params.variant = v);
+                            }
+                        }
+                    >
+                        <option value="okapi" selected=move || form.get().params.variant == Bm25Variant::Okapi>
+                            "Okapi"
+                        </option>
+                        <option value="lucene" selected=move || form.get().params.variant == Bm25Variant::Lucene>
+                            "Lucene"
+                        </option>
+                    </select>
+                    {number("compare-k1", "k1", "3", |p| p.k1, |p, v| p.k1 = v)}
+                    {number("compare-b", "b", "1", |p| p.b, |p, v| p.b = v)}
+                </span>
                 <button type="button" class="button primary" prop:disabled=busy on:click=compare>
                     "Compare"
                 </button>

@@ -10,7 +10,6 @@ use super::{compared, current, use_eval_store};
 use crate::components::{plural, thousands};
 use crate::evaluate::export::{download, metrics_csv, metrics_json, run_file, run_tag};
 use crate::evaluate::measures::{fmt_delta, fmt_value, label, REPORTED};
-use crate::evaluate::store::describe;
 use crate::state::{use_app_state, PoolChoice};
 
 #[component]
@@ -50,7 +49,7 @@ pub fn MeansCard() -> impl IntoView {
             .collect_view();
         let head_b = b.as_ref().map(|b| {
             view! {
-                <th scope="col" title=describe(&b.params)>"B"</th>
+                <th scope="col" title=b.config.describe()>"B"</th>
                 <th scope="col">"B − A"</th>
             }
         });
@@ -71,7 +70,7 @@ pub fn MeansCard() -> impl IntoView {
                 <thead>
                     <tr>
                         <th scope="col">"Measure"</th>
-                        <th scope="col" title=describe(&a.params)>
+                        <th scope="col" title=a.config.describe()>
                             {if b.is_some() { "A" } else { "Mean" }}
                         </th>
                         {head_b}
@@ -81,8 +80,8 @@ pub fn MeansCard() -> impl IntoView {
             </table>
             {b.as_ref().map(|b| view! {
                 <p class="legend">
-                    <span>"A: "{describe(&a.params)}</span>
-                    <span>"B: "{describe(&b.params)}</span>
+                    <span>"A: "{a.config.describe()}</span>
+                    <span>"B: "{b.config.describe()}</span>
                 </p>
             })}
             <p class="timing">
@@ -114,7 +113,7 @@ pub fn MeansCard() -> impl IntoView {
         let Some((bench, a)) = current(store) else {
             return;
         };
-        let stem = stem(&run_tag(&a.params));
+        let stem = stem(&run_tag(&a.config));
         let result = match kind {
             "run" => run_file(&bench, &a)
                 .and_then(|text| download(&format!("{stem}.trec"), "text/plain", &text)),

@@ -6,8 +6,9 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
+use crate::evaluate::config::Config;
 use crate::evaluate::job::DEPTH;
-use crate::evaluate::store::{describe, fraction, Slot};
+use crate::evaluate::store::{fraction, Slot};
 use crate::state::use_app_state;
 
 #[component]
@@ -15,8 +16,12 @@ pub fn RunBar() -> impl IntoView {
     let state = use_app_state();
     let store = use_eval_store();
     let busy = move || store.job.with(Option::is_some);
+    let chosen = move || Config {
+        method: state.method.get_untracked(),
+        params: state.params.get_untracked(),
+    };
     let run = move |_| {
-        let mut targets = vec![(Slot::Current, state.params.get_untracked())];
+        let mut targets = vec![(Slot::Current, chosen())];
         if let Some(b) = state.compare.get_untracked() {
             targets.push((Slot::Compared, b));
         }
@@ -33,14 +38,17 @@ pub fn RunBar() -> impl IntoView {
         }
     };
     let stale = move || {
-        let params = state.params.get();
+        let config = Config {
+            method: state.method.get(),
+            params: state.params.get(),
+        };
         store.current.with(|o| {
-            o.as_ref().filter(|o| o.params != params).map(|o| {
+            o.as_ref().filter(|o| !o.config.same_ranking(&config)).map(|o| {
                 view! {
                     <p class="note stale">
                         {format!(
                             "The figures below are for {}; the method has changed since. Run again to update them.",
-                            describe(&o.params)
+                            o.config.describe()
                         )}
                     </p>
                 }
@@ -60,7 +68,10 @@ pub fn RunBar() -> impl IntoView {
                     {label}
                 </button>
                 <p class="run-method">
-                    {move || format!("Current method: BM25 {}", describe(&state.params.get()))}
+                    {move || {
+                        let config = Config { method: state.method.get(), params: state.params.get() };
+                        format!("Current method: {}", config.describe())
+                    }}
                     <span class="muted">
                         {format!(
                             " · every query ranked to depth {DEPTH} with zero-score fill, scored with trec_eval semantics — as nomos eval"

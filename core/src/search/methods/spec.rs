@@ -135,6 +135,17 @@ impl Method {
         Ok(())
     }
 
+    /// The method with every parameter, and BM25's settings when it uses
+    /// BM25, e.g. `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`: what a run tag
+    /// must say to identify a run.
+    pub fn describe_with(&self, bm25: &crate::search::Bm25Params) -> String {
+        let mut text = format!("{self:#}");
+        if self.needs_lexical() {
+            text.push_str(&format!("+{}:k1={},b={}", bm25.variant, bm25.k1, bm25.b));
+        }
+        text
+    }
+
     /// Each parameter's key and value as text, in display order (for a
     /// form's fields).
     pub fn parameters(&self) -> Vec<(&'static str, String)> {
