@@ -14,6 +14,7 @@
 //   `?sha256=`, the runtime's `ort/<version>/`), so the cache keeps one
 //   version of each file and drops the others when a new one arrives.
 // - Everything is served cache first: the files are immutable per build.
+// - The page is served cross-origin isolated (see `isolated`).
 "use strict";
 
 const BUILD = { version: "unbuilt", files: [] };
@@ -59,8 +60,20 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(fromAssets(request, event));
     return;
   }
-  event.respondWith(isPage ? fromCache(PAGE, request) : fromCache(request, request, event));
+  event.respondWith(isPage ? fromCache(PAGE, request).then(isolated) : fromCache(request, request, event));
 });
+
+// The page, cross-origin isolated (COOP + COEP), so that ONNX Runtime can
+// embed queries on several threads (SharedArrayBuffer), even from a host
+// that cannot set these headers. Everything the app loads is same-origin,
+// so nothing is blocked.
+function isolated(response) {
+  if (response.status !== 200) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 // For a model or runtime file: the path that names it whatever its
 // version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`); for

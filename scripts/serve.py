@@ -2,7 +2,10 @@
 
 Python's http.server guesses types from the platform's tables, which not
 every Python maps `.wasm` in; browsers refuse to stream-compile WebAssembly
-served as anything but application/wasm. Usage: serve.py DIR PORT
+served as anything but application/wasm. Pages are sent cross-origin
+isolated (COOP + COEP), as public/sw.js also makes them, so that ONNX
+Runtime embeds queries on several threads from the first visit.
+Usage: serve.py DIR PORT
 """
 
 import functools
@@ -18,6 +21,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".blob": "application/octet-stream",
     }
+
+    def end_headers(self) -> None:
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
 
 
 def main() -> None:

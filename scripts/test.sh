@@ -18,6 +18,12 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "core builds for the browser (wasm32, no I/O)"
 cargo build -p nomos-core --target wasm32-unknown-unknown --locked
 
+step "web toolchain, demo pools and the embedding model"
+scripts/setup.sh
+# Vectors for the two small pools only: da-acts takes 5-12 minutes. This
+# also makes models/e5-small (and .venv-model), which the dense tests use.
+scripts/build-demo.sh --embed el-syntagma,stard
+
 step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
@@ -30,16 +36,9 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 
 step "browser app builds (Trunk, wasm-release profile)"
-scripts/setup.sh
-# Vectors for the two small pools only: da-acts takes 5-12 minutes.
-scripts/build-demo.sh --embed el-syntagma,stard
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
-
-step "dense retrieval with the real model (models/e5-small, ONNX Runtime from .venv-model)"
-# Ignored by the plain run above: they need the model build-demo.sh made.
-cargo test -p nomos-index-builder --locked --test embed_model -- --ignored
 
 step "browser end-to-end tests (headless Chromium)"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.

@@ -1,8 +1,9 @@
 //! The native embedder with the real model: vectors equal Python
 //! onnxruntime's, and a pool built with `--embed` ranks end to end with the
 //! dense methods. Needs `models/e5-small` and `.venv-model` (both from
-//! `nomos model prepare`, which scripts/test.sh runs first), hence ignored
-//! by a plain `cargo test`; scripts/test.sh runs them with `--ignored`.
+//! `nomos model prepare`, which scripts/build-demo.sh runs and
+//! scripts/test.sh runs before the tests); without them these fail, saying
+//! how to make them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,7 +18,8 @@ fn model() -> PathBuf {
     let dir = repo().join("models/e5-small");
     assert!(
         dir.join("manifest.json").is_file(),
-        "{} is missing: run `nomos model prepare --out models/e5-small` first",
+        "{} is missing: run `scripts/build-demo.sh --embed el-syntagma,stard` \
+         (or `nomos model prepare --out models/e5-small`) first",
         dir.display()
     );
     dir
@@ -44,7 +46,6 @@ fn cosine(a: &[f64], b: &[f64]) -> f64 {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn native_vectors_equal_python_onnxruntime() {
     let model = model();
     let fixture: serde_json::Value = serde_json::from_str(
@@ -138,7 +139,6 @@ fn first_hit(out: &Output) -> String {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn known_items_rank_first_with_every_dense_method() {
     let blob = greek_blob();
     // Article headings as known-item queries (headings are titles, not
@@ -157,7 +157,6 @@ fn known_items_rank_first_with_every_dense_method() {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn rrf_is_the_default_where_vectors_and_a_model_exist() {
     let blob = greek_blob();
     // BM25 puts article 13 first, the hybrid article 14.
@@ -191,7 +190,6 @@ fn rrf_is_the_default_where_vectors_and_a_model_exist() {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn a_model_that_differs_from_its_manifest_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["manifest.json", "model.onnx", "tokenizer.json"] {
@@ -217,7 +215,6 @@ fn a_model_that_differs_from_its_manifest_is_refused() {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn a_missing_onnx_runtime_is_explained() {
     let out = nomos(&[
         "model",
@@ -237,7 +234,6 @@ fn a_missing_onnx_runtime_is_explained() {
 }
 
 #[test]
-#[ignore = "needs models/e5-small and .venv-model (nomos model prepare)"]
 fn dense_methods_need_the_model_the_vectors_came_from() {
     let blob = greek_blob();
     let out = nomos(&[
@@ -297,7 +293,6 @@ fn eval_stard(method: &str) -> (f64, f64) {
 }
 
 #[test]
-#[ignore = "needs models/e5-small, .venv-model and public/indexes/stard.blob with vectors"]
 fn stard_reference_run_is_reproduced_and_hybrid_wins() {
     // The issue's reference run (all 1,543 queries, the 1,445 gold
     // articles): (nDCG@10, R@100), to be met within 0.01.

@@ -127,15 +127,26 @@ impl App {
     /// [`POLL`] until it returns something other than `null`, and returns
     /// that. On timeout the error names `what` and the page's status.
     pub async fn poll(&self, what: &str, script: &str, args: Vec<Value>) -> Result<Value> {
+        self.poll_for(what, script, args, WAIT).await
+    }
+
+    /// [`App::poll`] with another time limit, for long jobs.
+    pub async fn poll_for(
+        &self,
+        what: &str,
+        script: &str,
+        args: Vec<Value>,
+        limit: Duration,
+    ) -> Result<Value> {
         let started = Instant::now();
         loop {
             let value = self.browser.client.execute(script, args.clone()).await?;
             if !value.is_null() {
                 return Ok(value);
             }
-            if started.elapsed() > WAIT {
+            if started.elapsed() > limit {
                 bail!(
-                    "timed out after {WAIT:?} waiting for {what}; {}",
+                    "timed out after {limit:?} waiting for {what}; {}",
                     self.describe().await
                 );
             }

@@ -184,6 +184,14 @@ pub fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
+/// Resolves after `millis` milliseconds.
+pub async fn sleep(millis: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
 /// Resolves in a later task, after the browser has handled input and
 /// painted if a frame was due. A message to ourselves rather than a zero
 /// timeout: browsers stretch chained timeouts to 4 ms, which would add a

@@ -3,18 +3,7 @@
 
 use nomos_core::eval::{Measure, Metric};
 
-/// `nomos eval`'s measures, in its output order.
-pub const REPORTED: [&str; 9] = [
-    "ndcg@10",
-    "ndcg@100",
-    "map@100",
-    "recall@1",
-    "recall@5",
-    "recall@10",
-    "recall@100",
-    "p@10",
-    "mrr@10",
-];
+pub use nomos_core::eval::{reported, REPORTED};
 
 /// The per-query table's columns: the headline measures, with R@1 and R@5
 /// only for one-gold sets (with several gold articles they are capped
@@ -26,11 +15,6 @@ pub fn per_query_columns(one_gold: bool) -> Vec<&'static str> {
     }
     columns.extend(["recall@10", "recall@100"]);
     columns
-}
-
-/// [`REPORTED`] parsed.
-pub fn reported() -> Vec<Measure> {
-    REPORTED.iter().filter_map(|m| m.parse().ok()).collect()
 }
 
 /// How a measure is shown: `nDCG@10`, `MAP@100`, `R@10`, `P@10`, `MRR@10`.

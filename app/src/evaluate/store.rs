@@ -14,6 +14,7 @@ use super::bench::Benchmark;
 use super::config::Config;
 use super::job::{self, now, Outcome, Pacer, Ranker, Stop};
 use super::sweep::{self, Grid};
+use crate::components::model_line::megabytes;
 use crate::components::{plural, thousands};
 use crate::pools::{LoadStatus, Pools};
 use crate::semantic::{ModelStatus, Semantic};
@@ -35,6 +36,9 @@ pub struct JobStatus {
     /// Queries ranked so far, over all the job's configurations.
     pub done: usize,
     pub total: usize,
+    /// Said instead of `done of total rankings` when the step counts
+    /// something else (bytes downloaded, queries embedded).
+    pub detail: Option<String>,
 }
 
 /// A k1 × b sweep, complete or in progress.
@@ -147,17 +151,11 @@ impl EvalStore {
     /// Evaluates each `(slot, config)` in turn, keeping rankings for the
     /// per-query view and exports. A dense method first embeds every
     /// benchmark query with the semantic model (once per pool), which
-    /// must be loaded: if it is not, this starts its download and says so.
+    /// is downloaded first if need be.
     pub fn evaluate(self, targets: Vec<(Slot, Config)>) {
         let dense_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
-        if dense_needed && self.semantic.status.get_untracked() != ModelStatus::Ready {
+        if dense_needed {
             self.semantic.ensure_loaded();
-            self.message.set(
-                "The dense methods need the semantic model, which is not loaded yet; \
-                 run again once its download (shown under Search's box) is done."
-                    .to_owned(),
-            );
-            return;
         }
         let Some((generation, bench, mut scorer)) = self.start() else {
             return;
@@ -168,25 +166,24 @@ impl EvalStore {
             .with_untracked(|e| e.as_ref().and_then(|e| e.dense_index()));
         let n = bench.queries.len();
         let embedded = self.embeddings.get_value();
-        let to_embed = match (dense_needed, &embedded) {
-            (true, None) => n,
-            _ => 0,
-        };
-        let total = n * targets.len() + to_embed;
+        let total = n * targets.len();
         spawn_local(async move {
             let keep_going = move || self.generation.get_value() == generation;
             let mut pacer = Pacer::new(&keep_going);
             let started = now();
             self.message
                 .set(format!("Evaluating {}…", plural(n, "query", "queries")));
+            if dense_needed {
+                if let Err(stop) = self.wait_for_model(&keep_going).await {
+                    return self.stopped(generation, stop);
+                }
+            }
             let embeddings = match embedded {
                 Some(e) => Some(e),
-                None if dense_needed => {
-                    match self.embed_queries(&bench, &keep_going, total).await {
-                        Ok(e) => Some(e),
-                        Err(stop) => return self.stopped(generation, stop),
-                    }
-                }
+                None if dense_needed => match self.embed_queries(&bench, &mut pacer).await {
+                    Ok(e) => Some(e),
+                    Err(stop) => return self.stopped(generation, stop),
+                },
                 None => None,
             };
             for (i, (slot, config)) in targets.iter().enumerate() {
@@ -194,8 +191,7 @@ impl EvalStore {
                 let outcome = match scorer.set_params(config.params) {
                     Err(e) => Err(Stop::Failed(e.to_string())),
                     Ok(()) => {
-                        let done_before = to_embed + i * n;
-                        let mut progress = |done| self.progress(&label, done_before + done, total);
+                        let mut progress = |done| self.progress(&label, i * n + done, total);
                         let ranker = Ranker {
                             method: config.method,
                             scorer: &scorer,
@@ -236,6 +232,40 @@ impl EvalStore {
         });
     }
 
+    /// Waits until the semantic model is ready (its download shows under
+    /// Search's box, and here as the job's progress).
+    async fn wait_for_model(&self, keep_going: &dyn Fn() -> bool) -> Result<(), Stop> {
+        loop {
+            match self.semantic.status.get_untracked() {
+                ModelStatus::Ready => return Ok(()),
+                ModelStatus::Failed(e) => {
+                    return Err(Stop::Failed(format!("the semantic model failed: {e}")))
+                }
+                ModelStatus::NoVectors => {
+                    return Err(Stop::Failed("this pool has no document vectors".to_owned()))
+                }
+                ModelStatus::NotServed { model } => {
+                    return Err(Stop::Failed(format!(
+                        "this site does not serve the model of the pool's vectors ({model})"
+                    )))
+                }
+                ModelStatus::Downloading { received, total } => self.step(
+                    "Downloading the semantic model",
+                    received as usize,
+                    total as usize,
+                    Some(format!("{} of {}", megabytes(received), megabytes(total))),
+                ),
+                ModelStatus::Idle { .. } | ModelStatus::Starting => {
+                    self.step("Starting the semantic model", 0, 1, Some(String::new()))
+                }
+            }
+            job::sleep(100).await;
+            if !keep_going() {
+                return Err(Stop::Cancelled);
+            }
+        }
+    }
+
     /// Embeds every benchmark query (as a query, with the pool's model) and
     /// keeps the vectors for the pool. About a tenth of a second each in a
     /// browser on 2 cores, so STARD's 1,543 take a few minutes: progress is
@@ -243,16 +273,19 @@ impl EvalStore {
     async fn embed_queries(
         &self,
         bench: &Benchmark,
-        keep_going: &dyn Fn() -> bool,
-        total: usize,
+        pacer: &mut Pacer<'_>,
     ) -> Result<Arc<Vec<Vec<f32>>>, Stop> {
         let label = "Embedding the queries with the semantic model";
-        let mut vectors = Vec::with_capacity(bench.queries.len());
+        let n = bench.queries.len();
+        let mut vectors = Vec::with_capacity(n);
         for (i, q) in bench.queries.iter().enumerate() {
-            if !keep_going() {
-                return Err(Stop::Cancelled);
+            // ONNX Runtime computes on this thread too: an embedding's
+            // promise resolves without the browser getting a turn.
+            if pacer.due() {
+                pacer.turn().await?;
             }
-            self.progress(label, i, total);
+            let detail = format!("{} of {} queries", thousands(i), thousands(n));
+            self.step(label, i, n, Some(detail));
             let vector = self
                 .semantic
                 .embed_query(q.text.clone())
@@ -384,6 +417,7 @@ impl EvalStore {
                     label: "Starting".to_owned(),
                     done: 0,
                     total: 1,
+                    detail: None,
                 }));
                 Some((generation, bench, scorer))
             }
@@ -395,11 +429,16 @@ impl EvalStore {
     }
 
     fn progress(&self, label: &str, done: usize, total: usize) {
+        self.step(label, done, total, None);
+    }
+
+    fn step(&self, label: &str, done: usize, total: usize, detail: Option<String>) {
         self.job.update(|j| {
             if let Some(j) = j {
                 label.clone_into(&mut j.label);
                 j.done = done;
                 j.total = total;
+                j.detail = detail;
             }
         });
     }

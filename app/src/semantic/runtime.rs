@@ -144,8 +144,10 @@ fn base_url() -> Result<String, String> {
 }
 
 /// Hands onnxruntime-web the wasm we downloaded and checked, so it does
-/// not fetch it again, and runs it on one thread: threads need a
-/// cross-origin-isolated page, which a plain static host does not give.
+/// not fetch it again, and sets its threads: every core (up to 4) when the
+/// page is cross-origin isolated (the service worker makes it so from the
+/// second visit; scripts/serve.py from the first), else one, as threads
+/// need SharedArrayBuffer.
 fn configure_wasm(binary: &[u8]) -> Result<(), String> {
     let set = |target: &JsValue, key: &str, value: &JsValue| {
         Reflect::set(target, &key.into(), value)
@@ -164,6 +166,15 @@ fn configure_wasm(binary: &[u8]) -> Result<(), String> {
         "wasmBinary",
         &Uint8Array::from(binary).buffer().into(),
     )?;
-    set(&wasm, "numThreads", &1.into())?;
+    let window = leptos::prelude::window();
+    let isolated = Reflect::get(&window, &"crossOriginIsolated".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    let threads = match isolated {
+        true => (window.navigator().hardware_concurrency() as u32).clamp(1, 4),
+        false => 1,
+    };
+    set(&wasm, "numThreads", &threads.into())?;
     set(&wasm, "proxy", &false.into())
 }

@@ -1,29 +1,13 @@
 //! The metrics JSON shared by `eval` and `trec-eval`: one key per measure
 //! (the mean over evaluated queries) plus `per_query`.
 
-use nomos_core::eval::{evaluate, Evaluation, Measure, Qrels, Run};
+use nomos_core::eval::{evaluate, reported, Evaluation, Qrels, Run};
 use serde_json::{Map, Value};
 
-/// The measures `trec-eval` and `eval` report, in output order.
-pub const REPORTED: &[&str] = &[
-    "ndcg@10",
-    "ndcg@100",
-    "map@100",
-    "recall@1",
-    "recall@5",
-    "recall@10",
-    "recall@100",
-    "p@10",
-    "mrr@10",
-];
-
-/// Evaluates `run` against `qrels` with trec_eval semantics.
+/// Evaluates `run` against `qrels` with trec_eval semantics, for the
+/// reported measures ([`REPORTED`](nomos_core::eval::REPORTED)).
 pub fn evaluate_reported(qrels: &Qrels, run: &Run) -> Evaluation {
-    let measures: Vec<Measure> = REPORTED
-        .iter()
-        .map(|m| m.parse().expect("reported measure names are valid"))
-        .collect();
-    evaluate(qrels, run, &measures)
+    evaluate(qrels, run, &reported())
 }
 
 /// Means at the top level, per-query values under `per_query`.

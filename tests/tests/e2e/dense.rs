@@ -39,10 +39,23 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
     let outcome = async {
         // Hybrid ranking, once the model is in: the same articles as the CLI.
         let rows = app.results(EL_QUERY).await?;
-        let native = cli::search_method(&served_blob(file)?, EL_QUERY, PARITY_DEPTH, "rrf", &model_dir()?)?;
-        let shown: Vec<&str> = rows.iter().take(PARITY_DEPTH).map(|r| r.id.as_str()).collect();
+        let native = cli::search_method(
+            &served_blob(file)?,
+            EL_QUERY,
+            PARITY_DEPTH,
+            "rrf",
+            &model_dir()?,
+        )?;
+        let shown: Vec<&str> = rows
+            .iter()
+            .take(PARITY_DEPTH)
+            .map(|r| r.id.as_str())
+            .collect();
         let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
-        ensure!(shown == expected, "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}");
+        ensure!(
+            shown == expected,
+            "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
+        );
         app.screenshot("search-hybrid").await?;
 
         // Query embeddings: the queries and whole articles (several windows).
@@ -59,14 +72,28 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
         for (text, expected) in texts.iter().zip(&native) {
             let shown = embed_in_browser(&app, text).await?;
             let cos = cosine(&shown, expected);
-            ensure!(cos >= MIN_COSINE, "cosine {cos} < {MIN_COSINE} for {text:.40?}");
+            ensure!(
+                cos >= MIN_COSINE,
+                "cosine {cos} < {MIN_COSINE} for {text:.40?}"
+            );
             worst = worst.min(cos);
         }
-        println!("browser vs native query embeddings: min cosine {worst:.6} over {} texts", texts.len());
+        println!(
+            "browser vs native query embeddings: min cosine {worst:.6} over {} texts",
+            texts.len()
+        );
 
         let times = time_embedding(&app, &long).await?;
+        let threads = app
+            .client()
+            .execute(
+                "return [self.crossOriginIsolated, window.ort?.env?.wasm?.numThreads];",
+                vec![],
+            )
+            .await?;
         println!(
-            "browser query embedding, 64 tokens: median {:.1} ms (min {:.1}, max {:.1}; {TIMED_RUNS} runs)",
+            "browser query embedding, 64 tokens: median {:.1} ms (min {:.1}, max {:.1}; \
+             {TIMED_RUNS} runs); cross-origin isolated, ONNX Runtime threads: {threads}",
             times[TIMED_RUNS / 2],
             times[0],
             times[TIMED_RUNS - 1]

@@ -9,18 +9,24 @@
 //! key of `nomos eval --metrics` JSON, whose `data-value` is the mean at
 //! full precision (Rust `{}` of the f64) while the cell shows it rounded.
 //!
+//! With hybrid search (RRF), the browser embeds STARD's queries itself
+//! and the means equal `nomos eval --method rrf --model …` within 1e-4 (its
+//! query embeddings agree with native ones to a cosine of 0.999999+, so
+//! only a near-tie could swap; so far they have been identical).
+//!
 //! The exports match the CLI's files too: the metrics JSON byte for byte,
 //! the TREC run line for line (scores to 1e-12 relative: the browser's
 //! `ln` may round an idf differently in the last bit; the tag is the
 //! CLI's to choose), and the CSV's summary row holds the same means.
 
 use std::process::Command;
+use std::time::Duration;
 
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::one_at_a_time;
-use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
 use serde_json::Value;
 
@@ -35,13 +41,7 @@ async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
         // STARD has vectors, so hybrid is the default; nomos eval without
         // --model ranks with BM25.
         app.choose_method("bm25").await?;
-        app.client()
-            .find(Locator::XPath(
-                "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
-            ))
-            .await?
-            .click()
-            .await?;
+        open_evaluate(&app).await?;
         app.client()
             .find(Locator::Css("[data-testid=run-evaluation]"))
             .await?
@@ -87,6 +87,66 @@ async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
     finish(app, outcome).await
 }
 
+#[tokio::test]
+async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let model = model_dir()?;
+    let native = cli_eval_with(
+        "stard.blob",
+        &["--method", "rrf", "--model", &model.to_string_lossy()],
+    )?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let link = format!("{}#pool=stard.blob&rank=rrf", server.url());
+    let app = App::open_at(&link, "stard.blob").await?;
+    let outcome = async {
+        open_evaluate(&app).await?;
+        app.client()
+            .find(Locator::Css("[data-testid=run-evaluation]"))
+            .await?
+            .click()
+            .await?;
+        // The model's download and 1,543 query embeddings come first.
+        let script = "const rows = document.querySelectorAll('[data-testid=metric-means] tr[data-measure]');
+            if (rows.length === 0) return null;
+            return Object.fromEntries(Array.from(rows, r => [r.dataset.measure, r.dataset.value]));";
+        let shown = app
+            .poll_for("the hybrid metric means", script, vec![], LONG_JOB)
+            .await?;
+        let mut worst = 0f64;
+        for (measure, expected) in &native.means {
+            let value: f64 = shown[measure]
+                .as_str()
+                .with_context(|| format!("no {measure} in the metric view: {shown}"))?
+                .parse()?;
+            worst = worst.max((value - expected).abs());
+            ensure!(
+                (value - expected).abs() <= 1e-4,
+                "{measure}: the app says {value}, nomos eval --method rrf {expected}"
+            );
+        }
+        println!("STARD rrf in the browser vs nomos eval: largest difference of a mean {worst:e}");
+        app.screenshot("stard-hybrid-metrics").await?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+async fn open_evaluate(app: &App) -> Result<()> {
+    app.client()
+        .find(Locator::XPath(
+            "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
+        ))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Embedding 1,543 queries one at a time takes minutes on a busy 2-core
+/// machine.
+const LONG_JOB: Duration = Duration::from_secs(900);
+
 /// What `nomos eval` wrote: the means (every key but `per_query`, in
 /// order), the metrics JSON and the run file.
 struct CliEval {
@@ -96,6 +156,10 @@ struct CliEval {
 }
 
 fn cli_eval(file: &str) -> Result<CliEval> {
+    cli_eval_with(file, &[])
+}
+
+fn cli_eval_with(file: &str, extra: &[&str]) -> Result<CliEval> {
     let dir = tempfile::tempdir()?;
     let metrics_path = dir.path().join("metrics.json");
     let run_path = dir.path().join("run.trec");
@@ -107,6 +171,7 @@ fn cli_eval(file: &str) -> Result<CliEval> {
         .arg(&run_path)
         .arg("--metrics")
         .arg(&metrics_path)
+        .args(extra)
         .status()?;
     ensure!(status.success(), "nomos eval failed: {status}");
     let metrics = std::fs::read_to_string(metrics_path)?;

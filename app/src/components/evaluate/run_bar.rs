@@ -109,7 +109,11 @@ pub fn JobProgress() -> impl IntoView {
                         <div class="progress-fill" style:width=format!("{percent:.1}%")></div>
                     </div>
                     <span class="job-label">
-                        {format!("{} — {} rankings", job.label, fraction(job.done, job.total))}
+                        {match &job.detail {
+                            Some(d) if d.is_empty() => format!("{}…", job.label),
+                            Some(d) => format!("{} — {d}", job.label),
+                            None => format!("{} — {} rankings", job.label, fraction(job.done, job.total)),
+                        }}
                     </span>
                     <button type="button" class="button" on:click=move |_| store.cancel()>
                         "Cancel"
