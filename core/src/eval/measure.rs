@@ -84,6 +84,28 @@ impl fmt::Display for Measure {
     }
 }
 
+/// The measures Nomos reports (the CLI's metrics JSON and the app's
+/// Evaluate view), in their output order.
+pub const REPORTED: [&str; 9] = [
+    "ndcg@10",
+    "ndcg@100",
+    "map@100",
+    "recall@1",
+    "recall@5",
+    "recall@10",
+    "recall@100",
+    "p@10",
+    "mrr@10",
+];
+
+/// [`REPORTED`], parsed.
+pub fn reported() -> Vec<Measure> {
+    REPORTED
+        .iter()
+        .map(|m| m.parse().expect("the reported measure names are valid"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,26 +142,4 @@ mod tests {
             assert_eq!(err.0, spec);
         }
     }
-}
-
-/// The measures Nomos reports (the CLI's metrics JSON and the app's
-/// Evaluate view), in their output order.
-pub const REPORTED: [&str; 9] = [
-    "ndcg@10",
-    "ndcg@100",
-    "map@100",
-    "recall@1",
-    "recall@5",
-    "recall@10",
-    "recall@100",
-    "p@10",
-    "mrr@10",
-];
-
-/// [`REPORTED`], parsed.
-pub fn reported() -> Vec<Measure> {
-    REPORTED
-        .iter()
-        .map(|m| m.parse().expect("the reported measure names are valid"))
-        .collect()
 }
