@@ -5,8 +5,9 @@
 //! - **int8 codes with one f32 scale**: `x ≈ scale · c`, `scale = max|x| / 127`,
 //!   `c = round(x / scale)`. A scale per vector costs 4 bytes against 384 of
 //!   codes and keeps each vector's full int8 range. Scores are
-//!   `scale · Σ q_i c_i` with the query kept in f32 (asymmetric), so the only
-//!   error is the documents' rounding;
+//!   `scale · Σ q_i c_i`, the query quantised far more finely than the
+//!   documents (i16 codes, see `score::QueryCodes`), so the error is
+//!   essentially the documents' rounding;
 //! - **1-bit codes** for a cheap first pass: bit `i` is set when
 //!   `x_i > mean_i`, `mean` being the corpus mean document vector. e5
 //!   vectors are strongly anisotropic (every vector shares a large common
@@ -20,9 +21,9 @@
 //! ties in corpus order, like every ranking in [`crate::search`].
 //!
 //! Everything is deterministic and identical natively and in wasm: the dot
-//! product's f32 operations are written out in a fixed order (eight lanes,
-//! then a fixed pairwise sum), and Rust never fuses or reorders float
-//! operations on its own.
+//! product is computed exactly in integers, and the few float operations
+//! around it (the query's power-of-two scaling, the document's scale) are
+//! single IEEE operations in a fixed order.
 
 mod error;
 mod quantize;

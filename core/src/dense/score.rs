@@ -7,11 +7,12 @@ impl DenseIndex {
     /// Scores every document for the query embedding `query` (checked with
     /// [`Self::check_query`]) into `scores`, resized to the number of
     /// documents: `scale · Σ q_i c_i`, an approximation of the dot product
-    /// (the cosine, for normalised vectors), computed in f32.
+    /// (the cosine, for normalised vectors).
     pub fn score_into(&self, query: &[f32], scores: &mut Vec<f64>) -> Result<(), DenseError> {
         self.check_query(query)?;
+        let query = QueryCodes::new(query);
         scores.clear();
-        scores.extend((0..self.n_docs()).map(|doc| self.score_doc(query, doc)));
+        scores.extend((0..self.n_docs()).map(|doc| self.score_doc(&query, doc)));
         Ok(())
     }
 
@@ -36,12 +37,13 @@ impl DenseIndex {
     ) -> Result<Vec<Hit>, DenseError> {
         self.check_query(query)?;
         let code = self.query_bits(query);
+        let codes = QueryCodes::new(query);
         let mut hits: Vec<Hit> = self
             .nearest_by_bits(&code, candidates.max(k))
             .into_iter()
             .map(|doc| Hit {
                 doc,
-                score: self.score_doc(query, doc as usize),
+                score: self.score_doc(&codes, doc as usize),
             })
             .collect();
         sort_hits(&mut hits, k);
@@ -124,23 +126,79 @@ impl DenseIndex {
         out
     }
 
-    /// `scale · Σ q_i c_i` in f32: eight lane sums over the components in
-    /// order, then a fixed pairwise reduction.
-    pub(super) fn score_doc(&self, query: &[f32], doc: usize) -> f64 {
-        let codes = self.doc_codes(doc);
-        let mut lanes = [0f32; 8];
-        let (q8, q_rest) = query.split_at(query.len() / 8 * 8);
-        let (c8, c_rest) = codes.split_at(q8.len());
-        for (q, c) in q8.chunks_exact(8).zip(c8.chunks_exact(8)) {
-            for lane in 0..8 {
-                lanes[lane] += q[lane] * f32::from(c[lane]);
-            }
-        }
-        for (lane, (&q, &c)) in q_rest.iter().zip(c_rest).enumerate() {
-            lanes[lane] += q * f32::from(c);
-        }
-        let dot = ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
-            + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
-        f64::from(self.scales[doc] * dot)
+    /// `scale · Σ q_i c_i`, the dot product computed exactly in integers
+    /// with the query's i16 codes (see [`QueryCodes`]).
+    pub(super) fn score_doc(&self, query: &QueryCodes, doc: usize) -> f64 {
+        let dot = int_dot(&query.codes, self.doc_codes(doc));
+        f64::from(self.scales[doc]) * dot as f64 * query.step
     }
+}
+
+/// A query quantised for the integer dot product: `codes[i] = round(q_i ·
+/// 2^e)` with the largest power of two `2^e` that keeps every code within
+/// ±32767, and `step = 2^-e`. A power of two makes the scaling exact, so a
+/// query of small dyadic values is represented exactly; otherwise each
+/// component is off by at most half a step, under 2^-15 of the largest.
+///
+/// Why integers: i16 × i8 products summed in i32 are exact, so the order of
+/// the sum cannot matter, and they map onto the SIMD multiply-add of every
+/// target (x86 `pmaddwd`, wasm `i32x4.dot_i16x8_s`), several times faster
+/// than widening each code to f32. The exponent comes from the bits of the
+/// largest component, not from a logarithm, so wasm and native agree.
+pub(super) struct QueryCodes {
+    codes: Vec<i16>,
+    step: f64,
+}
+
+impl QueryCodes {
+    /// `query` must be finite ([`DenseIndex::check_query`]).
+    pub(super) fn new(query: &[f32]) -> QueryCodes {
+        let max = query.iter().fold(0f32, |m, &x| m.max(x.abs()));
+        if max == 0.0 {
+            return QueryCodes {
+                codes: vec![0; query.len()],
+                step: 0.0,
+            };
+        }
+        // max lies in [2^p, 2^(p+1)) (p = −127 for subnormals, whose codes
+        // then stay well within range); 2^(14−p) · max < 2^15.
+        let p = ((max.to_bits() >> 23) & 0xff) as i32 - 127;
+        let e = 14 - p;
+        let factor = 2f64.powi(e);
+        let codes = query
+            .iter()
+            .map(|&x| (f64::from(x) * factor).round().clamp(-32767.0, 32767.0) as i16)
+            .collect();
+        QueryCodes {
+            codes,
+            step: 2f64.powi(-e),
+        }
+    }
+}
+
+/// Codes summed per block: within one, each of the eight i32 lanes adds at
+/// most 512 products of magnitude ≤ 32767 · 127, which cannot overflow.
+const BLOCK: usize = 4096;
+
+/// `Σ q_i c_i`, exactly.
+fn int_dot(query: &[i16], codes: &[i8]) -> i64 {
+    query
+        .chunks(BLOCK)
+        .zip(codes.chunks(BLOCK))
+        .map(|(q, c)| {
+            let mut lanes = [0i32; 8];
+            let whole = q.len() / 8 * 8;
+            for (q, c) in q[..whole].chunks_exact(8).zip(c[..whole].chunks_exact(8)) {
+                for lane in 0..8 {
+                    lanes[lane] += i32::from(q[lane]) * i32::from(c[lane]);
+                }
+            }
+            let rest: i32 = q[whole..]
+                .iter()
+                .zip(&c[whole..])
+                .map(|(&q, &c)| i32::from(q) * i32::from(c))
+                .sum();
+            lanes.iter().map(|&l| i64::from(l)).sum::<i64>() + i64::from(rest)
+        })
+        .sum()
 }

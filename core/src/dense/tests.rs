@@ -101,6 +101,56 @@ fn int8_ranking_equals_exact_ranking_on_representable_vectors() {
     }
 }
 
+/// Off representable values, a score differs from the exact `scale · Σ q_i
+/// c_i` only by the query's rounding: at most half a step per component.
+#[test]
+fn scores_are_within_the_query_rounding_of_exact() {
+    let mut rng = Lcg(11);
+    let (n, dim) = (200, 384);
+    let index = DenseIndex::build(&random_vectors(&mut rng, n, dim), dim).unwrap();
+    for _ in 0..10 {
+        let query: Vec<f32> = (0..dim).map(|_| rng.real() * 0.1).collect();
+        let max = query.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let mut scores = Vec::new();
+        index.score_into(&query, &mut scores).unwrap();
+        for (doc, &score) in scores.iter().enumerate() {
+            let codes = &index.codes()[doc * dim..(doc + 1) * dim];
+            let scale = f64::from(index.scales()[doc]);
+            let exact: f64 = query
+                .iter()
+                .zip(codes)
+                .map(|(&q, &c)| f64::from(q) * f64::from(c))
+                .sum();
+            // Half a step is at most max / 2^15; each code at most 127.
+            let bound = scale * dim as f64 * 127.0 * f64::from(max) / 32768.0;
+            assert!(
+                (score - scale * exact).abs() <= bound,
+                "doc {doc}: {score} vs {}",
+                scale * exact
+            );
+        }
+    }
+}
+
+/// The integer dot product cannot overflow, whatever the dimension.
+#[test]
+fn extreme_codes_in_long_vectors_score_exactly() {
+    let dim = 20_000;
+    let vectors: Vec<f32> = (0..2 * dim)
+        .map(|i| if i < dim { 1.0 } else { -1.0 })
+        .collect();
+    let index = DenseIndex::build(&vectors, dim).unwrap();
+    let query = vec![1.0f32; dim];
+    let mut scores = Vec::new();
+    index.score_into(&query, &mut scores).unwrap();
+    // Codes ±127 with scale 1/127, query codes 2^14 with step 2^-14.
+    let scale = f64::from(1.0f32 / 127.0);
+    assert_eq!(
+        scores,
+        [scale * (dim as f64 * 127.0), scale * -(dim as f64 * 127.0)]
+    );
+}
+
 #[test]
 fn binary_with_every_candidate_equals_brute_force() {
     let mut rng = Lcg(11);
