@@ -28,23 +28,22 @@ pub fn method_label(name: &str) -> &'static str {
     }
 }
 
-/// The method picker and the chosen method's parameters.
-#[component]
-fn MethodPicker() -> impl IntoView {
-    let state = use_app_state();
+/// Whether the pool offers the dense and hybrid methods (it has vectors
+/// and the site serves their model), for the method pickers.
+pub fn dense_offered() -> impl Fn() -> bool + Copy {
     let semantic = use_semantic();
-    let dense_ok = move || {
+    move || {
         !matches!(
             semantic.status.get(),
             ModelStatus::NoVectors | ModelStatus::NotServed { .. }
         )
-    };
-    let on_method = move |ev: leptos::ev::Event| {
-        if let Some(m) = Method::by_name(&event_target_value(&ev)) {
-            state.method.set(m);
-        }
-    };
-    let options = Method::NAMES
+    }
+}
+
+/// One `<option>` per method, the dense ones disabled where `dense_ok`
+/// says the pool cannot run them.
+pub fn method_options(dense_ok: impl Fn() -> bool + Copy + Send + Sync + 'static) -> impl IntoView {
+    Method::NAMES
         .iter()
         .map(|&name| {
             let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
@@ -54,7 +53,19 @@ fn MethodPicker() -> impl IntoView {
                 </option>
             }
         })
-        .collect_view();
+        .collect_view()
+}
+
+/// The method picker and the chosen method's parameters.
+#[component]
+fn MethodPicker() -> impl IntoView {
+    let state = use_app_state();
+    let semantic = use_semantic();
+    let on_method = move |ev: leptos::ev::Event| {
+        if let Some(m) = Method::by_name(&event_target_value(&ev)) {
+            state.method.set(m);
+        }
+    };
     let fields = move || {
         let method = state.method.get();
         method
@@ -100,7 +111,7 @@ fn MethodPicker() -> impl IntoView {
         <div class="param">
             <label for="method">"Method"</label>
             <select id="method" prop:value=move || state.method.get().name() on:change=on_method>
-                {options}
+                {method_options(dense_offered())}
             </select>
         </div>
         {fields}

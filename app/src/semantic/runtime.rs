@@ -64,25 +64,15 @@ impl Model {
             .commit_from_memory(&files.model)
             .await
             .map_err(fail)?;
-        let [ids, mask] = manifest.onnx.inputs.as_slice() else {
-            return Err(format!(
-                "the model manifest lists inputs {:?}, not [input_ids, attention_mask]",
-                manifest.onnx.inputs
-            ));
-        };
-        let has_input = |name: &str| session.inputs().iter().any(|i| i.name() == name);
-        let has_output = session
-            .outputs()
-            .iter()
-            .any(|o| o.name() == manifest.onnx.output);
-        if !has_input(ids) || !has_input(mask) || !has_output {
-            return Err(format!(
-                "the model lacks input {ids} or {mask}, or output {}",
-                manifest.onnx.output
-            ));
-        }
+        let inputs = manifest
+            .onnx
+            .check(
+                session.inputs().iter().map(|i| i.name()),
+                session.outputs().iter().map(|o| o.name()),
+            )
+            .map_err(|e| format!("the model does not fit its manifest: {e}"))?;
         Ok(Model {
-            inputs: [ids.clone(), mask.clone()],
+            inputs,
             output: manifest.onnx.output.clone(),
             session: Mutex::new(session),
             _env: env,

@@ -76,6 +76,33 @@ pub struct OnnxInterface {
     pub output: String,
 }
 
+impl OnnxInterface {
+    /// The `[input_ids, attention_mask]` names, if a session whose graph
+    /// has `inputs` and `outputs` offers them and the output: the check
+    /// both runtimes (native and browser) make before the first run.
+    pub fn check<'a>(
+        &self,
+        inputs: impl IntoIterator<Item = &'a str> + Clone,
+        outputs: impl IntoIterator<Item = &'a str>,
+    ) -> Result<[String; 2], String> {
+        let [ids, mask] = self.inputs.as_slice() else {
+            return Err(format!(
+                "the manifest lists inputs {:?}, not [input_ids, attention_mask]",
+                self.inputs
+            ));
+        };
+        let has_input = |name: &str| inputs.clone().into_iter().any(|i| i == name);
+        let has_output = outputs.into_iter().any(|o| o == self.output);
+        if !has_input(ids) || !has_input(mask) || !has_output {
+            return Err(format!(
+                "the graph lacks input {ids} or {mask}, or output {}",
+                self.output
+            ));
+        }
+        Ok([ids.clone(), mask.clone()])
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManifestFile {
     pub name: String,

@@ -66,3 +66,33 @@ fn wrong_output_size_is_an_error() {
     assert!(b.pool(&[0.0; 3], 2).is_err());
     assert!(b.pool(&[], 0).is_err());
 }
+
+#[test]
+fn a_session_is_checked_against_the_manifest_interface() {
+    let onnx = super::OnnxInterface {
+        opset: 17,
+        inputs: vec!["input_ids".into(), "attention_mask".into()],
+        output: "last_hidden_state".into(),
+    };
+    let inputs = ["attention_mask", "input_ids"];
+    assert_eq!(
+        onnx.check(inputs, ["last_hidden_state"]),
+        Ok(["input_ids".to_owned(), "attention_mask".to_owned()])
+    );
+    let err = onnx
+        .check(["input_ids"], ["last_hidden_state"])
+        .unwrap_err();
+    assert!(
+        err.contains("lacks input input_ids or attention_mask"),
+        "{err}"
+    );
+    assert!(onnx.check(inputs, ["pooler_output"]).is_err());
+    let one = super::OnnxInterface {
+        inputs: vec!["input_ids".into()],
+        ..onnx
+    };
+    assert!(one
+        .check(inputs, ["last_hidden_state"])
+        .unwrap_err()
+        .contains("not [input_ids"));
+}

@@ -66,25 +66,15 @@ impl OnnxEmbedder {
             .and_then(|mut b| b.commit_from_memory(&model))
             .map_err(|e| model_error(&e))?;
 
-        let [ids, mask] = manifest.onnx.inputs.as_slice() else {
-            return Err(model_error(&format!(
-                "the manifest lists inputs {:?}, not [input_ids, attention_mask]",
-                manifest.onnx.inputs
-            )));
-        };
-        let has_input = |name: &str| session.inputs().iter().any(|i| i.name() == name);
-        let has_output = session
-            .outputs()
-            .iter()
-            .any(|o| o.name() == manifest.onnx.output);
-        if !has_input(ids) || !has_input(mask) || !has_output {
-            return Err(model_error(&format!(
-                "the graph lacks input {ids} or {mask}, or output {}",
-                manifest.onnx.output
-            )));
-        }
+        let inputs = manifest
+            .onnx
+            .check(
+                session.inputs().iter().map(|i| i.name()),
+                session.outputs().iter().map(|o| o.name()),
+            )
+            .map_err(|e| model_error(&e))?;
         Ok(OnnxEmbedder {
-            inputs: [ids.clone(), mask.clone()],
+            inputs,
             output: manifest.onnx.output.clone(),
             session,
             encoder,

@@ -30,12 +30,7 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
     let _turn = one_at_a_time().await;
     let server = StaticServer::start(&dist_dir()?)?;
     let file = "el-syntagma.blob";
-    let link = format!(
-        "{}#pool={file}&rank=rrf&q={}",
-        server.url(),
-        escape(EL_QUERY)
-    );
-    let app = App::open_at(&link, file).await?;
+    let app = open_hybrid(&server, file, EL_QUERY).await?;
     let outcome = async {
         // Hybrid ranking, once the model is in: the same articles as the CLI.
         let rows = app.results(EL_QUERY).await?;
@@ -113,12 +108,7 @@ async fn a_damaged_model_is_reported_and_bm25_goes_on() -> Result<()> {
     model[middle] ^= 0x55;
     server.replace("models/e5-small/model.onnx", model);
     let file = "el-syntagma.blob";
-    let link = format!(
-        "{}#pool={file}&rank=rrf&q={}",
-        server.url(),
-        escape(EL_QUERY)
-    );
-    let app = App::open_at(&link, file).await?;
+    let app = open_hybrid(&server, file, EL_QUERY).await?;
     let outcome = async {
         let state = app
             .poll(
@@ -190,6 +180,12 @@ async fn dense_ranking_time_per_pool() -> Result<()> {
     }
     .await;
     finish(app, outcome).await
+}
+
+/// Opens a link to `query` in `file`, ranked with hybrid search.
+async fn open_hybrid(server: &StaticServer, file: &str, query: &str) -> Result<App> {
+    let link = format!("{}#pool={file}&rank=rrf&q={}", server.url(), escape(query));
+    App::open_at(&link, file).await
 }
 
 /// The page's `window.__nomosEmbed(text)`, which awaits the loaded model.

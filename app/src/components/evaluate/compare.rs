@@ -8,24 +8,17 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
 use super::{compared, current, use_eval_store};
-use crate::components::advanced::method_label;
+use crate::components::advanced::{dense_offered, method_options};
 use crate::evaluate::config::Config;
 use crate::evaluate::measures::{label, per_query_columns};
 use crate::evaluate::store::Slot;
-use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
 
 #[component]
 pub fn CompareCard() -> impl IntoView {
     let state = use_app_state();
     let store = use_eval_store();
-    let semantic = use_semantic();
-    let dense_ok = move || {
-        !matches!(
-            semantic.status.get(),
-            ModelStatus::NoVectors | ModelStatus::NotServed { .. }
-        )
-    };
+    let dense_ok = dense_offered();
     let chosen = move || Config {
         method: state.method.get_untracked(),
         params: state.params.get_untracked(),
@@ -104,18 +97,6 @@ pub fn CompareCard() -> impl IntoView {
             />
         }
     };
-    let methods = Method::NAMES
-        .iter()
-        .map(|&name| {
-            let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
-            view! {
-                <option value=name prop:disabled=move || needs_dense && !dense_ok()>
-                    {method_label(name)}
-                </option>
-            }
-        })
-        .collect_view();
-
     let chart = move || {
         let (_, a) = current(store)?;
         let b = compared(store, &a)?;
@@ -152,7 +133,7 @@ pub fn CompareCard() -> impl IntoView {
                         }
                     }
                 >
-                    {methods}
+                    {method_options(dense_ok)}
                 </select>
                 <span class="bm25-settings" prop:hidden=move || !form.get().method.needs_lexical()>
                     <label for="compare-variant">"BM25"</label>
