@@ -81,8 +81,12 @@ fn loaded_indexes_equal_the_built_ones_and_rank_identically() {
     for (field, built) in [(Field::Text, &s.index), (Field::Augmented, &s.augmented)] {
         let loaded = blob.take_index(field).unwrap();
         assert_eq!(loaded.clone().into_parts(), built.clone().into_parts());
+        // Every document frequency of either field has the builder's logs,
+        // and scoring with them is scoring with this platform's ln.
+        let table = blob.idf_table().cloned().unwrap();
+        assert!(built.doc_freqs().iter().all(|df| table.dfs().contains(df)));
         let params = blob.bm25_params();
-        let a = Bm25Scorer::new(loaded, params).unwrap();
+        let a = Bm25Scorer::with_idf_table(loaded, params, Some(table)).unwrap();
         let b = Bm25Scorer::new(built.clone(), params).unwrap();
         let analyzer = nomos_core::analysis::Analyzer::by_name(blob.analyzer()).unwrap();
         for q in blob.queries_iter() {

@@ -6,14 +6,15 @@ use rkyv::rancor;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::format::{
-    Bm25Defaults, Csr, DenseSection, DenseSet, DocsSection, GraphSection, Header, LexicalSection,
-    Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, VectorField, FORMAT_VERSION,
-    NONE,
+    Bm25Defaults, Csr, DenseSection, DenseSet, DocsSection, GraphSection, Header, IdfSection,
+    LexicalSection, Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, VectorField,
+    FORMAT_VERSION, NONE,
 };
 use super::text::{self, ArticleTextRef};
 use super::{frame, BlobError};
 use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
+use crate::search::IdfTable;
 
 /// One retrievable unit as the builder hands it over: a statutory article,
 /// a stykke, or a STARD article. Readers produce these directly.
@@ -179,6 +180,19 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     if let Some(dense) = &input.dense {
         sections.push((SectionKind::Dense, archive(&dense_section(dense, n_docs)?)?));
     }
+    let dfs = input
+        .text_index
+        .doc_freqs()
+        .iter()
+        .chain(input.augmented_index.iter().flat_map(|i| i.doc_freqs()))
+        .copied();
+    let idf = IdfTable::compute(u64::from(n_docs), dfs);
+    let idf_section = IdfSection {
+        dfs: idf.dfs().to_vec(),
+        okapi: idf.okapi_values().to_vec(),
+        lucene: idf.lucene_values().to_vec(),
+    };
+    sections.push((SectionKind::Idf, archive(&idf_section)?));
 
     let header = Header {
         builder: input.builder.clone(),
@@ -194,7 +208,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let mut parts: Vec<([u8; 4], u32, &[u8])> = vec![(SectionKind::Header.tag(), 0, &header)];
     parts.extend(sections.iter().map(|(kind, bytes)| {
         let flags = match kind {
-            SectionKind::Dense => frame::FLAG_OPTIONAL,
+            SectionKind::Dense | SectionKind::Idf => frame::FLAG_OPTIONAL,
             _ => 0,
         };
         (kind.tag(), flags, bytes.as_slice())

@@ -31,10 +31,12 @@ pub enum SectionKind {
     /// [`DenseSection`], optional: written with the `FLAG_OPTIONAL` table
     /// flag, so readers that predate it skip it.
     Dense,
+    /// [`IdfSection`], optional likewise.
+    Idf,
 }
 
 impl SectionKind {
-    pub const ALL: [SectionKind; 9] = [
+    pub const ALL: [SectionKind; 10] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -44,6 +46,7 @@ impl SectionKind {
         SectionKind::Qrels,
         SectionKind::Graph,
         SectionKind::Dense,
+        SectionKind::Idf,
     ];
 
     pub fn tag(self) -> [u8; 4] {
@@ -57,6 +60,7 @@ impl SectionKind {
             SectionKind::Qrels => *b"QREL",
             SectionKind::Graph => *b"GRPH",
             SectionKind::Dense => *b"DENS",
+            SectionKind::Idf => *b"IDFL",
         }
     }
 
@@ -72,6 +76,7 @@ impl SectionKind {
             SectionKind::Qrels => "qrels",
             SectionKind::Graph => "graph",
             SectionKind::Dense => "dense",
+            SectionKind::Idf => "idf",
         }
     }
 
@@ -231,6 +236,17 @@ pub enum VectorField {
     Text,
     /// The LLM-augmented text (CRAwLeR-DK).
     Augmented,
+}
+
+/// BM25's idf logarithms per document frequency of any lexical field,
+/// computed by the builder (see [`crate::search::IdfTable`], which checks
+/// them on load): frequencies ascending, and for each okapi's and
+/// lucene's log ratio.
+#[derive(Archive, Serialize, Debug)]
+pub struct IdfSection {
+    pub dfs: Vec<u32>,
+    pub okapi: Vec<f64>,
+    pub lucene: Vec<f64>,
 }
 
 /// Document embeddings from one model, quantised as

@@ -10,8 +10,8 @@ use rkyv::util::AlignedVec;
 use super::encode::content_hash;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
-    ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection, ArchivedTextSection,
-    ArchivedVectorField, Header, SectionKind, FORMAT_VERSION, NONE,
+    ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
+    ArchivedTextSection, ArchivedVectorField, Header, SectionKind, FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
@@ -19,6 +19,7 @@ use crate::analysis::Analyzer;
 use crate::dense::{DenseIndex, DenseParts};
 use crate::index::{IndexParts, InvertedIndex};
 use crate::search::Bm25Params;
+use crate::search::IdfTable;
 
 /// Byte ranges of the sections a loaded blob reads from.
 pub(super) struct Ranges {
@@ -138,6 +139,21 @@ impl Blob {
             }
         };
 
+        let idf_table = match found.get(&SectionKind::Idf) {
+            None => None,
+            Some(range) => {
+                let section: &ArchivedIdfSection = access(&aligned, range.clone(), "idf")?;
+                let table = IdfTable::from_parts(
+                    n_docs as u64,
+                    section.dfs.iter().map(|d| d.to_native()).collect(),
+                    section.okapi.iter().map(|v| v.to_native()).collect(),
+                    section.lucene.iter().map(|v| v.to_native()).collect(),
+                )
+                .map_err(|e| BlobError::invalid(SectionKind::Idf.name(), e.to_string()))?;
+                Some(table)
+            }
+        };
+
         Ok(Blob {
             bytes: aligned,
             sections,
@@ -146,6 +162,7 @@ impl Blob {
             fields,
             dense_model,
             dense,
+            idf_table,
             doc_ids,
         })
     }

@@ -39,6 +39,9 @@
 //! one text set first, at most one set per field, and every set through
 //! [`DenseIndex::from_parts`] (lengths, dimension, finite non-negative
 //! scales, symmetric codes, no stray bits) over exactly the blob's documents.
+//! The optional `IDFL` section ([`format::IdfSection`]) came the same way:
+//! the builder's logarithms for BM25's idf, so that readers whose `ln`
+//! rounds differently (wasm) still rank to the bit like the references.
 
 mod encode;
 mod error;
@@ -56,6 +59,7 @@ use rkyv::util::AlignedVec;
 
 use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
+use crate::search::IdfTable;
 
 pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
@@ -103,6 +107,8 @@ pub struct Blob {
     fields: Vec<(Field, InvertedIndex)>,
     dense_model: Option<DenseModel>,
     dense: Vec<(Field, DenseIndex)>,
+    /// BM25's idf logarithms as the builder computed them (`IDFL`).
+    idf_table: Option<IdfTable>,
     doc_ids: HashMap<Box<str>, u32>,
 }
 

@@ -9,7 +9,7 @@ use super::text::ArticleText;
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
 use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
-use crate::search::Bm25Params;
+use crate::search::{Bm25Params, IdfTable};
 
 /// A benchmark query stored in a blob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +123,12 @@ impl Blob {
     pub fn take_index(&mut self, field: Field) -> Option<InvertedIndex> {
         let at = self.fields.iter().position(|(f, _)| *f == field)?;
         Some(self.fields.remove(at).1)
+    }
+
+    /// BM25's idf logarithms as the builder computed them, if the blob has
+    /// them (see [`crate::search::IdfTable`]).
+    pub fn idf_table(&self) -> Option<&IdfTable> {
+        self.idf_table.as_ref()
     }
 
     /// The model of the document vectors, when the blob has any.

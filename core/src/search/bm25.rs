@@ -11,6 +11,7 @@
 
 use crate::index::InvertedIndex;
 
+use super::idf_table::IdfTable;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
 use super::top_k::{top_k_into, Hit};
 
@@ -23,17 +24,30 @@ pub struct Bm25Scorer {
     idf: Vec<f64>,
     /// By document id: `k1 · ((1 − b) + b · dl / avgdl)`.
     doc_norms: Vec<f64>,
+    /// The blob's logarithms, when it has them (see [`IdfTable`]).
+    idf_table: Option<IdfTable>,
 }
 
 impl Bm25Scorer {
     /// Precomputes idf and length norms for `params` (see
     /// [`Bm25Params::validate`] for the accepted ranges).
     pub fn new(index: InvertedIndex, params: Bm25Params) -> Result<Self, ParamsError> {
+        Self::with_idf_table(index, params, None)
+    }
+
+    /// [`Self::new`], taking idf logarithms from `table` where it has them
+    /// (a blob's, so that every platform computes the same idf).
+    pub fn with_idf_table(
+        index: InvertedIndex,
+        params: Bm25Params,
+        idf_table: Option<IdfTable>,
+    ) -> Result<Self, ParamsError> {
         let mut scorer = Bm25Scorer {
             index,
             params,
             idf: Vec::new(),
             doc_norms: Vec::new(),
+            idf_table,
         };
         scorer.set_params(params)?;
         Ok(scorer)
@@ -45,8 +59,8 @@ impl Bm25Scorer {
         params.validate()?;
         self.params = params;
         self.idf = match params.variant {
-            Bm25Variant::Okapi => okapi_idf(&self.index, params.epsilon),
-            Bm25Variant::Lucene => lucene_idf(&self.index),
+            Bm25Variant::Okapi => okapi_idf(&self.index, params.epsilon, self.idf_table.as_ref()),
+            Bm25Variant::Lucene => lucene_idf(&self.index, self.idf_table.as_ref()),
         };
         self.doc_norms = doc_norms(&self.index, params.k1, params.b);
         Ok(())
@@ -133,15 +147,12 @@ impl Bm25Scorer {
 /// rank_bm25 `BM25Okapi._calc_idf`: `ln(N − df + 0.5) − ln(df + 0.5)`;
 /// negative values are replaced by `epsilon × mean`, the mean being taken
 /// over all terms before flooring, summed in vocabulary (first-seen) order.
-fn okapi_idf(index: &InvertedIndex, epsilon: f64) -> Vec<f64> {
+fn okapi_idf(index: &InvertedIndex, epsilon: f64, table: Option<&IdfTable>) -> Vec<f64> {
     let n = index.n_docs() as u64;
     let mut idf: Vec<f64> = index
         .doc_freqs()
         .iter()
-        .map(|&df| {
-            let df = u64::from(df);
-            ((n - df) as f64 + 0.5).ln() - (df as f64 + 0.5).ln()
-        })
+        .map(|&df| IdfTable::okapi(table, n, df))
         .collect();
     if idf.is_empty() {
         return idf;
@@ -161,16 +172,12 @@ fn okapi_idf(index: &InvertedIndex, epsilon: f64) -> Vec<f64> {
 
 /// bm25s `_score_idf_lucene`: `ln(1 + (N − df + 0.5) / (df + 0.5))` in
 /// float64, stored as float32.
-fn lucene_idf(index: &InvertedIndex) -> Vec<f64> {
+fn lucene_idf(index: &InvertedIndex, table: Option<&IdfTable>) -> Vec<f64> {
     let n = index.n_docs() as u64;
     index
         .doc_freqs()
         .iter()
-        .map(|&df| {
-            let df = u64::from(df);
-            let ratio = ((n - df) as f64 + 0.5) / (df as f64 + 0.5);
-            f64::from((1.0 + ratio).ln() as f32)
-        })
+        .map(|&df| f64::from(IdfTable::lucene(table, n, df) as f32))
         .collect()
 }
 

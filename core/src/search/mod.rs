@@ -20,12 +20,14 @@
 
 mod bm25;
 pub mod highlight;
+mod idf_table;
 pub mod methods;
 mod params;
 mod searcher;
 mod top_k;
 
 pub use bm25::Bm25Scorer;
+pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
 pub use searcher::{Searcher, SearcherError};
 pub use top_k::{sort_hits, top_k, top_k_into, Hit};

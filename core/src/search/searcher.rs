@@ -32,7 +32,8 @@ impl Searcher {
         let index = blob
             .take_index(Field::Text)
             .ok_or(SearcherError::NoTextIndex)?;
-        let scorer = Bm25Scorer::new(index, params).map_err(SearcherError::Params)?;
+        let scorer = Bm25Scorer::with_idf_table(index, params, blob.idf_table().cloned())
+            .map_err(SearcherError::Params)?;
         Ok(Searcher { analyzer, scorer })
     }
 
