@@ -69,9 +69,11 @@ pub struct Semantic {
     /// The model started, by the manifest hash it was started for: a pool
     /// with vectors from the same model reuses it.
     model: StoredValue<Option<(String, Rc<Model>)>, LocalStorage>,
-    /// Bumped by every new source; a download that finds it changed drops
-    /// its result.
-    generation: StoredValue<u64>,
+    /// The manifest hash of the model being downloaded or started, if any:
+    /// a pool switch away and back during a load joins it rather than
+    /// starting a second one, and a load reports only while its model is
+    /// the current pool's.
+    loading: StoredValue<Option<String>>,
     /// The URLs the model and runtime were loaded from.
     pub urls: RwSignal<Vec<String>>,
 }
@@ -82,7 +84,7 @@ impl Semantic {
             status: RwSignal::new(ModelStatus::NoVectors),
             source: StoredValue::new(None),
             model: StoredValue::new_local(None),
-            generation: StoredValue::new(0),
+            loading: StoredValue::new(None),
             urls: RwSignal::new(Vec::new()),
         };
         semantic.expose();
@@ -112,13 +114,13 @@ impl Semantic {
     /// The newly loaded pool's model: `None` when it has no vectors,
     /// `Some(Err(model id))` when the site does not serve its model.
     pub fn set_source(&self, source: Option<Result<ModelSource, String>>) {
-        self.generation.update_value(|g| *g += 1);
         let status = match &source {
             None => ModelStatus::NoVectors,
             Some(Err(model)) => ModelStatus::NotServed {
                 model: model.clone(),
             },
             Some(Ok(s)) if self.has_model(&s.manifest_sha256) => ModelStatus::Ready,
+            Some(Ok(s)) if self.is_loading(&s.manifest_sha256) => ModelStatus::Starting,
             Some(Ok(s)) => ModelStatus::Idle {
                 bytes: s.bytes + RUNTIME_WASM_BYTES,
             },
@@ -137,8 +139,15 @@ impl Semantic {
         let Some(source) = self.source.get_value().filter(|_| startable) else {
             return;
         };
-        let generation = self.generation.get_value();
-        let current = move || self.generation.get_value() == generation;
+        if self.is_loading(&source.manifest_sha256) {
+            return;
+        }
+        let hash = source.manifest_sha256.clone();
+        self.loading.set_value(Some(hash.clone()));
+        let current = move || {
+            self.source
+                .with_value(|s| s.as_ref().is_some_and(|s| s.manifest_sha256 == hash))
+        };
         self.status.set(ModelStatus::Downloading {
             received: 0,
             total: source.bytes + RUNTIME_WASM_BYTES,
@@ -159,6 +168,7 @@ impl Semantic {
                 }
                 Err(e) => Err(e),
             };
+            self.loading.set_value(None);
             if current() {
                 self.status.set(match outcome {
                     Ok(()) => ModelStatus::Ready,
@@ -185,6 +195,10 @@ impl Semantic {
                 .filter(|(h, _)| *h == hash)
                 .map(|(_, m)| m.clone())
         })
+    }
+
+    fn is_loading(&self, hash: &str) -> bool {
+        self.loading.with_value(|l| l.as_deref() == Some(hash))
     }
 
     fn has_model(&self, hash: &str) -> bool {

@@ -54,16 +54,24 @@ impl Model {
                 .await
                 .map_err(|e| format!("ONNX Runtime did not load: {e}"))?;
             ort::set_api(api);
+            // Once: ONNX Runtime's wasm starts with the first session.
+            configure_wasm(&files.runtime_wasm)?;
             API_SET.set(true);
         }
-        configure_wasm(&files.runtime_wasm)?;
         let fail = |e: ort::Error| format!("the model did not start: {e}");
         let env = ort::init().with_telemetry(false).build().map_err(fail)?;
+        // From a blob: URL over a copy in JS memory, not from a view into
+        // ours (`commit_from_memory`): the session is created
+        // asynchronously, and a view is detached if our memory grows
+        // meanwhile, as it does while the app works.
+        let url = object_url(&files.model)?;
         let session = Session::builder(&env)
             .map_err(fail)?
-            .commit_from_memory(&files.model)
+            .commit_from_url(&url)
             .await
-            .map_err(fail)?;
+            .map_err(fail);
+        let _ = web_sys::Url::revoke_object_url(&url);
+        let session = session?;
         let inputs = manifest
             .onnx
             .check(
@@ -119,6 +127,13 @@ impl Model {
             .pool(values, self.dim)
             .map_err(|e| format!("pooling the query failed: {e}"))
     }
+}
+
+/// A `blob:` URL for a copy of `bytes` (the model, already checked).
+fn object_url(bytes: &[u8]) -> Result<String, String> {
+    let parts = js_sys::Array::of1(&Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|e| js_message(&e))?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| js_message(&e))
 }
 
 /// The runtime's directory as an absolute URL (ort-web resolves file
