@@ -210,8 +210,8 @@ fn block_dot(q: &[i16], c: &[i8]) -> i64 {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn block_dot(q: &[i16], c: &[i8]) -> i64 {
     use core::arch::wasm32::{
-        i16x8_load_extend_i8x8, i32x4_add, i32x4_dot_i16x8, i32x4_extract_lane, i32x4_splat,
-        v128, v128_load,
+        i16x8_load_extend_i8x8, i32x4_add, i32x4_dot_i16x8, i32x4_extract_lane, i32x4_splat, v128,
+        v128_load,
     };
     let whole = q.len().min(c.len()) / 8 * 8;
     let mut acc = i32x4_splat(0);
