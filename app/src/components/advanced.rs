@@ -56,6 +56,42 @@ pub fn method_options(dense_ok: impl Fn() -> bool + Copy + Send + Sync + 'static
         .collect_view()
 }
 
+/// One number field per parameter of `method()`, ids `{prefix}-{key}`;
+/// a valid change goes to `set` (an invalid one is ignored, leaving the
+/// method as it was).
+pub fn method_fields(
+    prefix: &'static str,
+    method: impl Fn() -> Method + Copy + Send + Sync + 'static,
+    set: impl Fn(Method) + Copy + Send + Sync + 'static,
+) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    move || {
+        method()
+            .parameters()
+            .into_iter()
+            .map(|(key, value)| {
+                let id = format!("{prefix}-{key}");
+                view! {
+                    <div class="param">
+                        <label for=id.clone()>{key}</label>
+                        <input
+                            id=id
+                            type="number"
+                            inputmode="decimal"
+                            prop:value=value
+                            on:change=move |ev| {
+                                if let Ok(m) = method().with_param(key, &event_target_value(&ev)) {
+                                    set(m);
+                                }
+                            }
+                        />
+                    </div>
+                }
+            })
+            .collect_view()
+            .into_any()
+    }
+}
+
 /// The method picker and the chosen method's parameters.
 #[component]
 fn MethodPicker() -> impl IntoView {
@@ -66,33 +102,11 @@ fn MethodPicker() -> impl IntoView {
             state.method.set(m);
         }
     };
-    let fields = move || {
-        let method = state.method.get();
-        method
-            .parameters()
-            .into_iter()
-            .map(|(key, value)| {
-                let id = format!("method-{key}");
-                view! {
-                    <div class="param">
-                        <label for=id.clone()>{key}</label>
-                        <input
-                            id=id
-                            type="number"
-                            inputmode="decimal"
-                            prop:value=value
-                            on:change=move |ev| {
-                                let current = state.method.get_untracked();
-                                if let Ok(m) = current.with_param(key, &event_target_value(&ev)) {
-                                    state.method.set(m);
-                                }
-                            }
-                        />
-                    </div>
-                }
-            })
-            .collect_view()
-    };
+    let fields = method_fields(
+        "method",
+        move || state.method.get(),
+        move |m| state.method.set(m),
+    );
     let note = move || match semantic.status.get() {
         ModelStatus::NoVectors => Some(
             "Dense and hybrid methods need a pool built with vectors (nomos build --embed)."

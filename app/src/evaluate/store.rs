@@ -178,9 +178,10 @@ impl EvalStore {
                     return self.stopped(generation, stop);
                 }
             }
+            let embedding = dense_needed && embedded.is_none();
             let embeddings = match embedded {
                 Some(e) => Some(e),
-                None if dense_needed => match self.embed_queries(&bench, &mut pacer).await {
+                None if embedding => match self.embed_queries(&bench, &mut pacer).await {
                     Ok(e) => Some(e),
                     Err(stop) => return self.stopped(generation, stop),
                 },
@@ -224,10 +225,16 @@ impl EvalStore {
                 (Some(a), None) => format!(" nDCG@10 {a:.4}."),
                 _ => String::new(),
             };
-            self.message.set(format!(
-                "Evaluated {} in {seconds:.2} s.{summary}",
-                plural(total, "ranking", "rankings")
-            ));
+            let rankings = plural(total, "ranking", "rankings");
+            let done = match embedding {
+                true => format!(
+                    "Embedded {} and evaluated {rankings}",
+                    plural(n, "query", "queries")
+                ),
+                false => format!("Evaluated {rankings}"),
+            };
+            self.message
+                .set(format!("{done} in {seconds:.2} s.{summary}"));
             self.finish(generation);
         });
     }

@@ -113,6 +113,41 @@ async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
         }
         println!("STARD rrf in the browser vs nomos eval: largest difference of a mean {worst:e}");
         app.screenshot("stard-hybrid-metrics").await?;
+
+        // Compared with BM25 (B) on the same queries: B's means are nomos
+        // eval's BM25 means, and the link says what B is.
+        let bm25 = cli_eval("stard.blob")?;
+        let chosen = app
+            .client()
+            .execute(
+                "const select = document.getElementById('compare-method');
+                select.value = 'bm25';
+                select.dispatchEvent(new Event('change', { bubbles: true }));
+                const button = Array.from(document.querySelectorAll('.compare-form button'))
+                    .find(b => b.textContent.trim() === 'Compare');
+                button.click();
+                return true;",
+                vec![],
+            )
+            .await?;
+        ensure!(chosen == Value::Bool(true), "no compare form");
+        let script = "const rows = document.querySelectorAll('[data-testid=metric-means] tr[data-measure]');
+            const b = Array.from(rows, r => [r.dataset.measure, r.querySelector('td[data-value]')?.dataset.value]);
+            return b.length && b.every(([, v]) => v) ? Object.fromEntries(b) : null;";
+        let shown_b = app.poll_for("B's means", script, vec![], SHORT_JOB).await?;
+        for (measure, expected) in &bm25.means {
+            let value = mean_of(&shown_b, measure)?;
+            ensure!(
+                (value - expected).abs() <= 1e-12,
+                "B {measure}: the app says {value}, nomos eval (bm25) {expected}"
+            );
+        }
+        let link = app.client().current_url().await?;
+        ensure!(
+            link.fragment().is_some_and(|f| f.contains("rank=rrf") && f.contains("vsrank=bm25")),
+            "the link does not say A and B: {link}"
+        );
+        app.screenshot("stard-compare-rrf-bm25").await?;
         Ok(())
     }
     .await;

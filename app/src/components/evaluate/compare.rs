@@ -8,7 +8,7 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
 use super::{compared, current, use_eval_store};
-use crate::components::advanced::{dense_offered, method_options};
+use crate::components::advanced::{dense_offered, method_fields, method_options};
 use crate::evaluate::config::Config;
 use crate::evaluate::measures::{label, per_query_columns};
 use crate::evaluate::store::Slot;
@@ -135,6 +135,11 @@ pub fn CompareCard() -> impl IntoView {
                 >
                     {method_options(dense_ok)}
                 </select>
+                {method_fields(
+                    "compare-method",
+                    move || form.get().method,
+                    move |m| form.update(|c| c.method = m),
+                )}
                 <span class="bm25-settings" prop:hidden=move || !form.get().method.needs_lexical()>
                     <label for="compare-variant">"BM25"</label>
                     <select
