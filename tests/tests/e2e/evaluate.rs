@@ -242,13 +242,21 @@ fn cli_eval_with(file: &str, extra: &[&str]) -> Result<CliEval> {
 }
 
 /// Clicks the three export buttons and returns what would have been
-/// downloaded (run, metrics JSON, CSV), caught at `URL.createObjectURL`.
+/// downloaded (run, metrics JSON, CSV), caught at `URL.createObjectURL`
+/// (typed blobs only).
 async fn exports(app: &App) -> Result<[String; 3]> {
     let client = app.client();
     client
         .execute(
             "window.exported = [];
-            URL.createObjectURL = blob => { window.exported.push(blob); return 'data:,'; };
+            const create = URL.createObjectURL;
+            // Exports are typed; the app's other blob URL (the semantic
+            // model's, made when it starts) is not, and must still work.
+            URL.createObjectURL = blob => {
+                if (!blob.type) return create(blob);
+                window.exported.push(blob);
+                return 'data:,';
+            };
             HTMLAnchorElement.prototype.click = function () {};",
             vec![],
         )
