@@ -42,20 +42,9 @@ async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
         // STARD has vectors, so hybrid is the default; nomos eval without
         // --model ranks with BM25.
         app.choose_method("bm25").await?;
-        open_evaluate(&app).await?;
-        app.client()
-            .find(Locator::Css("[data-testid=run-evaluation]"))
-            .await?
-            .click()
-            .await?;
+        run_evaluation(&app).await?;
         let shown = metric_means(&app, SHORT_JOB).await?;
-        for (measure, expected) in &native.means {
-            let value = mean_of(&shown, measure)?;
-            ensure!(
-                (value - expected).abs() <= 1e-12,
-                "{measure}: the app says {value}, nomos eval {expected}"
-            );
-        }
+        same_means(&shown, &native.means, 1e-12, "nomos eval")?;
         app.screenshot("stard-metrics").await?;
 
         let [run, metrics, csv] = exports(&app).await?;
@@ -94,23 +83,10 @@ async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
     let link = format!("{}#pool=stard.blob&rank=rrf", server.url());
     let app = App::open_at(&link, "stard.blob").await?;
     let outcome = async {
-        open_evaluate(&app).await?;
-        app.client()
-            .find(Locator::Css("[data-testid=run-evaluation]"))
-            .await?
-            .click()
-            .await?;
+        run_evaluation(&app).await?;
         // The model's download and 1,543 query embeddings come first.
         let shown = metric_means(&app, LONG_JOB).await?;
-        let mut worst = 0f64;
-        for (measure, expected) in &native.means {
-            let value = mean_of(&shown, measure)?;
-            worst = worst.max((value - expected).abs());
-            ensure!(
-                (value - expected).abs() <= 1e-4,
-                "{measure}: the app says {value}, nomos eval --method rrf {expected}"
-            );
-        }
+        let worst = same_means(&shown, &native.means, 1e-4, "nomos eval --method rrf")?;
         println!("STARD rrf in the browser vs nomos eval: largest difference of a mean {worst:e}");
         app.screenshot("stard-hybrid-metrics").await?;
 
@@ -135,13 +111,7 @@ async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
             const b = Array.from(rows, r => [r.dataset.measure, r.querySelector('td[data-value]')?.dataset.value]);
             return b.length && b.every(([, v]) => v) ? Object.fromEntries(b) : null;";
         let shown_b = app.poll_for("B's means", script, vec![], SHORT_JOB).await?;
-        for (measure, expected) in &bm25.means {
-            let value = mean_of(&shown_b, measure)?;
-            ensure!(
-                (value - expected).abs() <= 1e-12,
-                "B {measure}: the app says {value}, nomos eval (bm25) {expected}"
-            );
-        }
+        same_means(&shown_b, &bm25.means, 1e-12, "B vs nomos eval (bm25)")?;
         let link = app.client().current_url().await?;
         ensure!(
             link.fragment().is_some_and(|f| f.contains("rank=rrf") && f.contains("vsrank=bm25")),
@@ -154,7 +124,8 @@ async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
     finish(app, outcome).await
 }
 
-async fn open_evaluate(app: &App) -> Result<()> {
+/// Opens the Evaluate view and runs every query with the current method.
+async fn run_evaluation(app: &App) -> Result<()> {
     app.client()
         .find(Locator::XPath(
             "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
@@ -162,7 +133,33 @@ async fn open_evaluate(app: &App) -> Result<()> {
         .await?
         .click()
         .await?;
+    app.client()
+        .find(Locator::Css("[data-testid=run-evaluation]"))
+        .await?
+        .click()
+        .await?;
     Ok(())
+}
+
+/// Every expected mean is shown within `tolerance`; returns the largest
+/// difference. `against` names the expectation in messages.
+fn same_means(
+    shown: &Value,
+    expected: &[(String, f64)],
+    tolerance: f64,
+    against: &str,
+) -> Result<f64> {
+    let mut worst = 0f64;
+    for (measure, want) in expected {
+        let value = mean_of(shown, measure)?;
+        let diff = (value - want).abs();
+        ensure!(
+            diff <= tolerance,
+            "{measure}: the app says {value}, {against} {want}"
+        );
+        worst = worst.max(diff);
+    }
+    Ok(worst)
 }
 
 /// Ranking STARD's queries with BM25 takes well under a second.
