@@ -23,7 +23,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use nomos_core::index::InvertedIndex;
-use nomos_core::search::{top_k_into, Bm25Params, Bm25Scorer, Bm25Variant, Hit};
+use nomos_core::hits::{top_k_into, Hit};
+use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant};
 use serde_json::json;
 
 /// Hits retrieved per query, as in the references' runs.

@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use nomos_core::dense::DenseIndex;
-use nomos_core::search::{top_k_into, Hit};
+use nomos_core::hits::{top_k_into, Hit};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

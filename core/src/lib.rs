@@ -4,8 +4,9 @@
 //!
 //! - [`analysis`]: text to tokens, one analyzer per name.
 //! - [`index`]: the inverted index (postings, document lengths).
-//! - [`search`]: BM25 scoring and top-k selection; [`search::methods`]:
-//!   dense, feedback and fusion methods behind one entry point.
+//! - [`hits`]: top-k selection in the references' order.
+//! - [`search`]: BM25 scoring.
+//! - [`methods`]: dense, feedback and fusion methods behind one entry point.
 //! - [`dense`]: quantised document embeddings (int8 and 1-bit codes).
 //! - [`embed`]: tokenizer and pooling for the embedding model.
 //! - [`eval`]: IR metrics with trec_eval semantics.
@@ -16,5 +17,7 @@ pub mod blob;
 pub mod dense;
 pub mod embed;
 pub mod eval;
+pub mod hits;
 pub mod index;
+pub mod methods;
 pub mod search;

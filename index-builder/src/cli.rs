@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -179,7 +179,7 @@ pub struct OrtArgs {
 
 fn parse_method(s: &str) -> Result<Method, String> {
     s.parse()
-        .map_err(|e: nomos_core::search::methods::MethodError| e.to_string())
+        .map_err(|e: nomos_core::methods::MethodError| e.to_string())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

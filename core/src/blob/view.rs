@@ -136,7 +136,7 @@ impl Blob {
         self.dense_model.as_ref()
     }
 
-    /// The document vectors of `field`, for [`crate::search::methods`].
+    /// The document vectors of `field`, for dense ranking.
     pub fn dense(&self, field: Field) -> Option<&DenseIndex> {
         self.dense.iter().find(|(f, _)| *f == field).map(|(_, d)| d)
     }

@@ -18,7 +18,7 @@
 //! [`DenseIndex::search`] ranks by brute-force int8 scores;
 //! [`DenseIndex::search_binary`] takes the `candidates` documents nearest in
 //! Hamming distance and rescores only those. Both rank by score descending,
-//! ties in corpus order, like every ranking in [`crate::search`].
+//! ties in corpus order, like every ranking in [`crate::hits`].
 //!
 //! Everything is deterministic and identical natively and in wasm: the dot
 //! product is computed exactly in integers, and the few float operations

@@ -1,7 +1,7 @@
 //! Scoring a query against the stored codes.
 
 use super::{quantize, DenseError, DenseIndex};
-use crate::search::{sort_hits, top_k_into, Hit};
+use crate::hits::{sort_hits, top_k_into, Hit};
 
 impl DenseIndex {
     /// Scores every document for the query embedding `query` (checked with

@@ -1,5 +1,5 @@
 use super::*;
-use crate::search::Hit;
+use crate::hits::Hit;
 
 /// Deterministic pseudo-random numbers for property-style tests.
 struct Lcg(u64);

@@ -9,16 +9,20 @@
 //! norm `k1 · ((1 − b) + b · dl / avgdl)`, which both references evaluate
 //! with exactly these float64 operations in this order.
 
+use std::sync::Arc;
+
 use crate::index::InvertedIndex;
 
 use super::idf_table::IdfTable;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
-use super::top_k::{top_k_into, Hit};
+use crate::hits::{top_k_into, Hit};
 
-/// A BM25 ranker over an owned [`InvertedIndex`].
+/// A BM25 ranker over a shared [`InvertedIndex`]: scorers for other
+/// parameters share the postings, so cloning one or making another for a
+/// k1/b sweep copies only the per-term and per-document tables.
 #[derive(Debug, Clone)]
 pub struct Bm25Scorer {
-    index: InvertedIndex,
+    index: Arc<InvertedIndex>,
     params: Bm25Params,
     /// By term id. Lucene: the float32 idf, widened exactly.
     idf: Vec<f64>,
@@ -31,19 +35,22 @@ pub struct Bm25Scorer {
 impl Bm25Scorer {
     /// Precomputes idf and length norms for `params` (see
     /// [`Bm25Params::validate`] for the accepted ranges).
-    pub fn new(index: InvertedIndex, params: Bm25Params) -> Result<Self, ParamsError> {
+    pub fn new(
+        index: impl Into<Arc<InvertedIndex>>,
+        params: Bm25Params,
+    ) -> Result<Self, ParamsError> {
         Self::with_idf_table(index, params, None)
     }
 
     /// [`Self::new`], taking idf logarithms from `table` where it has them
     /// (a blob's, so that every platform computes the same idf).
     pub fn with_idf_table(
-        index: InvertedIndex,
+        index: impl Into<Arc<InvertedIndex>>,
         params: Bm25Params,
         idf_table: Option<IdfTable>,
     ) -> Result<Self, ParamsError> {
         let mut scorer = Bm25Scorer {
-            index,
+            index: index.into(),
             params,
             idf: Vec::new(),
             doc_norms: Vec::new(),
@@ -66,16 +73,14 @@ impl Bm25Scorer {
         Ok(())
     }
 
+    /// The parameters the tables were computed for.
     pub fn params(&self) -> Bm25Params {
         self.params
     }
 
+    /// The index scored, e.g. to look up terms or build a forward index.
     pub fn index(&self) -> &InvertedIndex {
         &self.index
-    }
-
-    pub fn into_index(self) -> InvertedIndex {
-        self.index
     }
 
     /// The idf of each term, by term id, as the reference uses it: okapi

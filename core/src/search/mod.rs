@@ -1,5 +1,5 @@
 //! BM25 ranking over an [`InvertedIndex`](crate::index::InvertedIndex),
-//! top-k selection, a [`Searcher`] that takes free text, and
+//! a [`Searcher`] that takes free text, and
 //! [`highlight`]ing of matches in displayed text.
 //!
 //! Two variants, each matching a published baseline bit for bit:
@@ -21,16 +21,13 @@
 mod bm25;
 pub mod highlight;
 mod idf_table;
-pub mod methods;
 mod params;
 mod searcher;
-mod top_k;
 
 pub use bm25::Bm25Scorer;
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
 pub use searcher::{Searcher, SearcherError};
-pub use top_k::{sort_hits, top_k, top_k_into, Hit};
 
 #[cfg(test)]
 mod tests;

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::params::{Bm25Params, ParamsError};
-use super::top_k::{top_k_into, Hit};
+use crate::hits::{top_k_into, Hit};
 use super::Bm25Scorer;
 use crate::analysis::{Analyzer, UnknownAnalyzer};
 use crate::blob::{Blob, Field};

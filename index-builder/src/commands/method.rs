@@ -1,5 +1,5 @@
 //! The `--method` of `search` and `eval`: ranks through
-//! [`nomos_core::search::methods::rank`], embedding each query first when
+//! [`nomos_core::methods::rank`], embedding each query first when
 //! the method is dense.
 
 use std::sync::OnceLock;
@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 use anyhow::Result;
 use nomos_core::blob::DenseModel;
 use nomos_core::dense::DenseIndex;
-use nomos_core::search::methods::{rank, Collection, ForwardIndex, Method, MethodQuery};
-use nomos_core::search::{Hit, Searcher};
+use nomos_core::methods::{rank, Collection, ForwardIndex, Method, MethodQuery};
+use nomos_core::hits::Hit;
+use nomos_core::search::Searcher;
 
 use crate::cli::RankingArgs;
 use crate::embedder::{self, Embedder};
@@ -75,7 +76,7 @@ impl MethodRanker {
     }
 
     /// The best `k` documents for the free-text `query`; see
-    /// [`nomos_core::search::methods::rank`] for `positive_only`.
+    /// [`nomos_core::methods::rank`] for `positive_only`.
     pub fn rank(
         &mut self,
         searcher: &Searcher,

@@ -7,7 +7,8 @@ use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::{rrf, weighted_fusion};
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex};
-use crate::search::{top_k_into, Bm25Scorer, Hit};
+use crate::hits::{top_k_into, Hit};
+use crate::search::Bm25Scorer;
 
 /// What queries are ranked against. Keep one per pool and reuse it: the
 /// forward index is built from `scorer`'s index on the first PRF query.

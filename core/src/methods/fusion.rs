@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::search::{sort_hits, Hit};
+use crate::hits::{sort_hits, Hit};
 
 /// Reciprocal rank fusion (Cormack et al., 2009):
 /// `score(d) = Σ_lists 1 / (k + rank(d))`, ranks counted from 1; a list

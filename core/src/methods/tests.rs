@@ -3,7 +3,8 @@ use std::sync::OnceLock;
 use super::*;
 use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
-use crate::search::{Bm25Params, Bm25Scorer, Hit};
+use crate::hits::Hit;
+use crate::search::{Bm25Params, Bm25Scorer};
 
 fn hit(doc: u32, score: f64) -> Hit {
     Hit { doc, score }
