@@ -22,8 +22,8 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use nomos_core::index::InvertedIndex;
 use nomos_core::hits::{top_k_into, Hit};
+use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant};
 use serde_json::json;
 

@@ -9,8 +9,8 @@ use std::fs::File;
 use std::io::BufReader;
 
 use flate2::read::GzDecoder;
-use nomos_core::index::InvertedIndex;
 use nomos_core::hits::{top_k_into, Hit};
+use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant};
 use serde_json::Value;
 

@@ -141,7 +141,7 @@ impl Method {
     pub fn describe_with(&self, bm25: &crate::search::Bm25Params) -> String {
         let mut text = format!("{self:#}");
         if self.needs_lexical() {
-            text.push_str(&format!("+{}:k1={},b={}", bm25.variant, bm25.k1, bm25.b));
+            text.push_str(&format!("+{bm25}"));
         }
         text
     }

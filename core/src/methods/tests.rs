@@ -2,8 +2,8 @@ use std::sync::OnceLock;
 
 use super::*;
 use crate::dense::DenseIndex;
-use crate::index::InvertedIndex;
 use crate::hits::Hit;
+use crate::index::InvertedIndex;
 use crate::search::{Bm25Params, Bm25Scorer};
 
 fn hit(doc: u32, score: f64) -> Hit {
@@ -294,4 +294,23 @@ fn dense_methods_explain_what_is_missing() {
         rank(&invalid, &with_vectors, &with_embedding, 10, true),
         Err(RankError::Method(_))
     ));
+}
+
+#[test]
+fn run_tags_name_the_bm25_settings_in_their_text_form() {
+    let rrf = Method::by_name("rrf").unwrap();
+    let okapi = Bm25Params::default();
+    assert_eq!(
+        rrf.describe_with(&okapi),
+        "rrf:k=60,depth=100+okapi:k1=1.5,b=0.75"
+    );
+    let lucene = Bm25Params {
+        k1: 1.2,
+        ..Bm25Params::new(crate::search::Bm25Variant::Lucene)
+    };
+    assert_eq!(
+        Method::Bm25.describe_with(&lucene),
+        "bm25+lucene:k1=1.2,b=0.75"
+    );
+    assert_eq!(Method::Dense.describe_with(&okapi), "dense");
 }

@@ -1,4 +1,7 @@
-//! BM25 variants and their parameters.
+//! BM25 variants and their parameters, with one text form for run tags,
+//! links and the command line: `okapi:k1=1.5,b=0.75` (`,epsilon=…` only
+//! when it differs from the default), and [`Bm25Params::describe`] for
+//! people.
 
 use std::fmt;
 use std::str::FromStr;
@@ -44,9 +47,13 @@ impl FromStr for Bm25Variant {
 /// [`Bm25Variant::Okapi`] only.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bm25Params {
+    /// Which reference's formula and float width.
     pub variant: Bm25Variant,
+    /// Term frequency saturation.
     pub k1: f64,
+    /// Document length normalisation, 0 (none) to 1 (full).
     pub b: f64,
+    /// Okapi's idf floor: negative idfs become `epsilon × mean idf`.
     pub epsilon: f64,
 }
 
@@ -78,6 +85,69 @@ impl Bm25Params {
         }
         Ok(())
     }
+
+    /// `okapi k1=1.5 b=0.75`: the parameters for people, in tables and
+    /// messages (` epsilon=…` only when it differs from the default).
+    pub fn describe(&self) -> String {
+        let mut text = format!("{} k1={} b={}", self.variant, self.k1, self.b);
+        if let Some(epsilon) = self.custom_epsilon() {
+            text.push_str(&format!(" epsilon={epsilon}"));
+        }
+        text
+    }
+
+    /// Epsilon, when it is not the variant's default (and so must be said).
+    fn custom_epsilon(&self) -> Option<f64> {
+        let default = Bm25Params::new(self.variant).epsilon;
+        (self.epsilon.to_bits() != default.to_bits()).then_some(self.epsilon)
+    }
+}
+
+/// `okapi:k1=1.5,b=0.75`, numbers in their shortest round-trip form, with
+/// `,epsilon=…` only when it differs from the default: the form of run
+/// tags, links and the command line, read back by [`FromStr`].
+impl fmt::Display for Bm25Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:k1={},b={}", self.variant, self.k1, self.b)?;
+        if let Some(epsilon) = self.custom_epsilon() {
+            write!(f, ",epsilon={epsilon}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Bm25Params {
+    type Err = ParamsError;
+
+    /// Reads the [`Display`](fmt::Display) form: a variant, then optionally
+    /// `:` and `key=value` pairs (`k1`, `b`, `epsilon`, each at most once);
+    /// keys left out keep the variant's defaults. The result is validated.
+    fn from_str(s: &str) -> Result<Bm25Params, ParamsError> {
+        let (name, rest) = match s.split_once(':') {
+            Some((name, rest)) => (name, Some(rest)),
+            None => (s, None),
+        };
+        let mut params = Bm25Params::new(name.parse()?);
+        let mut seen: Vec<&str> = Vec::new();
+        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+            let bad = || ParamsError::BadValue(pair.to_owned());
+            let (key, raw) = pair.split_once('=').ok_or_else(bad)?;
+            let value: f64 = raw.parse().map_err(|_| bad())?;
+            let slot = match key {
+                "k1" => &mut params.k1,
+                "b" => &mut params.b,
+                "epsilon" => &mut params.epsilon,
+                _ => return Err(ParamsError::UnknownKey(key.to_owned())),
+            };
+            if seen.contains(&key) {
+                return Err(bad());
+            }
+            seen.push(key);
+            *slot = value;
+        }
+        params.validate()?;
+        Ok(params)
+    }
 }
 
 impl Default for Bm25Params {
@@ -93,7 +163,17 @@ pub enum ParamsError {
     /// Not `okapi` or `lucene`.
     UnknownVariant(String),
     /// A parameter outside its allowed range.
-    OutOfRange { name: &'static str, value: f64 },
+    OutOfRange {
+        /// `k1`, `b` or `epsilon`.
+        name: &'static str,
+        /// The value refused.
+        value: f64,
+    },
+    /// Not one of `k1`, `b`, `epsilon` in the text form.
+    UnknownKey(String),
+    /// A `key=value` pair of the text form that cannot be read (not a
+    /// number, no `=`, or a key given twice).
+    BadValue(String),
 }
 
 impl fmt::Display for ParamsError {
@@ -105,6 +185,10 @@ impl fmt::Display for ParamsError {
             ParamsError::OutOfRange { name, value } => {
                 write!(f, "BM25 parameter {name} = {value} is out of range")
             }
+            ParamsError::UnknownKey(key) => {
+                write!(f, "BM25 has no parameter {key:?} (it has k1, b, epsilon)")
+            }
+            ParamsError::BadValue(pair) => write!(f, "cannot read BM25 setting {pair:?}"),
         }
     }
 }
@@ -178,5 +262,54 @@ mod tests {
             .validate(),
             Ok(())
         );
+    }
+
+    #[test]
+    fn text_form_round_trips() {
+        let okapi = Bm25Params::default();
+        assert_eq!(okapi.to_string(), "okapi:k1=1.5,b=0.75");
+        assert_eq!(okapi.describe(), "okapi k1=1.5 b=0.75");
+        let lucene = Bm25Params {
+            k1: 1.2,
+            b: 0.3,
+            ..Bm25Params::new(Bm25Variant::Lucene)
+        };
+        assert_eq!(lucene.to_string(), "lucene:k1=1.2,b=0.3");
+        let floored = Bm25Params {
+            epsilon: 0.5,
+            ..okapi
+        };
+        assert_eq!(floored.to_string(), "okapi:k1=1.5,b=0.75,epsilon=0.5");
+        assert_eq!(floored.describe(), "okapi k1=1.5 b=0.75 epsilon=0.5");
+        let odd = Bm25Params {
+            k1: 0.1 + 0.2,
+            b: 1.0 / 3.0,
+            ..okapi
+        };
+        for p in [okapi, lucene, floored, odd] {
+            assert_eq!(p.to_string().parse::<Bm25Params>(), Ok(p), "{p}");
+        }
+        // Keys left out keep the defaults, in any order.
+        assert_eq!("okapi".parse(), Ok(okapi));
+        assert_eq!("lucene:b=0.3,k1=1.2".parse(), Ok(lucene));
+    }
+
+    #[test]
+    fn bad_text_forms_are_named() {
+        let err = |s: &str| s.parse::<Bm25Params>().unwrap_err();
+        assert_eq!(err("bm25+"), ParamsError::UnknownVariant("bm25+".into()));
+        assert_eq!(err("okapi:k2=1"), ParamsError::UnknownKey("k2".into()));
+        assert_eq!(err("okapi:k1"), ParamsError::BadValue("k1".into()));
+        assert_eq!(err("okapi:k1=x"), ParamsError::BadValue("k1=x".into()));
+        assert_eq!(err("okapi:k1=1,k1=2"), ParamsError::BadValue("k1=2".into()));
+        assert_eq!(err("okapi:"), ParamsError::BadValue("".into()));
+        assert!(matches!(
+            err("okapi:b=1.5"),
+            ParamsError::OutOfRange { name: "b", .. }
+        ));
+        assert!(err("okapi:k2=1")
+            .to_string()
+            .contains("no parameter \"k2\""));
+        assert!(err("okapi:k1=x").to_string().contains("\"k1=x\""));
     }
 }

@@ -6,10 +6,10 @@
 use std::fmt;
 
 use super::params::{Bm25Params, ParamsError};
-use crate::hits::{top_k_into, Hit};
 use super::Bm25Scorer;
 use crate::analysis::{Analyzer, UnknownAnalyzer};
 use crate::blob::{Blob, Field};
+use crate::hits::{top_k_into, Hit};
 
 /// Free text in, ranked documents out.
 #[derive(Debug, Clone)]
