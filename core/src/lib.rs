@@ -2,15 +2,91 @@
 //! builder and in the browser. It performs no I/O; callers hand it text and
 //! bytes.
 //!
-//! - [`analysis`]: text to tokens, one analyzer per name.
-//! - [`index`]: the inverted index (postings, document lengths).
-//! - [`hits`]: top-k selection in the references' order.
-//! - [`search`]: BM25 scoring.
-//! - [`methods`]: dense, feedback and fusion methods behind one entry point.
-//! - [`dense`]: quantised document embeddings (int8 and 1-bit codes).
-//! - [`embed`]: tokenizer and pooling for the embedding model.
-//! - [`eval`]: IR metrics with trec_eval semantics.
-//! - [`blob`]: the versioned index file the browser loads.
+//! # Architecture
+//!
+//! Modules depend one way only, each on modules listed before it:
+//!
+//! 1. Leaves, depending on no other module:
+//!    - [`analysis`]: text to tokens, one analyzer per name;
+//!    - [`index`]: the inverted index (postings, document lengths);
+//!    - [`hits`]: a ranked document ([`hits::Hit`]) and top-k selection in
+//!      the references' order, shared by every ranking;
+//!    - [`embed`]: tokenizer and pooling for the embedding model;
+//!    - [`eval`]: IR metrics with trec_eval semantics.
+//! 2. [`search`]: BM25 ([`search::Bm25Scorer`], [`search::Bm25Params`] and
+//!    their one text form, [`search::IdfTable`], per-term
+//!    [`search::Explanation`]s), [`search::Searcher`] for free text, and
+//!    [`search::highlight`]ing; on analysis, index and hits.
+//! 3. [`dense`]: quantised document embeddings (int8 and 1-bit codes); on
+//!    hits.
+//! 4. [`methods`]: [`methods::Method`] names a ranking (BM25, dense,
+//!    feedback, fusion) with its parameters; on search and dense.
+//! 5. [`blob`]: the versioned index file the browser loads, storing what
+//!    analysis, index, search and dense define.
+//! 6. [`pool`]: a loaded [`pool::Pool`] ready to rank with any method
+//!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
+//!    and its [`pool::Benchmark`] (queries, judgments); on everything above.
+//!
+//! # Example
+//!
+//! A blob of three documents and one judged query, opened as a pool,
+//! ranked with BM25 and evaluated:
+//!
+//! ```
+//! use nomos_core::analysis::Analyzer;
+//! use nomos_core::blob::{self, Blob, BlobInput, DocumentInput, JudgmentInput, Manifest, QueryInput};
+//! use nomos_core::eval::{evaluate, Run};
+//! use nomos_core::index::InvertedIndex;
+//! use nomos_core::methods::Method;
+//! use nomos_core::pool::Pool;
+//! use nomos_core::search::Bm25Params;
+//!
+//! let analyzer = Analyzer::by_name("da").unwrap();
+//! let texts = ["Lejeren betaler husleje", "Udlejeren vedligeholder ejendommen", "Skat af husleje"];
+//! let documents: Vec<DocumentInput> = texts
+//!     .iter()
+//!     .enumerate()
+//!     .map(|(i, text)| DocumentInput {
+//!         id: format!("d{i}"),
+//!         text: text.to_string(),
+//!         ..Default::default()
+//!     })
+//!     .collect();
+//! let queries = [QueryInput { id: "q1".into(), text: "husleje skat".into(), area: None }];
+//! let judgments = [JudgmentInput { query_id: "q1".into(), doc_id: "d2".into(), relevance: 1 }];
+//! let index = InvertedIndex::build(texts.iter().map(|t| analyzer.tokens(t))).unwrap();
+//! let input = BlobInput {
+//!     builder: "doctest".into(),
+//!     analyzer: analyzer.name().into(),
+//!     bm25: Bm25Params::default().into(),
+//!     manifest: Manifest::default(),
+//!     documents: &documents,
+//!     queries: &queries,
+//!     judgments: &judgments,
+//!     text_index: &index,
+//!     augmented_index: None,
+//!     dense: None,
+//! };
+//! let (bytes, _) = blob::encode(&input).unwrap();
+//!
+//! let pool = Pool::from_blob(&mut Blob::load(&bytes).unwrap()).unwrap();
+//! let params = pool.default_params();
+//! let mut run = Run::new();
+//! for q in &pool.benchmark().queries {
+//!     let hits = pool.rank(&Method::Bm25, &params, &q.tokens, None, 10, true).unwrap();
+//!     run.add_query(&q.id);
+//!     for hit in &hits {
+//!         run.push(&q.id, &pool.benchmark().doc_ids[hit.doc as usize], hit.score).unwrap();
+//!     }
+//! }
+//! // d2 has both query terms, d0 one: d2 ranks first, and is the gold.
+//! assert_eq!(run.get("q1").unwrap()[0].0, "d2");
+//! let measures = ["ndcg@10".parse().unwrap()];
+//! let evaluation = evaluate(&pool.benchmark().qrels, &run, &measures);
+//! assert_eq!(evaluation.means, [1.0]);
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod blob;
@@ -20,4 +96,5 @@ pub mod eval;
 pub mod hits;
 pub mod index;
 pub mod methods;
+pub mod pool;
 pub mod search;

@@ -132,3 +132,37 @@ fn danish_acts_match_rank_bm25_and_bm25s() {
 fn synthetic_corpus_matches_rank_bm25_and_bm25s() {
     assert_eq!(check_corpus("synthetic"), 4 * 32);
 }
+
+/// `explain`'s total is the score to the bit, for every configuration of
+/// every fixture corpus, on each query's top documents (several terms
+/// summed), a document it ranks low, and every 7th query only, for time.
+#[test]
+fn explanations_add_up_to_the_scores_bit_for_bit() {
+    for name in ["el_syntagma", "da_acts", "synthetic"] {
+        let fx = load(name);
+        let docs: Vec<Vec<String>> = fx["docs"].as_array().unwrap().iter().map(strings).collect();
+        let index = InvertedIndex::build(&docs).unwrap();
+        let mut scorer = Bm25Scorer::new(index, Bm25Params::default()).unwrap();
+        let mut scores = Vec::new();
+        let mut hits: Vec<Hit> = Vec::new();
+        for run in fx["runs"].as_array().unwrap() {
+            scorer.set_params(params(run)).unwrap();
+            for query in fx["queries"].as_array().unwrap().iter().step_by(7) {
+                let query = strings(&query["tokens"]);
+                scorer.score_into(&query, &mut scores);
+                top_k_into(&scores, 10, false, &mut hits);
+                let low = hits.last().map(|h| h.doc + 1).unwrap_or(0) % docs.len() as u32;
+                for doc in hits.iter().map(|h| h.doc).chain([low]) {
+                    let e = scorer.explain(&query, doc).unwrap();
+                    assert_eq!(
+                        e.total.to_bits(),
+                        scores[doc as usize].to_bits(),
+                        "{name} {:?} doc {doc}: {e}",
+                        scorer.params()
+                    );
+                    assert_eq!(e.terms.len(), query.len());
+                }
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nomos_core::methods::Method;
+use nomos_core::search::Bm25Variant;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -144,8 +145,8 @@ pub struct RankingArgs {
     pub analyzer: Option<String>,
     /// BM25 variant: okapi (rank_bm25 BM25Okapi) or lucene (bm25s "lucene").
     /// Default: the blob's recorded default, or okapi with --corpus.
-    #[arg(long, value_enum)]
-    pub bm25: Option<Bm25Arg>,
+    #[arg(long)]
+    pub bm25: Option<Bm25Variant>,
     /// BM25 k1 (default: the blob's, or 1.5).
     #[arg(long)]
     pub k1: Option<f64>,
@@ -182,12 +183,6 @@ fn parse_method(s: &str) -> Result<Method, String> {
         .map_err(|e: nomos_core::methods::MethodError| e.to_string())
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Bm25Arg {
-    Okapi,
-    Lucene,
-}
-
 #[derive(Args, Debug)]
 pub struct SearchArgs {
     #[command(flatten)]
@@ -197,6 +192,10 @@ pub struct SearchArgs {
     /// How many results to print.
     #[arg(short = 'k', long = "top", default_value_t = 10)]
     pub k: usize,
+    /// Under each hit, how BM25 scores it: per query token its idf, tf and
+    /// contribution, with the document's length normalisation.
+    #[arg(long)]
+    pub explain: bool,
     /// The query text.
     pub query: String,
 }

@@ -124,3 +124,40 @@ fn search_with_bm25_method_is_plain_search() {
     assert_eq!(plain.stdout, bm25.stdout);
     assert!(!plain.stdout.is_empty());
 }
+
+#[test]
+fn search_explain_sets_each_hits_terms_under_it() {
+    let query = "ελευθερία του τύπου";
+    let dir = corpus();
+    let common = [
+        "search",
+        "--corpus",
+        dir.to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+        "-k",
+        "3",
+    ];
+    let plain = nomos(&[&common[..], &[query]].concat());
+    let explained = nomos(&[&common[..], &["--explain", query]].concat());
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    let text = String::from_utf8(explained.stdout).unwrap();
+    // The hit lines are unchanged; explanations are indented under them.
+    let hits: Vec<&str> = text.lines().filter(|l| !l.starts_with('\t')).collect();
+    assert_eq!(hits, plain.lines().collect::<Vec<_>>());
+    let first = plain.lines().next().unwrap();
+    let score = first.rsplit('\t').next().unwrap();
+    let block: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with('\t'))
+        .collect();
+    // The total is the hit's score, digit for digit; then one line per token.
+    assert!(
+        block[0].starts_with(&format!("\tBM25 {score} = okapi:k1=1.5,b=0.75 over ")),
+        "{text}"
+    );
+    assert!(block[1..].iter().all(|l| l.starts_with("\t  ")), "{text}");
+    assert!(block.len() >= 2, "{text}");
+}

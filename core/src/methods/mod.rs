@@ -1,4 +1,5 @@
-//! Ranking methods beyond plain BM25, all behind one entry point, [`rank`]:
+//! Ranking methods beyond plain BM25, all behind one entry point,
+//! [`Pool::rank`](crate::pool::Pool::rank):
 //! dense retrieval (brute-force int8 and binary + rescoring, see
 //! [`crate::dense`]), sparse and dense pseudo-relevance feedback, and
 //! fusion of BM25 with dense. [`Method`] names a method and its parameters
@@ -15,7 +16,8 @@ mod spec;
 
 pub use feedback::{expansion_terms, ForwardIndex};
 pub use fusion::{rrf, weighted_fusion};
-pub use rank::{rank, Collection, MethodQuery, RankError};
+pub use rank::RankError;
+pub(crate) use rank::{rank, Collection, MethodQuery};
 pub use spec::{Method, MethodError};
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! The one entry point: rank a query with any [`Method`].
+//! Ranking a query with any [`Method`], for
+//! [`Pool::rank`](crate::pool::Pool::rank).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -8,7 +9,7 @@ use super::fusion::{rrf, weighted_fusion};
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex};
 use crate::hits::{top_k_into, Hit};
-use crate::search::Bm25Scorer;
+use crate::search::{Bm25Scorer, ParamsError};
 
 /// What queries are ranked against. Keep one per pool and reuse it: the
 /// forward index is built from `scorer`'s index on the first PRF query.
@@ -119,16 +120,16 @@ pub fn rank<S: AsRef<str>>(
 /// Why a query could not be ranked with a method.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RankError {
+    /// The method's parameters are out of range.
     Method(MethodError),
+    /// The BM25 parameters are out of range.
+    Params(ParamsError),
     /// A dense method on a pool without document vectors.
     NoDenseVectors,
     /// A dense method without a query embedding.
     NoQueryEmbedding,
     /// The vectors cover another number of documents than the index.
-    SizeMismatch {
-        lexical: usize,
-        dense: usize,
-    },
+    SizeMismatch { lexical: usize, dense: usize },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
 }
@@ -137,6 +138,7 @@ impl fmt::Display for RankError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RankError::Method(e) => e.fmt(f),
+            RankError::Params(e) => e.fmt(f),
             RankError::NoDenseVectors => f.write_str("this pool has no dense vectors"),
             RankError::NoQueryEmbedding => {
                 f.write_str("a dense method needs the query's embedding")

@@ -64,6 +64,16 @@ impl Method {
         "weighted",
     ];
 
+    /// What to rank with when nobody chose: hybrid (`rrf` with its
+    /// defaults) where the pool has vectors and queries can be embedded,
+    /// BM25 elsewhere.
+    pub fn default_for(has_vectors: bool) -> Method {
+        match has_vectors {
+            true => Method::by_name("rrf").expect("rrf is a method name"),
+            false => Method::Bm25,
+        }
+    }
+
     /// The method called `name` with its default parameters.
     pub fn by_name(name: &str) -> Option<Method> {
         Some(match name {

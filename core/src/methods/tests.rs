@@ -314,3 +314,9 @@ fn run_tags_name_the_bm25_settings_in_their_text_form() {
     );
     assert_eq!(Method::Dense.describe_with(&okapi), "dense");
 }
+
+#[test]
+fn hybrid_is_the_default_where_there_are_vectors() {
+    assert_eq!(Method::default_for(true), Method::by_name("rrf").unwrap());
+    assert_eq!(Method::default_for(false), Method::Bm25);
+}

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::index::InvertedIndex;
 
+use super::explain::{Explanation, TermExplanation};
 use super::idf_table::IdfTable;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
 use crate::hits::{top_k_into, Hit};
@@ -121,6 +122,61 @@ impl Bm25Scorer {
         let mut hits = Vec::new();
         top_k_into(&scores, k, positive_only, &mut hits);
         hits
+    }
+
+    /// Document `doc`'s score for `query`, term by term (`None` when there
+    /// is no such document). Each contribution is computed with the very
+    /// operations of [`Self::score_into`] and summed in its order and
+    /// precision, so the total is the score bit for bit.
+    pub fn explain<S: AsRef<str>>(&self, query: &[S], doc: u32) -> Option<Explanation> {
+        let d = doc as usize;
+        let doc_len = *self.index.doc_lens().get(d)?;
+        let norm = self.doc_norms[d];
+        let k1_plus_1 = self.params.k1 + 1.0;
+        let mut total = 0.0;
+        let mut terms = Vec::with_capacity(query.len());
+        for token in query {
+            let term = self.index.term_id(token.as_ref());
+            let tf = term.map_or(0, |t| {
+                self.index
+                    .postings(t)
+                    .find(|p| p.doc == doc)
+                    .map_or(0, |p| p.tf)
+            });
+            let idf = term.map_or(0.0, |t| self.idf[t as usize]);
+            let mut contribution = 0.0;
+            // Like score_into, which visits only the term's postings.
+            if tf > 0 {
+                let tf = f64::from(tf);
+                match self.params.variant {
+                    Bm25Variant::Okapi => {
+                        contribution = idf * (tf * k1_plus_1 / (tf + norm));
+                        total += contribution;
+                    }
+                    Bm25Variant::Lucene => {
+                        let impact = (idf * (tf / (norm + tf))) as f32;
+                        contribution = f64::from(impact);
+                        total = f64::from(total as f32 + impact);
+                    }
+                }
+            }
+            terms.push(TermExplanation {
+                token: token.as_ref().to_owned(),
+                in_index: term.is_some(),
+                idf,
+                tf,
+                contribution,
+            });
+        }
+        Some(Explanation {
+            doc,
+            params: self.params,
+            doc_len,
+            avg_len: self.index.total_len() as f64 / self.index.n_docs() as f64,
+            norm,
+            terms,
+            total,
+        })
     }
 
     /// rank_bm25: `score += idf * (tf * (k1 + 1) / (tf + norm))`, float64.

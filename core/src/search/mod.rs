@@ -19,15 +19,17 @@
 //!   last bit for rare inputs.
 
 mod bm25;
+mod explain;
 pub mod highlight;
 mod idf_table;
 mod params;
 mod searcher;
 
 pub use bm25::Bm25Scorer;
+pub use explain::{Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
-pub use searcher::{Searcher, SearcherError};
+pub use searcher::Searcher;
 
 #[cfg(test)]
 mod tests;

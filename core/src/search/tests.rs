@@ -149,3 +149,42 @@ fn okapi_floors_negative_idf() {
     assert_eq!(s.idf()[0], 0.25 * mean);
     assert_eq!(s.idf()[1..], raw[1..]);
 }
+
+#[test]
+fn explanations_name_each_term_and_add_up() {
+    for v in VARIANTS {
+        let s = scorer(DOCS, v);
+        let query = ["d", "zzz", "a", "d"];
+        let scores = s.scores(&query);
+        // Doc 3 has "d" three times and no "a"; "zzz" is not in the index.
+        let e = s.explain(&query, 3).unwrap();
+        assert_eq!(e.total.to_bits(), scores[3].to_bits());
+        assert_eq!((e.doc_len, e.avg_len), (5, 2.0));
+        assert_eq!(e.norm, 1.5 * ((1.0 - 0.75) + 0.75 * 5.0 / 2.0));
+        let tokens: Vec<&str> = e.terms.iter().map(|t| t.token.as_str()).collect();
+        assert_eq!(tokens, query);
+        let d = &e.terms[0];
+        assert!(d.in_index);
+        assert_eq!(
+            (d.tf, d.idf),
+            (3, s.idf()[s.index().term_id("d").unwrap() as usize])
+        );
+        assert!(d.contribution > 0.0);
+        assert_eq!(e.terms[3], *d, "a repeated token counts again");
+        let missing = &e.terms[1];
+        assert!(!missing.in_index);
+        assert_eq!(
+            (missing.tf, missing.idf, missing.contribution),
+            (0, 0.0, 0.0)
+        );
+        let a = &e.terms[2];
+        assert!(a.in_index);
+        assert_eq!((a.tf, a.contribution), (0, 0.0), "a doc without the term");
+        // A document matching nothing scores 0; no such document: None.
+        assert_eq!(s.explain(&query, 1).unwrap().total, 0.0);
+        assert_eq!(s.explain(&query, 5), None);
+        let text = e.to_string();
+        assert!(text.contains("zzz: not in the index"), "{text}");
+        assert!(text.starts_with(&format!("{} = ", scores[3])), "{text}");
+    }
+}

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use clap::ValueEnum;
 use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
 use nomos_core::dense::DenseIndex;
@@ -26,8 +27,9 @@ use crate::sources::{beir, crawler, da_acts, gbr, stard, syntagma};
 const EXAMPLES: usize = 5;
 
 pub fn run(args: BuildArgs) -> Result<()> {
-    let analyzer = analyzer_by_name(&analyzer_name(&args)?)?;
-    let pool = read_pool(args.format, &args.src)?;
+    let row = format_row(args.format);
+    let analyzer = analyzer_by_name(&analyzer_name(&args, &row)?)?;
+    let pool = (row.read)(&args.src)?;
     check_ids(&pool)?;
     warn_empty_texts(&pool);
 
@@ -45,9 +47,9 @@ pub fn run(args: BuildArgs) -> Result<()> {
     let input = BlobInput {
         builder: format!("nomos {}", env!("CARGO_PKG_VERSION")),
         analyzer: analyzer.name().to_owned(),
-        bm25: Bm25Params::new(default_variant(args.format)).into(),
+        bm25: Bm25Params::new(row.variant).into(),
         manifest: Manifest {
-            title: args.title.clone().unwrap_or_else(|| default_title(&args)),
+            title: title(&args, &row),
             dataset: pool.dataset,
             files: pool
                 .files
@@ -84,57 +86,89 @@ pub fn run(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn analyzer_name(args: &BuildArgs) -> Result<String> {
-    if let Some(name) = &args.analyzer {
-        return Ok(name.clone());
-    }
-    let name = match args.format {
-        SourceFormat::Gbr | SourceFormat::ElSyntagma => "gbr-greek",
-        SourceFormat::CrawlerDk | SourceFormat::DaActs => "da",
-        SourceFormat::Stard => "zh",
-        SourceFormat::Beir => {
-            return Err(bad_input(
-                "--analyzer is required with --format beir (gbr-greek, da or zh)",
-            ))
-        }
-    };
-    Ok(name.to_owned())
+/// What a source format implies: everything `build` decides by format.
+struct FormatRow {
+    /// The analyzer of the benchmark's published baseline (`None`: the
+    /// format says nothing about the language; `--analyzer` is required).
+    analyzer: Option<&'static str>,
+    /// A pool name for pickers when `--title` is not given (`None`: the
+    /// source directory's name).
+    title: Option<&'static str>,
+    /// The BM25 formula of the benchmark's published baseline.
+    variant: Bm25Variant,
+    read: fn(&Path) -> Result<Pool>,
 }
 
-/// A pool name for pickers when `--title` is not given.
-fn default_title(args: &BuildArgs) -> String {
-    match args.format {
-        SourceFormat::Gbr => "GreekBarRetrieval".into(),
-        SourceFormat::CrawlerDk => "CRAwLeR-DK".into(),
-        SourceFormat::Stard => "STARD (reduced pool)".into(),
-        SourceFormat::DaActs => "Danish consolidated acts".into(),
-        SourceFormat::ElSyntagma => "Greek Constitution".into(),
-        SourceFormat::Beir => args
+/// One row per source format: adding a format is adding a row.
+fn format_row(format: SourceFormat) -> FormatRow {
+    use Bm25Variant::{Lucene, Okapi};
+    let row = |analyzer, title, variant, read| FormatRow {
+        analyzer,
+        title,
+        variant,
+        read,
+    };
+    match format {
+        SourceFormat::Beir => row(None, None, Okapi, beir::read_beir),
+        SourceFormat::Gbr => row(
+            Some("gbr-greek"),
+            Some("GreekBarRetrieval"),
+            Okapi,
+            gbr::read_gbr,
+        ),
+        SourceFormat::CrawlerDk => row(
+            Some("da"),
+            Some("CRAwLeR-DK"),
+            Lucene,
+            crawler::read_crawler_dk,
+        ),
+        SourceFormat::Stard => row(
+            Some("zh"),
+            Some("STARD (reduced pool)"),
+            Okapi,
+            stard::read_stard,
+        ),
+        SourceFormat::DaActs => row(
+            Some("da"),
+            Some("Danish consolidated acts"),
+            Lucene,
+            da_acts::read_da_acts,
+        ),
+        SourceFormat::ElSyntagma => row(
+            Some("gbr-greek"),
+            Some("Greek Constitution"),
+            Okapi,
+            syntagma::read_syntagma,
+        ),
+    }
+}
+
+fn analyzer_name(args: &BuildArgs, row: &FormatRow) -> Result<String> {
+    match (&args.analyzer, row.analyzer) {
+        (Some(name), _) => Ok(name.clone()),
+        (None, Some(name)) => Ok(name.to_owned()),
+        (None, None) => Err(bad_input(format!(
+            "--analyzer is required with --format {} (gbr-greek, da or zh)",
+            args.format
+                .to_possible_value()
+                .expect("formats have names")
+                .get_name()
+        ))),
+    }
+}
+
+/// `--title`, else the format's, else the source directory's name.
+fn title(args: &BuildArgs, row: &FormatRow) -> String {
+    if let Some(title) = &args.title {
+        return title.clone();
+    }
+    match row.title {
+        Some(title) => title.to_owned(),
+        None => args
             .src
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "BEIR".into()),
-    }
-}
-
-/// The BM25 formula of each benchmark's published baseline.
-fn default_variant(format: SourceFormat) -> Bm25Variant {
-    match format {
-        SourceFormat::CrawlerDk | SourceFormat::DaActs => Bm25Variant::Lucene,
-        SourceFormat::Beir | SourceFormat::Gbr | SourceFormat::ElSyntagma | SourceFormat::Stard => {
-            Bm25Variant::Okapi
-        }
-    }
-}
-
-fn read_pool(format: SourceFormat, src: &Path) -> Result<Pool> {
-    match format {
-        SourceFormat::Beir => beir::read_beir(src),
-        SourceFormat::Gbr => gbr::read_gbr(src),
-        SourceFormat::CrawlerDk => crawler::read_crawler_dk(src),
-        SourceFormat::Stard => stard::read_stard(src),
-        SourceFormat::DaActs => da_acts::read_da_acts(src),
-        SourceFormat::ElSyntagma => syntagma::read_syntagma(src),
     }
 }
 

@@ -1,51 +1,38 @@
 //! The `--method` of `search` and `eval`: ranks through
-//! [`nomos_core::methods::rank`], embedding each query first when
-//! the method is dense.
-
-use std::sync::OnceLock;
+//! [`Pool::rank`](nomos_core::pool::Pool::rank), embedding each query first
+//! when the method is dense.
 
 use anyhow::Result;
-use nomos_core::blob::DenseModel;
-use nomos_core::dense::DenseIndex;
-use nomos_core::methods::{rank, Collection, ForwardIndex, Method, MethodQuery};
 use nomos_core::hits::Hit;
-use nomos_core::search::Searcher;
+use nomos_core::methods::Method;
 
+use super::ranking::Ranking;
 use crate::cli::RankingArgs;
 use crate::embedder::{self, Embedder};
 use crate::error::bad_input;
 
-/// A method with what it needs beyond the BM25 searcher.
+/// A method with the query encoder it needs, if any.
 pub struct MethodRanker {
     method: Method,
-    dense: Option<DenseIndex>,
-    forward: OnceLock<ForwardIndex>,
     embedder: Option<Box<dyn Embedder>>,
 }
 
 impl MethodRanker {
     /// Checks up front that a dense method has vectors and a query model
-    /// matching them; `dense` comes from the pool (`None` for `--corpus`).
-    /// Without `--method`, hybrid (`rrf`) is the default wherever it can
-    /// run (vectors and `--model`), BM25 elsewhere.
-    pub fn new(args: &RankingArgs, dense: Option<(DenseModel, DenseIndex)>) -> Result<Self> {
-        let method = match args.method {
-            Some(method) => method,
-            None if dense.is_some() && args.model.is_some() => {
-                Method::by_name("rrf").expect("rrf is a method name")
-            }
-            None => Method::Bm25,
-        };
-        let mut ranker = MethodRanker {
-            method,
-            dense: None,
-            forward: OnceLock::new(),
-            embedder: None,
-        };
+    /// matching them. Without `--method`, [`Method::default_for`] decides:
+    /// hybrid wherever it can run (vectors and `--model`).
+    pub fn new(args: &RankingArgs, ranking: &Ranking) -> Result<Self> {
+        let model = ranking.pool.dense_model();
+        let method = args
+            .method
+            .unwrap_or_else(|| Method::default_for(model.is_some() && args.model.is_some()));
         if !method.needs_dense() {
-            return Ok(ranker);
+            return Ok(MethodRanker {
+                method,
+                embedder: None,
+            });
         }
-        let Some((model, vectors)) = dense else {
+        let Some(model) = model else {
             return Err(bad_input(
                 "this blob has no dense vectors; build it with --embed MODEL_DIR",
             ));
@@ -70,40 +57,42 @@ impl MethodRanker {
                 model.manifest_hash
             )));
         }
-        ranker.dense = Some(vectors);
-        ranker.embedder = Some(embedder);
-        Ok(ranker)
+        Ok(MethodRanker {
+            method,
+            embedder: Some(embedder),
+        })
     }
 
-    /// The best `k` documents for the free-text `query`; see
-    /// [`nomos_core::methods::rank`] for `positive_only`.
+    /// The best `k` documents for `query` (its text, to embed, and its
+    /// analysed `tokens`); see [`nomos_core::methods`] for `positive_only`.
     pub fn rank(
         &mut self,
-        searcher: &Searcher,
+        ranking: &Ranking,
         query: &str,
+        tokens: &[String],
         k: usize,
         positive_only: bool,
     ) -> Result<Vec<Hit>> {
-        let tokens = searcher.analyzer().tokens(query);
         let embedding = match &mut self.embedder {
             Some(e) => Some(e.embed_query(query)?),
             None => None,
         };
-        let collection = Collection {
-            scorer: searcher.scorer(),
-            forward: &self.forward,
-            dense: self.dense.as_ref(),
-        };
-        let query = MethodQuery {
-            tokens: &tokens,
-            embedding: embedding.as_deref(),
-        };
-        rank(&self.method, &collection, &query, k, positive_only).map_err(bad_input)
+        ranking
+            .pool
+            .rank(
+                &self.method,
+                &ranking.params,
+                tokens,
+                embedding.as_deref(),
+                k,
+                positive_only,
+            )
+            .map_err(bad_input)
     }
 
     /// The method with every parameter, and the BM25 settings when it uses
     /// BM25 ([`Method::describe_with`]): what a run tag must say.
-    pub fn describe(&self, searcher: &Searcher) -> String {
-        self.method.describe_with(&searcher.params())
+    pub fn describe(&self, ranking: &Ranking) -> String {
+        self.method.describe_with(&ranking.params)
     }
 }

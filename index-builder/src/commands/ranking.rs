@@ -1,31 +1,28 @@
-//! What `search` and `eval` rank with: a pool's ids, queries and judgments,
-//! and a [`Searcher`] (its analyzer and a BM25 scorer over its index) — from
-//! a BEIR directory (indexed on the fly) or from a blob (indexed at build
+//! What `search` and `eval` rank with: a core [`Pool`] (analyzer, index,
+//! vectors, benchmark) and the BM25 parameters the flags chose — from a
+//! BEIR directory (indexed on the fly) or from a blob (indexed at build
 //! time, opened exactly as the browser opens it).
 
 use std::path::Path;
 
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::{Blob, DenseModel, Field};
-use nomos_core::dense::DenseIndex;
+use nomos_core::blob::Blob;
 use nomos_core::eval::Qrels;
 use nomos_core::index::InvertedIndex;
-use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant, Searcher};
+use nomos_core::pool::{Benchmark, Pool};
+use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, progress};
-use crate::cli::{Bm25Arg, PoolArg, RankingArgs};
+use crate::cli::{PoolArg, RankingArgs};
 use crate::error::bad_input;
 use crate::sources::beir::read_beir;
-use crate::sources::pool::{Pool, Query};
+use crate::sources::pool::Pool as SourcePool;
 
 pub struct Ranking {
-    pub doc_ids: Vec<String>,
-    pub queries: Vec<Query>,
-    pub qrels: Qrels,
-    pub searcher: Searcher,
-    /// The blob's document vectors (text field) and their model, if any.
-    pub dense: Option<(DenseModel, DenseIndex)>,
+    pub pool: Pool,
+    /// BM25's settings: the pool's defaults, changed by the flags.
+    pub params: Bm25Params,
 }
 
 impl Ranking {
@@ -38,42 +35,14 @@ impl Ranking {
                 })?;
                 let analyzer = analyzer_by_name(name)?;
                 let params = bm25_params(ranking, Bm25Params::new(Bm25Variant::Okapi))?;
-                Ranking::index_pool(read_beir(dir)?, analyzer, params)
+                let pool = index_pool(read_beir(dir)?, analyzer, params)?;
+                Ok(Ranking { pool, params })
             }
             (None, Some(path)) => Ranking::from_blob(path, ranking),
             _ => Err(bad_input(
                 "give exactly one of --corpus DIR or --index BLOB",
             )),
         }
-    }
-
-    /// Analyses and indexes every article of `pool`, with a progress bar.
-    pub fn index_pool(pool: Pool, analyzer: Analyzer, params: Bm25Params) -> Result<Ranking> {
-        let bar = progress::bar(pool.articles.len(), "analysing");
-        let tokens: Vec<Vec<String>> = pool
-            .articles
-            .iter()
-            .map(|a| {
-                bar.inc(1);
-                analyzer.tokens(&a.text)
-            })
-            .collect();
-        bar.finish_and_clear();
-        let index = InvertedIndex::build(&tokens).map_err(bad_input)?;
-        let scorer = Bm25Scorer::new(index, params).map_err(bad_input)?;
-        let mut qrels = Qrels::new();
-        for j in &pool.judgments {
-            qrels
-                .insert(&j.query_id, &j.doc_id, j.relevance)
-                .map_err(bad_input)?;
-        }
-        Ok(Ranking {
-            doc_ids: pool.articles.into_iter().map(|a| a.id).collect(),
-            queries: pool.queries,
-            qrels,
-            searcher: Searcher::new(analyzer, scorer),
-            dense: None,
-        })
     }
 
     /// Opens a blob: its analyzer and index are the ones it was built with;
@@ -93,55 +62,43 @@ impl Ranking {
             }
         }
         let params = bm25_params(args, blob.bm25_params())?;
-        let doc_ids = (0..blob.n_docs())
-            .map(|d| blob.doc_id(d).unwrap_or_default().to_string())
-            .collect::<Vec<_>>();
-        let mut qrels = Qrels::new();
-        let mut queries = Vec::new();
-        for (q, query) in blob.queries_iter().enumerate() {
-            for j in blob.judgments(q) {
-                qrels
-                    .insert(query.id, &doc_ids[j.doc as usize], j.relevance)
-                    .map_err(bad_input)?;
-            }
-            queries.push(Query {
-                id: query.id.to_string(),
-                text: query.text.to_string(),
-                area: query.area.map(str::to_string),
-            });
-        }
-        let searcher = Searcher::from_blob(&mut blob, params)
+        let pool = Pool::from_blob(&mut blob)
             .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-        let dense = blob
-            .dense_model()
-            .cloned()
-            .zip(blob.take_dense(Field::Text));
-        Ok(Ranking {
-            doc_ids,
-            queries,
-            qrels,
-            searcher,
-            dense,
-        })
+        Ok(Ranking { pool, params })
     }
+}
+
+/// Analyses and indexes every article of a source, with a progress bar.
+fn index_pool(source: SourcePool, analyzer: Analyzer, params: Bm25Params) -> Result<Pool> {
+    let bar = progress::bar(source.articles.len(), "analysing");
+    let tokens: Vec<Vec<String>> = source
+        .articles
+        .iter()
+        .map(|a| {
+            bar.inc(1);
+            analyzer.tokens(&a.text)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let index = InvertedIndex::build(&tokens).map_err(bad_input)?;
+    let mut qrels = Qrels::new();
+    for j in &source.judgments {
+        qrels
+            .insert(&j.query_id, &j.doc_id, j.relevance)
+            .map_err(bad_input)?;
+    }
+    let doc_ids = source.articles.iter().map(|a| a.id.clone()).collect();
+    let doc_source = |d: u32| source.articles.get(d as usize).map(|a| a.source.as_str());
+    let benchmark = Benchmark::from_parts(doc_ids, source.queries, qrels, &analyzer, &doc_source);
+    Pool::from_parts(analyzer, index, params, benchmark).map_err(bad_input)
 }
 
 /// BM25 parameters from the flags over `defaults`, validated. Choosing a
 /// variant other than the default's resets k1, b and epsilon to its own.
 pub fn bm25_params(args: &RankingArgs, defaults: Bm25Params) -> Result<Bm25Params> {
     let mut params = match args.bm25 {
-        None => defaults,
-        Some(arg) => {
-            let variant = match arg {
-                Bm25Arg::Okapi => Bm25Variant::Okapi,
-                Bm25Arg::Lucene => Bm25Variant::Lucene,
-            };
-            if variant == defaults.variant {
-                defaults
-            } else {
-                Bm25Params::new(variant)
-            }
-        }
+        Some(variant) if variant != defaults.variant => Bm25Params::new(variant),
+        _ => defaults,
     };
     if let Some(k1) = args.k1 {
         params.k1 = k1;

@@ -1,0 +1,209 @@
+//! A loaded pool ready to rank: everything the CLI and the browser need to
+//! rank a query with any [`Method`] and evaluate a benchmark, opened from a
+//! blob exactly the same way in both.
+//!
+//! BM25 parameters are an argument of every call rather than state of the
+//! pool, so a settings control never mutates what was loaded. Recomputing
+//! BM25's tables per call would make a k1 × b sweep slow, so the pool keeps
+//! the scorer of the last parameters used ([`Pool::scorer`]); evaluation
+//! loops may take it and call [`Bm25Scorer::score_into`] and
+//! [`top_k_into`](crate::hits::top_k_into) themselves.
+
+mod benchmark;
+
+use std::fmt;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::analysis::{Analyzer, UnknownAnalyzer};
+use crate::blob::{Blob, DenseModel, Field};
+use crate::dense::DenseIndex;
+use crate::hits::Hit;
+use crate::index::InvertedIndex;
+use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
+use crate::search::{Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError};
+
+pub use benchmark::{BenchQuery, Benchmark, BenchmarkError, Grouping};
+
+/// A pool's analyzer, index, vectors and benchmark; see the module docs.
+#[derive(Debug)]
+pub struct Pool {
+    analyzer: Analyzer,
+    index: Arc<InvertedIndex>,
+    idf_table: Option<IdfTable>,
+    default_params: Bm25Params,
+    dense: Option<(DenseModel, Arc<DenseIndex>)>,
+    /// Built on the first PRF query.
+    forward: OnceLock<ForwardIndex>,
+    /// The scorer for the last parameters asked for.
+    scorer: Mutex<Option<Arc<Bm25Scorer>>>,
+    benchmark: Benchmark,
+}
+
+impl Pool {
+    /// Takes the blob's text index and text vectors (see
+    /// [`Blob::take_index`]) and reads its benchmark, analysing queries
+    /// with the blob's own analyzer. On error the blob keeps its index.
+    pub fn from_blob(blob: &mut Blob) -> Result<Pool, PoolError> {
+        let analyzer = Analyzer::by_name(blob.analyzer()).map_err(PoolError::Analyzer)?;
+        let benchmark = Benchmark::from_blob(blob, &analyzer).map_err(PoolError::Benchmark)?;
+        let index = blob.take_index(Field::Text).ok_or(PoolError::NoTextIndex)?;
+        let model = blob.dense_model().cloned();
+        let dense = model.zip(blob.take_dense(Field::Text).map(Arc::new));
+        Ok(Pool {
+            analyzer,
+            index: Arc::new(index),
+            idf_table: blob.idf_table().cloned(),
+            // Validated by Blob::load.
+            default_params: blob.bm25_params(),
+            dense,
+            forward: OnceLock::new(),
+            scorer: Mutex::new(None),
+            benchmark,
+        })
+    }
+
+    /// A pool indexed on the fly (no blob: no vectors, idf from the local
+    /// `ln`); `benchmark` must name the index's documents.
+    pub fn from_parts(
+        analyzer: Analyzer,
+        index: InvertedIndex,
+        default_params: Bm25Params,
+        benchmark: Benchmark,
+    ) -> Result<Pool, PoolError> {
+        default_params.validate().map_err(PoolError::Params)?;
+        if benchmark.doc_ids.len() != index.n_docs() {
+            return Err(PoolError::SizeMismatch {
+                index: index.n_docs(),
+                doc_ids: benchmark.doc_ids.len(),
+            });
+        }
+        Ok(Pool {
+            analyzer,
+            index: Arc::new(index),
+            idf_table: None,
+            default_params,
+            dense: None,
+            forward: OnceLock::new(),
+            scorer: Mutex::new(None),
+            benchmark,
+        })
+    }
+
+    /// The analyzer the index was built with; queries must use it.
+    pub fn analyzer(&self) -> Analyzer {
+        self.analyzer
+    }
+
+    /// The inverted index over the documents' text.
+    pub fn index(&self) -> &InvertedIndex {
+        &self.index
+    }
+
+    /// The BM25 settings the pool was built for.
+    pub fn default_params(&self) -> Bm25Params {
+        self.default_params
+    }
+
+    /// The documents' vectors, shared (evaluation jobs hold them).
+    pub fn dense(&self) -> Option<&Arc<DenseIndex>> {
+        self.dense.as_ref().map(|(_, d)| d)
+    }
+
+    /// The model the vectors were made with; a query encoder must match it.
+    pub fn dense_model(&self) -> Option<&DenseModel> {
+        self.dense.as_ref().map(|(m, _)| m)
+    }
+
+    /// The pool's queries and judgments (empty when it has none).
+    pub fn benchmark(&self) -> &Benchmark {
+        &self.benchmark
+    }
+
+    /// A BM25 scorer for `params`: the cached one when the parameters are
+    /// those of the last call, else a new one (sharing the index) that
+    /// replaces it.
+    pub fn scorer(&self, params: &Bm25Params) -> Result<Arc<Bm25Scorer>, ParamsError> {
+        let mut cached = self.scorer.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(scorer) = cached.as_ref().filter(|s| s.params() == *params) {
+            return Ok(scorer.clone());
+        }
+        let scorer = Arc::new(Bm25Scorer::with_idf_table(
+            self.index.clone(),
+            *params,
+            self.idf_table.clone(),
+        )?);
+        *cached = Some(scorer.clone());
+        Ok(scorer)
+    }
+
+    /// The best `k` documents for the analysed query `tokens` by `method`,
+    /// BM25 with `params`; `embedding` is the query's, from the pool's
+    /// model, for the dense methods. See [`crate::methods`] for
+    /// `positive_only`.
+    pub fn rank<S: AsRef<str>>(
+        &self,
+        method: &Method,
+        params: &Bm25Params,
+        tokens: &[S],
+        embedding: Option<&[f32]>,
+        k: usize,
+        positive_only: bool,
+    ) -> Result<Vec<Hit>, RankError> {
+        let scorer = self.scorer(params).map_err(RankError::Params)?;
+        let collection = Collection {
+            scorer: &scorer,
+            forward: &self.forward,
+            dense: self.dense().map(|d| &**d),
+        };
+        let query = MethodQuery { tokens, embedding };
+        rank(method, &collection, &query, k, positive_only)
+    }
+
+    /// How BM25 with `params` scores document `doc` for `tokens`, term by
+    /// term (see [`Bm25Scorer::explain`]; `None` when there is no `doc`).
+    pub fn explain<S: AsRef<str>>(
+        &self,
+        params: &Bm25Params,
+        tokens: &[S],
+        doc: u32,
+    ) -> Result<Option<Explanation>, ParamsError> {
+        Ok(self.scorer(params)?.explain(tokens, doc))
+    }
+}
+
+/// Why a pool cannot be opened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PoolError {
+    /// The blob names an analyzer this build does not have.
+    Analyzer(UnknownAnalyzer),
+    /// The blob has no index over its document text.
+    NoTextIndex,
+    /// The default BM25 parameters are out of range (from parts).
+    Params(ParamsError),
+    /// The blob's queries and judgments do not fit its documents.
+    Benchmark(BenchmarkError),
+    /// The benchmark names another number of documents than the index has.
+    SizeMismatch {
+        /// Documents in the index.
+        index: usize,
+        /// Document ids in the benchmark.
+        doc_ids: usize,
+    },
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::Analyzer(e) => write!(f, "the blob's analyzer: {e}"),
+            PoolError::NoTextIndex => f.write_str("the blob has no text index"),
+            PoolError::Params(e) => e.fmt(f),
+            PoolError::Benchmark(e) => write!(f, "the blob's benchmark: {e}"),
+            PoolError::SizeMismatch { index, doc_ids } => write!(
+                f,
+                "{doc_ids} document ids for an index of {index} documents"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PoolError {}

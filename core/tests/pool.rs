@@ -1,0 +1,157 @@
+//! `Pool::from_blob` ranks exactly like the blob's analyzer feeding a
+//! scorer over the index the blob was built from, and reads the blob's
+//! benchmark.
+
+mod blob_support;
+
+use nomos_core::analysis::Analyzer;
+use nomos_core::blob::{Blob, Field};
+use nomos_core::eval::Qrels;
+use nomos_core::methods::Method;
+use nomos_core::pool::{Benchmark, Grouping, Pool, PoolError};
+use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant, ParamsError};
+
+use blob_support::{input, sample};
+
+#[test]
+fn pool_from_a_blob_ranks_like_analyzer_and_scorer() {
+    let s = sample();
+    let (bytes, _) = nomos_core::blob::encode(&input(&s)).unwrap();
+    let mut blob = Blob::load(&bytes).unwrap();
+    let analyzer = Analyzer::by_name(blob.analyzer()).unwrap();
+    let queries: Vec<String> = blob.queries_iter().map(|q| q.text.to_owned()).collect();
+    let pool = Pool::from_blob(&mut blob).unwrap();
+    assert!(blob.index(Field::Text).is_none(), "the text index moved");
+    assert!(blob.dense(Field::Text).is_none(), "the text vectors moved");
+    assert_eq!(pool.analyzer(), analyzer);
+    assert_eq!(pool.default_params(), blob_params());
+    assert_eq!(pool.dense_model().unwrap().id, "test-model");
+    assert_eq!(pool.dense().unwrap().n_docs(), s.documents.len());
+
+    for params in [blob_params(), Bm25Params::new(Bm25Variant::Lucene)] {
+        let reference = Bm25Scorer::new(s.index.clone(), params).unwrap();
+        for q in &queries {
+            let tokens = analyzer.tokens(q);
+            let expected = reference.search(&tokens, usize::MAX, true);
+            assert!(!expected.is_empty(), "{q}");
+            let rank = |k| pool.rank(&Method::Bm25, &params, &tokens, None, k, true);
+            assert_eq!(rank(usize::MAX).unwrap(), expected);
+            assert_eq!(rank(3).unwrap(), expected[..expected.len().min(3)]);
+        }
+    }
+
+    // The index is gone: a second pool cannot be made from this blob.
+    assert_eq!(
+        Pool::from_blob(&mut blob).unwrap_err(),
+        PoolError::NoTextIndex
+    );
+}
+
+#[test]
+fn the_scorer_is_kept_for_the_last_parameters() {
+    let s = sample();
+    let (bytes, _) = nomos_core::blob::encode(&input(&s)).unwrap();
+    let pool = Pool::from_blob(&mut Blob::load(&bytes).unwrap()).unwrap();
+    let okapi = blob_params();
+    let first = pool.scorer(&okapi).unwrap();
+    assert!(std::sync::Arc::ptr_eq(
+        &first,
+        &pool.scorer(&okapi).unwrap()
+    ));
+    let lucene = Bm25Params::new(Bm25Variant::Lucene);
+    assert_eq!(pool.scorer(&lucene).unwrap().params(), lucene);
+    assert!(!std::sync::Arc::ptr_eq(
+        &first,
+        &pool.scorer(&okapi).unwrap()
+    ));
+}
+
+#[test]
+fn invalid_params_are_refused() {
+    let s = sample();
+    let (bytes, _) = nomos_core::blob::encode(&input(&s)).unwrap();
+    let mut blob = Blob::load(&bytes).unwrap();
+    let bad = Bm25Params {
+        b: 2.0,
+        ..blob_params()
+    };
+    let pool = Pool::from_blob(&mut blob).unwrap();
+    assert!(matches!(
+        pool.scorer(&bad),
+        Err(ParamsError::OutOfRange { name: "b", .. })
+    ));
+    assert!(pool
+        .rank(&Method::Bm25, &bad, &["x"], None, 10, true)
+        .is_err());
+}
+
+#[test]
+fn the_benchmark_is_read_in_blob_order() {
+    let s = sample();
+    let (bytes, _) = nomos_core::blob::encode(&input(&s)).unwrap();
+    let mut blob = Blob::load(&bytes).unwrap();
+    let analyzer = Analyzer::by_name(blob.analyzer()).unwrap();
+    let bench = Benchmark::from_blob(&blob, &analyzer).unwrap();
+    let ids: Vec<&str> = bench.queries.iter().map(|q| q.id.as_str()).collect();
+    let expected: Vec<&str> = s.queries.iter().map(|q| q.id.as_str()).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(bench.doc_ids.len(), s.documents.len());
+    assert_eq!(bench.doc_ids[0], "Syntagma::1");
+    // Some queries have an area: grouped by it, "(none)" for the others.
+    assert_eq!(bench.grouping, Grouping::QueryArea);
+    assert_eq!(bench.grouping.heading(), "Area");
+    let q0 = &bench.queries[0];
+    assert_eq!(q0.area.as_deref(), Some("first half"));
+    assert_eq!(q0.groups, ["first half"]);
+    assert_eq!(bench.queries[1].groups, ["(none)"]);
+    assert_eq!(q0.tokens, analyzer.tokens(&q0.text));
+    // The judgment of a missing document was dropped when encoding.
+    assert_eq!(q0.judged, [(0, 1)]);
+    assert_eq!(q0.gold().collect::<Vec<_>>(), [0]);
+    assert_eq!((q0.n_gold(), q0.grade(0), q0.grade(1)), (1, Some(1), None));
+    assert!(bench.one_gold);
+    assert_eq!(bench.position("q5"), Some(1));
+    assert_eq!(bench.position("q1"), None);
+    assert_eq!(bench.qrels.get("q5").unwrap()["Syntagma::6"], 1);
+
+    // The pool reads the same benchmark.
+    let pool = Pool::from_blob(&mut blob).unwrap();
+    assert_eq!(pool.benchmark().queries, bench.queries);
+
+    // From parts: the same queries and judgments give the same benchmark,
+    // and without areas queries are grouped by their gold's source.
+    let mut qrels = Qrels::new();
+    for j in &s.judgments {
+        qrels.insert(&j.query_id, &j.doc_id, j.relevance).unwrap();
+    }
+    let source = |_| Some("Syntagma");
+    let parts = Benchmark::from_parts(
+        bench.doc_ids.clone(),
+        s.queries.clone(),
+        qrels.clone(),
+        &analyzer,
+        &source,
+    );
+    assert_eq!(parts.queries, bench.queries);
+    assert_eq!(
+        parts.qrels.get("q0").unwrap().len(),
+        2,
+        "all judgments kept"
+    );
+    let no_areas = s
+        .queries
+        .iter()
+        .map(|q| nomos_core::blob::QueryInput {
+            area: None,
+            ..q.clone()
+        })
+        .collect();
+    let by_source =
+        Benchmark::from_parts(bench.doc_ids.clone(), no_areas, qrels, &analyzer, &source);
+    assert_eq!(by_source.grouping, Grouping::GoldSource);
+    assert_eq!(by_source.queries[1].groups, ["Syntagma"]);
+}
+
+fn blob_params() -> Bm25Params {
+    Bm25Params::new(Bm25Variant::Okapi)
+}
