@@ -8,7 +8,9 @@ use std::cmp::Ordering;
 /// A ranked document.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit {
+    /// The document's index in the corpus.
     pub doc: u32,
+    /// Its score; higher ranks first.
     pub score: f64,
 }
 

@@ -57,6 +57,7 @@ impl Analyzer {
         Ok(Analyzer { kind })
     }
 
+    /// The name blobs record and `by_name` accepts.
     pub fn name(&self) -> &'static str {
         match self.kind {
             Kind::GbrGreek => "gbr-greek",

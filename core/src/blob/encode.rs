@@ -45,7 +45,9 @@ pub struct DocumentInput {
 /// A benchmark query.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct QueryInput {
+    /// Unique among the queries.
     pub id: String,
+    /// The question as asked.
     pub text: String,
     /// Legal area, where the benchmark gives one.
     pub area: Option<String>,
@@ -54,8 +56,11 @@ pub struct QueryInput {
 /// One relevance judgment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JudgmentInput {
+    /// The judged query's id.
     pub query_id: String,
+    /// The judged document's id.
     pub doc_id: String,
+    /// The grade; 1 and above is relevant.
     pub relevance: i32,
 }
 
@@ -65,13 +70,21 @@ pub struct JudgmentInput {
 pub struct BlobInput<'a> {
     /// The writing program, e.g. `nomos 0.1.0`.
     pub builder: String,
+    /// The analyzer name the index was built with.
     pub analyzer: String,
+    /// The BM25 settings of the pool's baseline.
     pub bm25: Bm25Defaults,
+    /// What the pool is and where it came from.
     pub manifest: Manifest,
+    /// In corpus order (the ranking tie-break).
     pub documents: &'a [DocumentInput],
+    /// Benchmark queries, in order.
     pub queries: &'a [QueryInput],
+    /// Judgments; unknown ids are dropped and counted.
     pub judgments: &'a [JudgmentInput],
+    /// The index over `documents`' text.
     pub text_index: &'a InvertedIndex,
+    /// The index over the augmented text, if any.
     pub augmented_index: Option<&'a InvertedIndex>,
     /// Document embeddings, when the pool was built with a model.
     pub dense: Option<DenseInput<'a>>,
@@ -84,7 +97,9 @@ pub struct DenseInput<'a> {
     pub model: String,
     /// Hash of the model's manifest (see [`DenseSection`]).
     pub model_hash: String,
+    /// The text vectors.
     pub text: &'a DenseIndex,
+    /// The augmented text's vectors, if any.
     pub augmented: Option<&'a DenseIndex>,
 }
 
@@ -92,11 +107,15 @@ pub struct DenseInput<'a> {
 /// ever dropped: every other inconsistency is an error.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EncodeReport {
+    /// Judgments naming no known query.
     pub judgments_unknown_query: usize,
+    /// Judgments naming no known document.
     pub judgments_unknown_doc: usize,
     /// The same (query, document) judged again; the first judgment is kept.
     pub judgments_duplicate: usize,
+    /// Explicit references naming no known document.
     pub explicit_refs_unknown: usize,
+    /// Implicit references naming no known document.
     pub implicit_refs_unknown: usize,
 }
 

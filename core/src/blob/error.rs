@@ -9,28 +9,49 @@ pub enum BlobError {
     /// The file does not start with the blob magic: not a Nomos index.
     NotABlob,
     /// A blob of another format version; it must be rebuilt.
-    UnsupportedVersion { found: u32, supported: u32 },
+    UnsupportedVersion {
+        /// The blob's version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
     /// Fewer (or more) bytes than the blob's own length field says.
-    WrongLength { expected: u64, found: u64 },
+    WrongLength {
+        /// The length field's value.
+        expected: u64,
+        /// The bytes there are.
+        found: u64,
+    },
     /// The xxh3 checksum over the file does not match: the bytes changed.
-    ChecksumMismatch { stored: u64, computed: u64 },
+    ChecksumMismatch {
+        /// The checksum in the file.
+        stored: u64,
+        /// The checksum of its bytes.
+        computed: u64,
+    },
     /// The section table is malformed (overlaps, misalignment, bad sizes).
     SectionTable(String),
     /// A section the reader requires is absent.
     MissingSection(&'static str),
     /// A section's archive failed rkyv's byte-level validation.
     Archive {
+        /// The section's name.
         section: &'static str,
+        /// rkyv's complaint.
         message: String,
     },
     /// A section is well-formed but inconsistent with the rest of the blob.
     Invalid {
+        /// The section's name.
         section: &'static str,
+        /// What does not fit.
         message: String,
     },
     /// A lexical field's postings failed the index's own checks.
     Index {
+        /// The field's name.
         field: &'static str,
+        /// The index's complaint.
         error: IndexError,
     },
     /// The input handed to the encoder breaks a blob invariant.

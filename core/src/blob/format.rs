@@ -36,6 +36,7 @@ pub enum SectionKind {
 }
 
 impl SectionKind {
+    /// Every kind, in file order.
     pub const ALL: [SectionKind; 10] = [
         SectionKind::Header,
         SectionKind::Docs,
@@ -49,6 +50,7 @@ impl SectionKind {
         SectionKind::Idf,
     ];
 
+    /// The four bytes naming the section in the table.
     pub fn tag(self) -> [u8; 4] {
         match self {
             SectionKind::Header => *b"HEAD",
@@ -80,6 +82,7 @@ impl SectionKind {
         }
     }
 
+    /// The kind named by `tag`, if known.
     pub fn from_tag(tag: [u8; 4]) -> Option<SectionKind> {
         SectionKind::ALL.into_iter().find(|k| k.tag() == tag)
     }
@@ -99,8 +102,11 @@ pub enum Bm25Variant {
 /// override them.
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
 pub struct Bm25Defaults {
+    /// Which BM25 formula.
     pub variant: Bm25Variant,
+    /// BM25 k1.
     pub k1: f64,
+    /// BM25 b.
     pub b: f64,
     /// rank_bm25's epsilon (floor for negative idf, Okapi only).
     pub epsilon: f64,
@@ -122,6 +128,7 @@ pub struct Manifest {
     pub dataset: String,
     /// Human-readable pool name for pickers ("Greek Constitution").
     pub title: String,
+    /// The source files read, with their hashes.
     pub files: Vec<ManifestFile>,
     /// Caveats to show next to any score computed on this pool.
     pub notes: Vec<String>,
@@ -134,13 +141,18 @@ pub struct Header {
     pub builder: String,
     /// Analyzer name (see [`crate::analysis`]); queries must use the same.
     pub analyzer: String,
+    /// The pool baseline's BM25 settings.
     pub bm25: Bm25Defaults,
+    /// What the pool is and where it came from.
     pub manifest: Manifest,
     /// xxh3-128 of all other sections' bytes: a stable identity of the
     /// content, e.g. for cache keys.
     pub content_hash: u128,
+    /// Documents in the blob.
     pub n_docs: u32,
+    /// Benchmark queries.
     pub n_queries: u32,
+    /// Judgments kept.
     pub n_judgments: u32,
 }
 
@@ -148,14 +160,18 @@ pub struct Header {
 /// overhead per string instead of rkyv's 8, and one validation pass.
 #[derive(Archive, Serialize, Debug, Clone, Default, PartialEq, Eq)]
 pub struct StrTable {
+    /// Every string, concatenated.
     pub text: String,
     /// `ends[i]` is the byte end of string `i`; string 0 starts at 0.
     pub ends: Vec<u32>,
 }
 
+/// Per document: ids, titles and the rest of its metadata.
 #[derive(Archive, Serialize, Debug)]
 pub struct DocsSection {
+    /// Document ids, unique.
     pub ids: StrTable,
+    /// Document titles.
     pub titles: StrTable,
     /// Distinct source names, in first-seen order.
     pub sources: StrTable,
@@ -185,16 +201,24 @@ pub struct TextSection {
 /// a string table.
 #[derive(Archive, Serialize, Debug)]
 pub struct LexicalSection {
+    /// The vocabulary, in term id order.
     pub terms: StrTable,
+    /// Documents per term.
     pub doc_freqs: Vec<u32>,
+    /// Where each term's postings start.
     pub offsets: Vec<u32>,
+    /// Varint-coded postings.
     pub postings: Vec<u8>,
+    /// Tokens per document.
     pub doc_lens: Vec<u32>,
 }
 
+/// Benchmark queries in order.
 #[derive(Archive, Serialize, Debug)]
 pub struct QueriesSection {
+    /// Query ids, unique.
     pub ids: StrTable,
+    /// Query texts.
     pub texts: StrTable,
     /// Index into the docs section's `areas` per query, or [`NONE`].
     pub area_of: Vec<u32>,
@@ -205,7 +229,9 @@ pub struct QueriesSection {
 pub struct QrelsSection {
     /// Query `q`'s judgments are `offsets[q]..offsets[q + 1]`.
     pub offsets: Vec<u32>,
+    /// The judged documents' indexes.
     pub docs: Vec<u32>,
+    /// Their grades.
     pub relevance: Vec<i32>,
 }
 
@@ -214,6 +240,7 @@ pub struct QrelsSection {
 pub struct Csr {
     /// Document `d`'s neighbours are `targets[offsets[d]..offsets[d + 1]]`.
     pub offsets: Vec<u32>,
+    /// The neighbours' document indexes.
     pub targets: Vec<u32>,
 }
 
@@ -226,6 +253,7 @@ pub struct GraphSection {
     pub implicit: Csr,
     /// References to ids that are not in the blob, dropped at build time.
     pub unknown_explicit: u32,
+    /// The same for implicit references.
     pub unknown_implicit: u32,
 }
 
@@ -244,8 +272,11 @@ pub enum VectorField {
 /// lucene's log ratio.
 #[derive(Archive, Serialize, Debug)]
 pub struct IdfSection {
+    /// Distinct document frequencies, ascending.
     pub dfs: Vec<u32>,
+    /// Okapi's logarithm for each.
     pub okapi: Vec<f64>,
+    /// Lucene's logarithm for each.
     pub lucene: Vec<f64>,
 }
 
@@ -262,6 +293,7 @@ pub struct DenseSection {
     /// very model (weights, tokenizer, prefixes) the documents were
     /// embedded with.
     pub model_hash: String,
+    /// Vector dimension.
     pub dim: u32,
     /// The text set first, then optionally the augmented set.
     pub sets: Vec<DenseSet>,
@@ -270,12 +302,15 @@ pub struct DenseSection {
 /// One field's vectors.
 #[derive(Archive, Serialize, Debug)]
 pub struct DenseSet {
+    /// Which text the vectors embed.
     pub field: VectorField,
     /// `n_docs × dim`, document after document.
     pub codes: Vec<i8>,
+    /// One per document.
     pub scales: Vec<f32>,
     /// `n_docs × ceil(dim / 64)` little-endian words.
     pub bits: Vec<u64>,
+    /// The corpus mean vector, for the sign bits.
     pub mean: Vec<f32>,
 }
 

@@ -21,6 +21,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use super::BlobError;
 
+/// The first eight bytes of every blob.
 pub const MAGIC: [u8; 8] = *b"NOMOSIDX";
 const PREFIX_LEN: usize = 32;
 const ENTRY_LEN: usize = 24;

@@ -80,6 +80,7 @@ pub enum Field {
 }
 
 impl Field {
+    /// The name `nomos info` shows.
     pub fn name(self) -> &'static str {
         match self {
             Field::Text => "text",
@@ -93,8 +94,11 @@ impl Field {
 pub struct SectionInfo {
     /// Readable name (`docs`, `lexical:text`, ...).
     pub name: String,
+    /// The section's tag.
     pub tag: [u8; 4],
+    /// Its first byte in the file.
     pub offset: usize,
+    /// Its length in bytes.
     pub len: usize,
 }
 
@@ -115,8 +119,10 @@ pub struct Blob {
 /// The model a blob's document vectors were made with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DenseModel {
+    /// The model's name.
     pub id: String,
     /// Hash of the model's manifest; a query encoder must match it.
     pub manifest_hash: String,
+    /// Vector dimension.
     pub dim: usize,
 }

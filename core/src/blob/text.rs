@@ -114,6 +114,7 @@ fn write_str(out: &mut Vec<u8>, s: &str) -> Option<()> {
 }
 
 impl ArchivedTextSection {
+    /// How many compressed blocks the text is in.
     pub fn n_blocks(&self) -> usize {
         self.raw_lens.len()
     }

@@ -14,19 +14,25 @@ use crate::search::{Bm25Params, IdfTable};
 /// A benchmark query stored in a blob.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QueryRef<'a> {
+    /// The query's id.
     pub id: &'a str,
+    /// The question as asked.
     pub text: &'a str,
+    /// The legal area recorded with it, if any.
     pub area: Option<&'a str>,
 }
 
 /// One judgment of a query: document index and relevance grade.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JudgmentRef {
+    /// The judged document's index.
     pub doc: u32,
+    /// Its grade.
     pub relevance: i32,
 }
 
 impl Blob {
+    /// The header: analyzer, BM25 defaults, manifest, counts.
     pub fn header(&self) -> &Header {
         &self.header
     }
@@ -58,6 +64,7 @@ impl Blob {
         self.bytes.len()
     }
 
+    /// Documents in the pool.
     pub fn n_docs(&self) -> usize {
         self.header.n_docs as usize
     }
@@ -72,6 +79,7 @@ impl Blob {
         self.doc_ids.get(id).copied()
     }
 
+    /// Document `doc`'s title.
     pub fn title(&self, doc: usize) -> Option<&str> {
         self.docs().titles.get(doc)
     }
@@ -83,6 +91,7 @@ impl Blob {
             .get(docs.source_of.get(doc)?.to_native() as usize)
     }
 
+    /// Document `doc`'s legal area, if it has one.
     pub fn area(&self, doc: usize) -> Option<&str> {
         let docs = self.docs();
         self.area_name(docs.area_of.get(doc)?.to_native())
@@ -147,10 +156,12 @@ impl Blob {
         Some(self.dense.remove(at).1)
     }
 
+    /// Benchmark queries in the pool.
     pub fn n_queries(&self) -> usize {
         self.header.n_queries as usize
     }
 
+    /// Query `q`, in blob order.
     pub fn query(&self, q: usize) -> Option<QueryRef<'_>> {
         let queries = self.queries()?;
         Some(QueryRef {
@@ -160,6 +171,7 @@ impl Blob {
         })
     }
 
+    /// Every query, in blob order.
     pub fn queries_iter(&self) -> impl Iterator<Item = QueryRef<'_>> + '_ {
         (0..self.n_queries()).filter_map(|q| self.query(q))
     }

@@ -6,21 +6,41 @@ pub enum DenseError {
     /// Vectors must have at least one dimension.
     ZeroDimension,
     /// A count does not fit the `u32` the blob stores it in.
-    TooLarge { what: &'static str },
+    TooLarge {
+        /// What is counted.
+        what: &'static str,
+    },
     /// Two parts that must have matching lengths do not.
     LengthMismatch {
+        /// The part whose length is wrong.
         what: &'static str,
+        /// The length it must have.
         expected: usize,
+        /// The length it has.
         found: usize,
     },
     /// A NaN or infinite value (`what` = vector, scale, mean or query).
-    NonFinite { what: &'static str, at: usize },
+    NonFinite {
+        /// Where: vector, scale, mean or query.
+        what: &'static str,
+        /// The value's position.
+        at: usize,
+    },
     /// A negative scale (scales are `max |x| / 127`).
-    NegativeScale { doc: usize },
+    NegativeScale {
+        /// The document.
+        doc: usize,
+    },
     /// An int8 code of −128: codes are symmetric, in −127..=127.
-    CodeOutOfRange { doc: usize },
+    CodeOutOfRange {
+        /// The document.
+        doc: usize,
+    },
     /// Bits set beyond the dimension in a document's last binary word.
-    StrayBits { doc: usize },
+    StrayBits {
+        /// The document.
+        doc: usize,
+    },
 }
 
 impl fmt::Display for DenseError {

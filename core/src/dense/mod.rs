@@ -38,6 +38,7 @@ mod tests;
 /// [`DenseIndex::from_parts`] checks them before trusting them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DenseParts {
+    /// Values per vector.
     pub dim: u32,
     /// `n_docs × dim` int8 codes, document after document.
     pub codes: Vec<i8>,
@@ -177,26 +178,32 @@ impl DenseIndex {
         }
     }
 
+    /// Documents with a vector.
     pub fn n_docs(&self) -> usize {
         self.scales.len()
     }
 
+    /// Values per vector.
     pub fn dim(&self) -> usize {
         self.dim
     }
 
+    /// The int8 codes, document after document.
     pub fn codes(&self) -> &[i8] {
         &self.codes
     }
 
+    /// One scale per document.
     pub fn scales(&self) -> &[f32] {
         &self.scales
     }
 
+    /// The sign bits, document after document.
     pub fn bits(&self) -> &[u64] {
         &self.bits
     }
 
+    /// The corpus mean the bits are relative to.
     pub fn mean(&self) -> &[f32] {
         &self.mean
     }

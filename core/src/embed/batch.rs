@@ -48,10 +48,12 @@ impl Batch {
         }
     }
 
+    /// Token ids, row after row, padded.
     pub fn input_ids(&self) -> &[i64] {
         &self.input_ids
     }
 
+    /// 1 for a token, 0 for padding.
     pub fn attention_mask(&self) -> &[i64] {
         &self.attention_mask
     }

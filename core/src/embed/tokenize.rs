@@ -6,7 +6,9 @@ use super::EmbedError;
 /// each side of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
+    /// A search query.
     Query,
+    /// A document passage.
     Passage,
 }
 
@@ -15,7 +17,9 @@ pub enum Role {
 pub struct EncoderConfig {
     /// Model input length, `<s>` and `</s>` included (512 for e5).
     pub max_tokens: usize,
+    /// Put before queries.
     pub query_prefix: String,
+    /// Put before passages.
     pub passage_prefix: String,
 }
 
@@ -67,6 +71,7 @@ impl TextEncoder {
         })
     }
 
+    /// The input length and prefixes encoding uses.
     pub fn config(&self) -> &EncoderConfig {
         &self.config
     }

@@ -15,13 +15,16 @@ const RELEVANT: i32 = 1;
 /// [`Evaluation::measures`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryEvaluation {
+    /// The query evaluated.
     pub query_id: String,
+    /// One value per measure, in the measures' order.
     pub values: Vec<f64>,
 }
 
 /// Results of [`evaluate`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Evaluation {
+    /// The measures, in column order.
     pub measures: Vec<Measure>,
     /// Queries in both the run and the qrels, in run order.
     pub queries: Vec<QueryEvaluation>,

@@ -35,7 +35,9 @@ impl Metric {
 /// A metric at a cutoff, e.g. `ndcg@10`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Measure {
+    /// What is measured.
     pub metric: Metric,
+    /// The cutoff.
     pub k: NonZeroUsize,
 }
 

@@ -7,6 +7,7 @@ use std::fmt;
 pub struct ParseError {
     /// 1-based line number.
     pub line: usize,
+    /// What is wrong with the line.
     pub reason: String,
 }
 
@@ -30,7 +31,9 @@ impl std::error::Error for ParseError {}
 /// A (query, doc) pair given twice, which trec_eval refuses to evaluate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Duplicate {
+    /// The query judged or ranked twice.
     pub query_id: String,
+    /// The repeated document.
     pub doc_id: String,
 }
 

@@ -12,6 +12,7 @@ pub struct Qrels {
 }
 
 impl Qrels {
+    /// No judgments.
     pub fn new() -> Self {
         Self::default()
     }
@@ -49,6 +50,7 @@ impl Qrels {
         self.queries.len()
     }
 
+    /// Whether no query has judgments.
     pub fn is_empty(&self) -> bool {
         self.queries.is_empty()
     }

@@ -25,6 +25,7 @@ struct QueryRun {
 }
 
 impl Run {
+    /// An empty run.
     pub fn new() -> Self {
         Self::default()
     }
@@ -69,6 +70,7 @@ impl Run {
         self.queries.len()
     }
 
+    /// Whether no query was ranked.
     pub fn is_empty(&self) -> bool {
         self.queries.is_empty()
     }
@@ -157,7 +159,12 @@ pub fn parse_trec_run(text: &str) -> Result<Run, ParseError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunLineError {
     /// An id or tag that is empty or holds whitespace would break the line.
-    BadField { field: &'static str, value: String },
+    BadField {
+        /// Which field (query id, document id or tag).
+        field: &'static str,
+        /// Its value.
+        value: String,
+    },
     /// NaN has no place in a ranking.
     NanScore,
 }

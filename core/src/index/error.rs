@@ -7,22 +7,46 @@ use super::varint::VarintError;
 pub enum IndexError {
     /// A count (documents, terms, tokens in a document, posting bytes) does
     /// not fit the `u32` the layout stores it in.
-    TooLarge { what: &'static str },
+    TooLarge {
+        /// What is counted.
+        what: &'static str,
+    },
     /// Two parts that must have matching lengths do not.
     LengthMismatch {
+        /// The part whose length is wrong.
         what: &'static str,
+        /// The length it must have.
         expected: usize,
+        /// The length it has.
         found: usize,
     },
     /// The same term string appears twice in the vocabulary.
-    DuplicateTerm { term: u32 },
+    DuplicateTerm {
+        /// The second occurrence's id.
+        term: u32,
+    },
     /// Term offsets do not start at 0, decrease, or do not end at the end of
     /// the posting bytes.
-    BadOffsets { term: u32 },
+    BadOffsets {
+        /// The first term whose offset is wrong.
+        term: u32,
+    },
     /// A term's posting list is malformed.
-    Postings { term: u32, problem: PostingsProblem },
+    Postings {
+        /// The term.
+        term: u32,
+        /// What is wrong.
+        problem: PostingsProblem,
+    },
     /// A document's length differs from the sum of its term frequencies.
-    DocLenMismatch { doc: u32, stored: u32, summed: u64 },
+    DocLenMismatch {
+        /// The document.
+        doc: u32,
+        /// Its stored length.
+        stored: u32,
+        /// Its term frequencies' sum.
+        summed: u64,
+    },
 }
 
 /// What is wrong with one posting list.
@@ -33,14 +57,22 @@ pub enum PostingsProblem {
     /// A varint encodes a value above `u32::MAX`.
     VarintOverflow,
     /// A document id is not below the number of documents.
-    DocOutOfRange { doc: u64 },
+    DocOutOfRange {
+        /// The id decoded.
+        doc: u64,
+    },
     /// Document ids do not strictly increase.
     NonIncreasing,
     /// A term frequency of zero.
     ZeroTf,
     /// The stored document frequency is zero or differs from the number of
     /// postings.
-    DocFreqMismatch { stored: u32, decoded: u32 },
+    DocFreqMismatch {
+        /// The stored frequency.
+        stored: u32,
+        /// The postings decoded.
+        decoded: u32,
+    },
 }
 
 impl From<VarintError> for PostingsProblem {

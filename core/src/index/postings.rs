@@ -5,7 +5,9 @@ use super::varint::{self, VarintError};
 /// One entry of a posting list: the term occurs `tf` times in document `doc`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
+    /// The document's index.
     pub doc: u32,
+    /// How often the term occurs in it.
     pub tf: u32,
 }
 

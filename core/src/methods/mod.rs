@@ -1,5 +1,5 @@
 //! Ranking methods beyond plain BM25, all behind one entry point,
-//! [`Pool::rank`](crate::pool::Pool::rank):
+//! `Pool::rank` (in the pool module above this one):
 //! dense retrieval (brute-force int8 and binary + rescoring, see
 //! [`crate::dense`]), sparse and dense pseudo-relevance feedback, and
 //! fusion of BM25 with dense. [`Method`] names a method and its parameters

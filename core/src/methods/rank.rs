@@ -1,5 +1,5 @@
 //! Ranking a query with any [`Method`], for
-//! [`Pool::rank`](crate::pool::Pool::rank).
+//! `Pool::rank` (in the pool module, above this one).
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -129,7 +129,12 @@ pub enum RankError {
     /// A dense method without a query embedding.
     NoQueryEmbedding,
     /// The vectors cover another number of documents than the index.
-    SizeMismatch { lexical: usize, dense: usize },
+    SizeMismatch {
+        /// Documents in the index.
+        lexical: usize,
+        /// Documents with vectors.
+        dense: usize,
+    },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
 }

@@ -18,21 +18,46 @@ pub enum Method {
     Dense,
     /// Binary first pass, int8 rescoring of the `candidates` nearest codes
     /// (at least `k`).
-    DenseBinary { candidates: usize },
+    DenseBinary {
+        /// How many nearest codes are rescored.
+        candidates: usize,
+    },
     /// Sparse pseudo-relevance feedback: BM25, then BM25 again with the
     /// query extended by the `terms` best expansion terms of the top `docs`
     /// (see [`super::expansion_terms`]).
-    Prf { docs: usize, terms: usize },
+    Prf {
+        /// Feedback documents.
+        docs: usize,
+        /// Expansion terms added.
+        terms: usize,
+    },
     /// Dense pseudo-relevance feedback:
     /// `q' = normalise(α·q + β·centroid(top docs))`, ranked again.
-    Rocchio { docs: usize, alpha: f64, beta: f64 },
+    Rocchio {
+        /// Feedback documents.
+        docs: usize,
+        /// The query's weight.
+        alpha: f64,
+        /// The feedback centroid's weight.
+        beta: f64,
+    },
     /// Reciprocal rank fusion of the top `depth` of BM25 and of dense:
     /// `Σ 1 / (k + rank)`, ranks from 1 (see [`super::rrf`]).
-    Rrf { k: f64, depth: usize },
+    Rrf {
+        /// Damps the weight of top ranks.
+        k: f64,
+        /// How much of each list is fused.
+        depth: usize,
+    },
     /// Min-max normalised score fusion of the top `depth` of BM25 and of
     /// dense, the dense list weighted `w` and BM25 `1 − w`
     /// (see [`super::weighted_fusion`]).
-    Weighted { w: f64, depth: usize },
+    Weighted {
+        /// The dense list's weight.
+        w: f64,
+        /// How much of each list is fused.
+        depth: usize,
+    },
 }
 
 /// A parameter value, for printing and parsing.
@@ -98,6 +123,7 @@ impl Method {
         })
     }
 
+    /// The name in the text form and `NAMES`.
     pub fn name(&self) -> &'static str {
         match self {
             Method::Bm25 => "bm25",
@@ -269,19 +295,31 @@ impl FromStr for Method {
 /// A method string that cannot be used.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MethodError {
+    /// No method has this name.
     UnknownMethod(String),
+    /// The method has no such parameter.
     UnknownKey {
+        /// The method.
         method: &'static str,
+        /// The key given.
         key: String,
     },
+    /// A value that cannot be read (or a pair without `=`).
     BadValue {
+        /// The method.
         method: &'static str,
+        /// The key.
         key: String,
+        /// The text given.
         value: String,
     },
+    /// A value outside its range (see [`Method::validate`]).
     OutOfRange {
+        /// The method.
         method: &'static str,
+        /// The key.
         key: &'static str,
+        /// The value refused.
         value: String,
     },
 }

@@ -31,6 +31,7 @@ impl QueryTerms {
         QueryTerms { tokens }
     }
 
+    /// Whether the query had no tokens.
     pub fn is_empty(&self) -> bool {
         self.tokens.is_empty()
     }
@@ -86,7 +87,9 @@ pub fn merged_spans(found: &[Match]) -> Vec<Range<usize>> {
 /// A piece of displayed text, marked or not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
+    /// Bytes of the displayed text.
     pub range: Range<usize>,
+    /// Whether the piece matches the query.
     pub marked: bool,
 }
 
@@ -128,8 +131,9 @@ pub struct Snippet {
     pub range: Range<usize>,
     /// Marked and unmarked pieces covering `range`.
     pub segments: Vec<Segment>,
-    /// Text was cut before / after the window (show an ellipsis).
+    /// Text was cut before the window (show an ellipsis).
     pub cut_start: bool,
+    /// Text was cut after the window (show an ellipsis).
     pub cut_end: bool,
 }
 

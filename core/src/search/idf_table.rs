@@ -101,18 +101,22 @@ impl IdfTable {
         })
     }
 
+    /// The corpus size the table is for.
     pub fn n_docs(&self) -> u64 {
         self.n_docs
     }
 
+    /// The document frequencies, ascending.
     pub fn dfs(&self) -> &[u32] {
         &self.dfs
     }
 
+    /// Okapi's logarithm per frequency.
     pub fn okapi_values(&self) -> &[f64] {
         &self.okapi
     }
 
+    /// Lucene's logarithm per frequency.
     pub fn lucene_values(&self) -> &[f64] {
         &self.lucene
     }
