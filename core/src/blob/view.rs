@@ -118,7 +118,7 @@ impl Blob {
         self.fields.iter().map(|(f, _)| *f)
     }
 
-    /// The inverted index of `field`, for [`crate::search`].
+    /// The inverted index of `field`, for BM25 ([`crate::search`]).
     pub fn index(&self, field: Field) -> Option<&InvertedIndex> {
         self.fields
             .iter()
@@ -126,8 +126,8 @@ impl Blob {
             .map(|(_, i)| i)
     }
 
-    /// Moves the index of `field` out (e.g. into a
-    /// [`crate::search::Bm25Scorer`], which owns its index); afterwards
+    /// Moves the index of `field` out (e.g. into a pool, which shares it
+    /// among its BM25 scorers) rather than copying it; afterwards
     /// [`Self::index`] returns `None` for it.
     pub fn take_index(&mut self, field: Field) -> Option<InvertedIndex> {
         let at = self.fields.iter().position(|(f, _)| *f == field)?;

@@ -1,6 +1,6 @@
 //! BM25 ranking over an [`InvertedIndex`](crate::index::InvertedIndex),
-//! a [`Searcher`] that takes free text, and
-//! [`highlight`]ing of matches in displayed text.
+//! with each score [`Explanation`] term by term, a [`Searcher`] that takes
+//! free text, and [`highlight`]ing of matches in displayed text.
 //!
 //! Two variants, each matching a published baseline bit for bit:
 //! - [`Bm25Variant::Okapi`]: rank_bm25 0.2.2 `BM25Okapi` (GreekBarRetrieval);

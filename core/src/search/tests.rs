@@ -188,3 +188,21 @@ fn explanations_name_each_term_and_add_up() {
         assert!(text.starts_with(&format!("{} = ", scores[3])), "{text}");
     }
 }
+
+#[test]
+fn a_searcher_analyses_free_text_like_its_index() {
+    let analyzer = crate::analysis::Analyzer::by_name("da").unwrap();
+    let texts = ["Lejeren betaler husleje", "Skat af husleje", "Ejendommen"];
+    let index = InvertedIndex::build(texts.iter().map(|t| analyzer.tokens(t))).unwrap();
+    let scorer = Bm25Scorer::new(index, Bm25Params::default()).unwrap();
+    let mut searcher = Searcher::new(analyzer, scorer.clone());
+    let query = "Husleje og skat";
+    let tokens = analyzer.tokens(query);
+    assert_eq!(searcher.search(query, 10), scorer.search(&tokens, 10, true));
+    assert_eq!(searcher.search(query, 10)[0].doc, 1);
+    let lucene = Bm25Params::new(Bm25Variant::Lucene);
+    searcher.set_params(lucene).unwrap();
+    assert_eq!(searcher.params(), lucene);
+    let fresh = Bm25Scorer::new(scorer.index().clone(), lucene).unwrap();
+    assert_eq!(searcher.search(query, 10), fresh.search(&tokens, 10, true));
+}
