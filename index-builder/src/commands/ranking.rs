@@ -95,7 +95,7 @@ fn index_pool(source: SourcePool, analyzer: Analyzer, params: Bm25Params) -> Res
 
 /// BM25 parameters from the flags over `defaults`, validated. Choosing a
 /// variant other than the default's resets k1, b and epsilon to its own.
-pub fn bm25_params(args: &RankingArgs, defaults: Bm25Params) -> Result<Bm25Params> {
+fn bm25_params(args: &RankingArgs, defaults: Bm25Params) -> Result<Bm25Params> {
     let mut params = match args.bm25 {
         Some(variant) if variant != defaults.variant => Bm25Params::new(variant),
         _ => defaults,
