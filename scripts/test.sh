@@ -15,6 +15,11 @@ step "format and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "no import circles among each crate's top-level modules (ARCHITECTURE.md)"
+for crate in core/src index-builder/src app/src; do
+  python3 scripts/module-graph.py "$crate" | tail -n 1
+done
+
 step "core builds for the browser (wasm32, no I/O)"
 cargo build -p nomos-core --target wasm32-unknown-unknown --locked
 

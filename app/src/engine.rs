@@ -1,17 +1,20 @@
-//! A loaded pool: the validated blob, its [`Searcher`], and the reverse of
-//! its citation graph, with what the views need to show results and
-//! articles. Ranking and highlighting are `nomos-core`'s; this module only
-//! gathers their output into plain values for the views.
+//! A loaded pool: the validated blob, its core [`Pool`] (what ranks, and
+//! its benchmark), and the reverse of its citation graph, with what the
+//! views need to show results and articles. Ranking and
+//! highlighting are `nomos-core`'s; this module only gathers their output
+//! into plain values for the views. An engine never changes once loaded:
+//! BM25 settings are passed to each ranking, so a slider cannot make a
+//! pool look new.
 
-use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
-use std::sync::OnceLock;
 
-use nomos_core::blob::{Blob, DenseModel, Field};
-use nomos_core::dense::DenseIndex;
+use nomos_core::blob::{Blob, BlobError, DenseModel};
+use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
+use nomos_core::pool::{Benchmark, Pool, PoolError};
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
-use nomos_core::search::methods::{rank, Collection, ForwardIndex, Method, MethodQuery};
-use nomos_core::search::{Bm25Params, Hit, ParamsError, Searcher};
+use nomos_core::search::{Bm25Params, Explanation};
 
 /// Characters of article text shown under a result.
 const SNIPPET_CHARS: usize = 220;
@@ -24,13 +27,29 @@ pub struct Engine {
     /// What the user calls this pool (manifest title or file name).
     pub name: String,
     blob: Blob,
-    searcher: Searcher,
-    /// The article texts' vectors and their model, when the blob has them.
-    dense: Option<(DenseModel, Arc<DenseIndex>)>,
-    /// Built on the first PRF query.
-    forward: OnceLock<ForwardIndex>,
+    pool: Pool,
     /// For each document, the documents whose explicit references cite it.
     cited_by: Vec<Vec<u32>>,
+}
+
+/// Why a blob cannot become an engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EngineError {
+    /// The bytes are not a valid blob.
+    Open { name: String, error: BlobError },
+    /// A valid blob this build cannot search (unknown analyzer, no index).
+    Search { name: String, error: PoolError },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Open { name, error } => write!(f, "{name} cannot be opened: {error}"),
+            EngineError::Search { name, error } => {
+                write!(f, "{name} cannot be searched: {error}")
+            }
+        }
+    }
 }
 
 /// A query's ranking: every document scoring above zero, best first.
@@ -87,13 +106,15 @@ pub struct Article {
 impl Engine {
     /// Validates `bytes` as a blob (see `Blob::load`) and prepares it for
     /// search. `name` is used in messages.
-    pub fn load(bytes: &[u8], name: &str) -> Result<Engine, String> {
-        let mut blob = Blob::load(bytes).map_err(|e| format!("{name} cannot be opened: {e}"))?;
-        let params = blob.bm25_params();
-        let searcher = Searcher::from_blob(&mut blob, params)
-            .map_err(|e| format!("{name} cannot be searched: {e}"))?;
-        let model = blob.dense_model().cloned();
-        let dense = model.zip(blob.take_dense(Field::Text).map(Arc::new));
+    pub fn load(bytes: &[u8], name: &str) -> Result<Engine, EngineError> {
+        let mut blob = Blob::load(bytes).map_err(|error| EngineError::Open {
+            name: name.to_owned(),
+            error,
+        })?;
+        let pool = Pool::from_blob(&mut blob).map_err(|error| EngineError::Search {
+            name: name.to_owned(),
+            error,
+        })?;
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {
@@ -105,9 +126,7 @@ impl Engine {
         Ok(Engine {
             name: name.to_owned(),
             blob,
-            searcher,
-            dense,
-            forward: OnceLock::new(),
+            pool,
             cited_by,
         })
     }
@@ -118,8 +137,15 @@ impl Engine {
         &self.blob
     }
 
-    pub fn searcher(&self) -> &Searcher {
-        &self.searcher
+    /// What ranks the pool's documents.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The pool's benchmark queries and judgments, as `nomos eval` reads
+    /// them.
+    pub fn benchmark(&self) -> Arc<Benchmark> {
+        self.pool.benchmark().clone()
     }
 
     pub fn n_docs(&self) -> usize {
@@ -133,7 +159,7 @@ impl Engine {
     /// BCP 47 language of the pool's text, from its analyzer, so the
     /// browser picks fonts (and screen readers a voice) for it.
     pub fn lang(&self) -> &'static str {
-        match self.searcher.analyzer().name() {
+        match self.pool.analyzer().name() {
             "gbr-greek" => "el",
             "da" => "da",
             "zh" => "zh",
@@ -142,7 +168,7 @@ impl Engine {
     }
 
     pub fn analyzer_description(&self) -> &'static str {
-        self.searcher.analyzer().description()
+        self.pool.analyzer().description()
     }
 
     /// The blob's content hash as `nomos manifest` writes it (32 hex
@@ -156,12 +182,10 @@ impl Engine {
         self.blob.bm25_params()
     }
 
-    pub fn params(&self) -> Bm25Params {
-        self.searcher.params()
-    }
-
-    pub fn set_params(&mut self, params: Bm25Params) -> Result<(), ParamsError> {
-        self.searcher.set_params(params)
+    /// The method a newly loaded pool starts with: hybrid where it has
+    /// vectors and `model_served`, BM25 elsewhere.
+    pub fn default_method(&self, model_served: bool) -> Method {
+        Method::default_for(self.pool.dense_model().is_some() && model_served)
     }
 
     /// The pool's caveats (e.g. STARD's reduced pool).
@@ -169,52 +193,50 @@ impl Engine {
         self.blob.header().manifest.notes.clone()
     }
 
-    /// The pool's document vectors, for evaluation jobs.
-    pub fn dense_index(&self) -> Option<Arc<DenseIndex>> {
-        self.dense.as_ref().map(|(_, d)| d.clone())
-    }
-
     /// The model the pool's vectors were made with, if it has any.
     pub fn dense_model(&self) -> Option<&DenseModel> {
-        self.dense.as_ref().map(|(m, _)| m)
+        self.pool.dense_model()
     }
 
-    /// `query` ranked with `method` (BM25 with the current parameters):
-    /// every document the lexical methods match, the fusions' union, the
-    /// dense methods' [`DENSE_RESULTS`] nearest. `embedding` is the
-    /// query's, from the pool's model, for the dense methods.
+    /// `query` ranked with `method` and BM25 `params`: every document the
+    /// lexical methods match, the fusions' union, the dense methods'
+    /// [`DENSE_RESULTS`] nearest. `embedding` is the query's, from the
+    /// pool's model, for the dense methods.
     pub fn rank(
         &self,
         method: &Method,
+        params: &Bm25Params,
         query: &str,
         embedding: Option<&[f32]>,
     ) -> Result<Ranking, String> {
-        let analyzer = self.searcher.analyzer();
+        let analyzer = self.pool.analyzer();
         let tokens = analyzer.tokens(query);
-        let collection = Collection {
-            scorer: self.searcher.scorer(),
-            forward: &self.forward,
-            dense: self.dense.as_ref().map(|(_, d)| &**d),
-        };
         let k = match method.needs_lexical() {
             true => usize::MAX,
             false => DENSE_RESULTS,
         };
-        let hits = rank(
-            method,
-            &collection,
-            &MethodQuery {
-                tokens: &tokens,
-                embedding,
-            },
-            k,
-            true,
-        )
-        .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
+        let hits = self
+            .pool
+            .rank(method, params, &tokens, embedding, k, true)
+            .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
         Ok(Ranking {
             terms: QueryTerms::new(&analyzer, query),
             hits,
         })
+    }
+
+    /// How BM25 with `params` scores `doc` for `query`, term by term.
+    pub fn explain(
+        &self,
+        params: &Bm25Params,
+        query: &str,
+        doc: u32,
+    ) -> Result<Explanation, String> {
+        let tokens = self.pool.analyzer().tokens(query);
+        self.pool
+            .explain(params, &tokens, doc)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no document {doc} in {}", self.name))
     }
 
     pub fn source(&self, doc: u32) -> &str {
@@ -229,7 +251,7 @@ impl Engine {
     pub fn row(&self, rank: usize, hit: Hit, terms: &QueryTerms) -> ResultRow {
         let doc = hit.doc as usize;
         let text = self.blob.article(doc).map(|a| a.text).unwrap_or_default();
-        let snip = highlight::snippet(&self.searcher.analyzer(), &text, terms, SNIPPET_CHARS);
+        let snip = highlight::snippet(&self.pool.analyzer(), &text, terms, SNIPPET_CHARS);
         let start = snip.range.start;
         let segments = snip
             .segments
@@ -276,7 +298,7 @@ impl Engine {
         } else {
             text.paragraphs
         };
-        let analyzer = self.searcher.analyzer();
+        let analyzer = self.pool.analyzer();
         let paragraphs = paragraphs
             .into_iter()
             .map(|p| {
@@ -310,20 +332,98 @@ impl Engine {
     }
 }
 
-/// How many hits fall in each value of `key` (documents without one are
-/// not counted), most first, then by name.
-pub fn facet_counts<'e>(
-    hits: &[Hit],
-    key: impl Fn(u32) -> Option<&'e str>,
-) -> Vec<(String, usize)> {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for h in hits {
-        if let Some(k) = key(h.doc).filter(|k| !k.is_empty()) {
-            *counts.entry(k).or_default() += 1;
-        }
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use nomos_core::analysis::Analyzer;
+    use nomos_core::blob::{encode, BlobInput, Bm25Defaults, DocumentInput, Manifest};
+    use nomos_core::index::InvertedIndex;
+
+    /// A three-article Danish pool: two laws, one area, one citation.
+    pub fn engine() -> Engine {
+        let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
+            DocumentInput {
+                id: id.into(),
+                title: format!("§ {id}"),
+                text: text.into(),
+                augmented: None,
+                source: source.into(),
+                area: area.map(Into::into),
+                paragraphs: Vec::new(),
+                explicit_refs: cites.iter().map(|c| (*c).to_owned()).collect(),
+                implicit_refs: Vec::new(),
+            }
+        };
+        let documents = [
+            doc(
+                "A1",
+                "Skat af indkomst betales hvert år.",
+                "Lov A",
+                Some("skat"),
+                &[],
+            ),
+            doc(
+                "A2",
+                "Denne lov træder i kraft i dag.",
+                "Lov A",
+                None,
+                &["A1"],
+            ),
+            doc(
+                "B1",
+                "Afgifter og skat opkræves af staten efter mange lange regler her.",
+                "Lov B",
+                None,
+                &["A1"],
+            ),
+        ];
+        let analyzer = Analyzer::by_name("da").unwrap();
+        let tokens: Vec<Vec<String>> = documents.iter().map(|d| analyzer.tokens(&d.text)).collect();
+        let index = InvertedIndex::build(&tokens).unwrap();
+        let (bytes, _) = encode(&BlobInput {
+            builder: "test".into(),
+            analyzer: "da".into(),
+            bm25: Bm25Defaults {
+                variant: nomos_core::blob::format::Bm25Variant::Okapi,
+                k1: 1.5,
+                b: 0.75,
+                epsilon: 0.25,
+            },
+            manifest: Manifest::default(),
+            documents: &documents,
+            queries: &[],
+            judgments: &[],
+            text_index: &index,
+            augmented_index: None,
+            dense: None,
+        })
+        .unwrap();
+        Engine::load(&bytes, "test pool").unwrap()
     }
-    let mut out: Vec<(String, usize)> =
-        counts.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    out
+
+    #[test]
+    fn articles_show_their_references_both_ways() {
+        let e = engine();
+        let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
+        let a = e.article("A1", &terms).unwrap();
+        assert_eq!(a.lang, "da");
+        assert_eq!(a.cites, []);
+        let ids: Vec<&str> = a.cited_by.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["A2", "B1"]);
+        assert!(a.paragraphs[0].segments.iter().any(|s| s.marked));
+        assert_eq!(
+            e.article("X9", &terms).unwrap_err(),
+            "no article \"X9\" in test pool"
+        );
+    }
+
+    #[test]
+    fn a_damaged_blob_is_refused_with_its_name() {
+        let err = Engine::load(b"not a blob", "x.blob").err().unwrap();
+        assert!(matches!(err, EngineError::Open { .. }));
+        assert!(
+            err.to_string().starts_with("x.blob cannot be opened: "),
+            "{err}"
+        );
+    }
 }

@@ -1,32 +1,46 @@
 //! Nomos in the browser: pick an index blob, search it as you type, read
-//! articles and follow their cross-references. Everything runs client-side
-//! on `nomos-core`, the same code the `nomos` CLI ranks with.
+//! articles and follow their cross-references, evaluate methods on the
+//! pool's benchmark. Everything runs client-side on `nomos-core`, the same
+//! code the `nomos` CLI ranks with.
 //!
-//! - [`state`]: the app state a URL can share (view, pool, query, method,
-//!   filters, open article).
-//! - [`pools`]: the manifest, fetching a blob with progress, opening a file.
-//! - [`engine`]: a loaded blob with its searcher, reverse references and
-//!   display helpers.
-//! - [`semantic`]: the embedding model, downloaded on first use, and
-//!   query embeddings for the dense and hybrid methods.
-//! - [`evaluate`]: benchmark runs as `nomos eval` does them, time-sliced.
-//! - [`url_state`], [`url_sync`]: the state as a shareable link, kept in
-//!   the address bar.
-//! - [`offline`]: the service worker that lets the app run offline.
-//! - [`timings`]: loading milestones for the end-to-end benchmark.
-//! - [`components`]: the views.
+//! Modules, in layers; each imports only from the layers below it (see
+//! ARCHITECTURE.md at the repository root):
+//!
+//! 1. Views: [`components`], one per part of the page.
+//! 2. Wiring: [`app`] (the root: stores as context, choices that start
+//!    work), [`url_sync`] (the state in the address bar), [`offline`]
+//!    (the service worker).
+//! 3. Stores, the app's signals and async work: [`pools`] (manifest,
+//!    loading, the current [`session`]), [`session`] (one loaded pool and
+//!    what belongs to it), [`eval_store`] (an evaluation's results and
+//!    job), [`semantic`] (the embedding model), [`search_store`] (the
+//!    Search view's debounced, embedded, ranked query).
+//! 4. Plain models, testable natively: [`state`] (what a user chose),
+//!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
+//!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
+//!    exports), [`url_state`] (links), [`latest`] (staleness).
+//! 5. Leaves: [`web`] (fetch, time, hashing, DOM, JS errors), [`format`]
+//!    (numbers and sizes), [`timings`] (loading milestones).
 
 mod app;
 mod components;
 mod engine;
+mod eval_store;
 mod evaluate;
+mod format;
+mod latest;
+mod manifest;
 mod offline;
 mod pools;
+mod search_pipeline;
+mod search_store;
 mod semantic;
+mod session;
 mod state;
 mod timings;
 mod url_state;
 mod url_sync;
+mod web;
 
 fn main() {
     timings::mark("start");

@@ -15,9 +15,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageChannel, ServiceWorkerContainer, ServiceWorkerRegistration};
 
-use crate::pools::{js_message as message, LoadStatus, Pools};
+use crate::pools::{LoadStatus, Pools};
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
+use crate::web::js_message as message;
 
 #[derive(Clone, Copy)]
 pub struct Offline {

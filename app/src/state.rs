@@ -4,7 +4,7 @@
 //! query, result paging) lives with the code that owns it.
 
 use leptos::prelude::*;
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 use crate::evaluate::config::Config;
@@ -52,6 +52,9 @@ pub struct AppState {
     pub compare: RwSignal<Option<Config>>,
     /// Evaluate view: the per-query table's order.
     pub eval_sort: RwSignal<EvalSort>,
+    /// Evaluate view: the measure whose per-query B − A differences the
+    /// comparison charts and the tables list.
+    pub delta_measure: RwSignal<String>,
 }
 
 /// How the Evaluate view's per-query table is sorted.
@@ -86,6 +89,7 @@ impl AppState {
             eval_query: RwSignal::new(None),
             compare: RwSignal::new(None),
             eval_sort: RwSignal::new(EvalSort::default()),
+            delta_measure: RwSignal::new("ndcg@10".to_owned()),
         }
     }
 

@@ -17,7 +17,7 @@
 //! This module is pure (no browser API), so it is tested natively:
 //! `cargo test -p nomos-app`.
 
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::state::{EvalSort, View};
@@ -86,9 +86,10 @@ impl Bm25Link {
         }
     }
 
-    /// `okapi:k1=1.5,b=0.75`, like `Method`'s compact form.
+    /// `okapi:k1=1.5,b=0.75`: [`Bm25Params`]' own text form (the
+    /// variant's default epsilon is left unsaid).
     fn encode(&self) -> String {
-        format!("{}:k1={},b={}", self.variant.name(), self.k1, self.b)
+        self.apply_to(Bm25Params::new(self.variant)).to_string()
     }
 
     /// Reads [`Bm25Link::encode`]'s form; a missing or unreadable k1 or b

@@ -22,15 +22,6 @@ use crate::url_state::{Bm25Link, LinkState};
 /// Hex digits of a content hash shown in messages.
 const HASH_SHOWN: usize = 12;
 
-/// The pool the current engine was loaded for, and what the link needs
-/// from it.
-#[derive(Debug, Clone, PartialEq)]
-struct Loaded {
-    pool: Option<PoolChoice>,
-    hash: String,
-    title: String,
-}
-
 #[derive(Clone, Copy)]
 pub struct LinkSync {
     /// What the user should know about the link they opened (its pool is
@@ -38,7 +29,6 @@ pub struct LinkSync {
     pub notice: RwSignal<Option<String>>,
     /// A link whose pool-specific parts wait for its pool to load.
     pending: StoredValue<Option<LinkState>>,
-    loaded: RwSignal<Option<Loaded>>,
     /// The link last written or followed: a change of view, pool or
     /// article from it is a new history entry.
     written: StoredValue<LinkState>,
@@ -55,13 +45,12 @@ impl LinkSync {
         let sync = LinkSync {
             notice: RwSignal::new(None),
             pending: StoredValue::new(None),
-            loaded: RwSignal::new(None),
             written: StoredValue::new(link.clone()),
             state,
             pools,
         };
         sync.follow(link);
-        Effect::new(move |_| sync.on_engine());
+        Effect::new(move |_| sync.on_session());
         Effect::new(move |_| sync.on_manifest());
         Effect::new(move |_| {
             // A pool that failed to load cannot take the link's parts.
@@ -95,8 +84,9 @@ impl LinkSync {
         }
         let pool = state.pool.get_untracked();
         let ready = self
-            .loaded
-            .with_untracked(|l| l.as_ref().is_some_and(|l| l.pool == pool));
+            .pools
+            .session
+            .with_untracked(|s| s.as_ref().is_some_and(|s| s.choice == pool));
         if ready {
             self.apply_to_pool(link);
         } else {
@@ -108,23 +98,16 @@ impl LinkSync {
     /// says so when the pool differs from the one the link was made with.
     fn apply_to_pool(self, link: LinkState) {
         let state = self.state;
-        let Some(defaults) = self
-            .pools
-            .engine
-            .with_untracked(|e| e.as_ref().map(|e| e.default_params()))
-        else {
+        let Some(session) = self.pools.session.get_untracked() else {
             return;
         };
+        let defaults = session.engine.default_params();
         state
             .params
             .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
         let mut notices = Vec::new();
         if let Some(method) = link.rank {
-            let has_vectors = self.pools.engine.with_untracked(|e| {
-                e.as_ref()
-                    .and_then(|e| e.dense_model().cloned())
-                    .is_some_and(|m| self.pools.model_source(&m).is_ok())
-            });
+            let has_vectors = matches!(session.model, Some(Ok(_)));
             if method.needs_dense() && !has_vectors {
                 notices.push(format!(
                     "This link ranks with {method}, which needs document vectors this pool \
@@ -149,14 +132,13 @@ impl LinkSync {
                 .map_or(state.params.get_untracked(), |m| m.apply_to(defaults)),
         });
         state.compare.set(compare);
-        let loaded = self.loaded.get_untracked();
-        if let (Some(wanted), Some(loaded)) = (link.hash, loaded) {
-            if wanted != loaded.hash {
+        if let Some(wanted) = link.hash {
+            if wanted != session.engine.content_hash() {
                 let shown: String = wanted.chars().take(HASH_SHOWN).collect();
                 notices.push(format!(
                     "This link was made with a different version of {} (hash {shown}); \
                      results may differ.",
-                    loaded.title
+                    session.engine.name
                 ));
             }
         }
@@ -165,26 +147,12 @@ impl LinkSync {
         }
     }
 
-    /// A newly loaded engine takes the waiting link's parts.
-    fn on_engine(self) {
-        let info = self
-            .pools
-            .engine
-            .with(|e| e.as_ref().map(|e| (e.content_hash(), e.name.clone())));
-        let Some((hash, title)) = info else {
-            self.loaded.set(None);
-            return;
-        };
-        let loaded = Loaded {
-            pool: self.state.pool.get_untracked(),
-            hash,
-            title,
-        };
-        // Method changes update the engine too; only a new pool matters.
-        if self.loaded.with_untracked(|l| l.as_ref() == Some(&loaded)) {
+    /// A newly loaded pool takes the waiting link's parts. The session
+    /// changes only when a pool loads, never with the method.
+    fn on_session(self) {
+        if self.pools.session.with(Option::is_none) {
             return;
         }
-        self.loaded.set(Some(loaded));
         if let Some(link) = self.pending.try_update_value(Option::take).flatten() {
             self.apply_to_pool(link);
         }
@@ -216,11 +184,11 @@ impl LinkSync {
     /// loaded and no link waits for it.
     fn write(self) {
         let state = self.state;
-        let Some(loaded) = self.loaded.get() else {
+        let Some(session) = self.pools.session.get() else {
             return;
         };
         let pool = state.pool.get();
-        if loaded.pool != pool || self.pending.with_value(Option::is_some) {
+        if session.choice != pool || self.pending.with_value(Option::is_some) {
             return;
         }
         // A blob opened from disk cannot be fetched from a link.
@@ -230,7 +198,7 @@ impl LinkSync {
         };
         let link = LinkState {
             view: state.view.get(),
-            hash: listed.as_ref().map(|_| loaded.hash.clone()),
+            hash: listed.as_ref().map(|_| session.engine.content_hash()),
             pool: listed,
             rank: Some(state.method.get()),
             method: Some(Bm25Link::from_params(&state.params.get())),

@@ -52,6 +52,14 @@ pub struct Article {
     pub refs: BTreeMap<String, RefGroup>,
 }
 
+/// "Why this article?" as shown: each query token with its share of the
+/// BM25 score, and the score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    pub terms: Vec<(String, f64)>,
+    pub total: f64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RefGroup {
     /// The count in the heading (all references, listed or not).
@@ -284,6 +292,40 @@ impl App {
             .await?;
         button.click().await?;
         self.article(&id).await
+    }
+
+    /// Opens the open article's "Why this article?" and reads it once
+    /// computed: each query term's share, and the score they add up to
+    /// (full precision, from the table's data attributes).
+    pub async fn explain(&self) -> Result<Explanation> {
+        self.browser
+            .client
+            .find(Locator::Css(".article-pane details.explain summary"))
+            .await?
+            .click()
+            .await?;
+        let script = "const table = document.querySelector('.article-pane .explain-table');
+            if (!table) return null;
+            return {
+                terms: Array.from(table.querySelectorAll('tr.explain-term'), r => [
+                    r.dataset.token, Number(r.dataset.contribution),
+                ]),
+                total: Number(table.querySelector('.explain-total').dataset.total),
+            };";
+        let shown = self.poll("the explanation", script, Vec::new()).await?;
+        let terms = shown["terms"]
+            .as_array()
+            .context("explanation terms")?
+            .iter()
+            .map(|t| {
+                let token = t[0].as_str().unwrap_or_default().to_owned();
+                (token, t[1].as_f64().unwrap_or(f64::NAN))
+            })
+            .collect();
+        Ok(Explanation {
+            terms,
+            total: shown["total"].as_f64().context("explanation total")?,
+        })
     }
 
     /// Waits until the article pane shows `id`, and reads it.

@@ -6,10 +6,10 @@
 //! and the site serves their model.
 
 use leptos::prelude::*;
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
-use super::model_line::megabytes;
+use crate::format::megabytes;
 use crate::pools::use_pools;
 use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
@@ -137,11 +137,7 @@ fn MethodPicker() -> impl IntoView {
 pub fn AdvancedPanel() -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
-    let defaults = move || {
-        pools
-            .engine
-            .with(|e| e.as_ref().map(|e| e.default_params()))
-    };
+    let defaults = move || pools.engine().map(|e| e.default_params());
     let set = move |change: &dyn Fn(&mut Bm25Params)| {
         let mut p = state.params.get_untracked();
         change(&mut p);

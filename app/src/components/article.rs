@@ -5,19 +5,21 @@
 
 use leptos::prelude::*;
 
+use super::explain::Explain;
+use super::ids::{ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
-use super::results::ARTICLE_TITLE_ID;
-use super::search::{Timed, SEARCH_BOX_ID};
-use super::{focus_id, thousands};
 use crate::engine::DocLink;
+use crate::format::thousands;
 use crate::pools::use_pools;
+use crate::search_pipeline::Timed;
 use crate::state::use_app_state;
+use crate::web::focus_id;
 
 /// Links listed per reference group before "Show all".
 const LINKS_SHOWN: usize = 30;
 
 #[component]
-pub fn ArticlePane(ranking: Memo<Option<Timed>>) -> impl IntoView {
+pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
     // Articles left by following references, for "Back".
@@ -26,9 +28,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>) -> impl IntoView {
     let article = Memo::new(move |_| {
         let id = state.article.get()?;
         let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;
-        pools
-            .engine
-            .with(|e| e.as_ref().map(|e| e.article(&id, &terms)))
+        pools.engine().map(|e| e.article(&id, &terms))
     });
 
     let follow = move |id: String| {
@@ -100,6 +100,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>) -> impl IntoView {
             <div class="article-text" lang=a.lang>
                 {a.paragraphs.iter().map(|p| view! { <p>{marked_text(p)}</p> }).collect_view()}
             </div>
+            <Explain id=a.id.clone() query=query />
             <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
             <RefGroup
                 title="Cited by"

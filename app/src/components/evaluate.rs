@@ -25,40 +25,35 @@ mod sweep;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use nomos_core::pool::Benchmark;
 
 use super::pool_picker::LoadLine;
-use super::thousands;
-use crate::evaluate::bench::Benchmark;
+use crate::eval_store::EvalStore;
 use crate::evaluate::job::Outcome;
-use crate::evaluate::EvalStore;
+use crate::format::thousands;
 use crate::pools::use_pools;
 
 #[component]
 pub fn EvaluateView() -> impl IntoView {
     let pools = use_pools();
-    let summary = move || {
-        pools.engine.with(|e| match e {
-            None => "Load a pool to evaluate it.".to_owned(),
-            Some(e) if e.n_queries() == 0 => format!(
-                "{} has no benchmark queries, so there is nothing to evaluate. \
-                 Choose a pool with queries and judgments (e.g. STARD).",
-                e.name
-            ),
-            Some(e) => format!(
-                "{} has {} benchmark queries with {} judgments over {} articles.",
-                e.name,
-                thousands(e.n_queries()),
-                thousands(e.blob().header().n_judgments as usize),
-                thousands(e.n_docs())
-            ),
-        })
+    let summary = move || match pools.engine() {
+        None => "Load a pool to evaluate it.".to_owned(),
+        Some(e) if e.n_queries() == 0 => format!(
+            "{} has no benchmark queries, so there is nothing to evaluate. \
+             Choose a pool with queries and judgments (e.g. STARD).",
+            e.name
+        ),
+        Some(e) => format!(
+            "{} has {} benchmark queries with {} judgments over {} articles.",
+            e.name,
+            thousands(e.n_queries()),
+            thousands(e.blob().header().n_judgments as usize),
+            thousands(e.n_docs())
+        ),
     };
-    // Only a change of pool (not of method) rebuilds the sections.
-    let has_bench = Memo::new(move |_| {
-        pools
-            .engine
-            .with(|e| e.as_ref().is_some_and(|e| e.n_queries() > 0))
-    });
+    // A pool with a benchmark, by session: only a new pool (not a new
+    // method) rebuilds the sections, each reading that pool's store.
+    let session = Memo::new(move |_| pools.session.get().filter(|s| s.engine.n_queries() > 0));
     view! {
         <div class="evaluate">
             <div class="eval-head">
@@ -67,9 +62,10 @@ pub fn EvaluateView() -> impl IntoView {
             </div>
             <LoadLine />
             {move || {
-                has_bench
+                session
                     .get()
-                    .then(|| {
+                    .map(|session| {
+                        provide_context(session.eval);
                         view! {
                             <run_bar::RunBar />
                             <div class="eval-top">
@@ -86,6 +82,7 @@ pub fn EvaluateView() -> impl IntoView {
     }
 }
 
+/// The current pool's evaluation store (provided by [`EvaluateView`]).
 pub fn use_eval_store() -> EvalStore {
     expect_context::<EvalStore>()
 }

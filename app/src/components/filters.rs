@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::thousands;
+use crate::format::thousands;
 use crate::state::use_app_state;
 
 type Counts = Memo<Option<Vec<(String, usize)>>>;

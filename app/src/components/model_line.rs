@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::format::megabytes;
 use crate::semantic::{use_semantic, ModelStatus};
 
 #[component]
@@ -56,9 +57,4 @@ pub fn ModelLine() -> impl IntoView {
         .into_any(),
         _ => ().into_any(),
     }
-}
-
-/// `27.5 MB` (decimal megabytes, as download sizes are usually given).
-pub fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
 }

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
-use super::thousands;
+use crate::format::thousands;
 use crate::pools::{use_pools, LoadStatus};
 use crate::state::{use_app_state, PoolChoice};
 
@@ -119,8 +119,8 @@ pub fn LoadLine() -> impl IntoView {
             </div>
         }
         .into_any(),
-        LoadStatus::Failed { message } => view! {
-            <div class="loadline error" role="alert">{message}</div>
+        LoadStatus::Failed(error) => view! {
+            <div class="loadline error" role="alert">{error.to_string()}</div>
         }
         .into_any(),
         LoadStatus::Idle | LoadStatus::Ready => view! { <PoolInfo /> }.into_any(),
@@ -132,17 +132,15 @@ pub fn LoadLine() -> impl IntoView {
 fn PoolInfo() -> impl IntoView {
     let pools = use_pools();
     move || {
-        pools.engine.with(|e| {
-            e.as_ref().map(|e| {
-                let notes = e.notes();
-                view! {
-                    <p class="loadline pool-info">
-                        {format!("{} articles · ", thousands(e.n_docs()))}
-                        {e.analyzer_description()}
-                    </p>
-                    {notes.into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
-                }
-            })
+        pools.engine().map(|e| {
+            let notes = e.notes();
+            view! {
+                <p class="loadline pool-info">
+                    {format!("{} articles · ", thousands(e.n_docs()))}
+                    {e.analyzer_description()}
+                </p>
+                {notes.into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
+            }
         })
     }
 }

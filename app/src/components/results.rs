@@ -3,23 +3,20 @@
 //! opens one, Escape returns to the search box.
 
 use leptos::prelude::*;
-use nomos_core::search::methods::Method;
-use nomos_core::search::Hit;
+use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
 
+use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
-use super::search::{Timed, PAGE, SEARCH_BOX_ID};
-use super::{focus_id, thousands};
 use crate::engine::ResultRow;
+use crate::format::thousands;
 use crate::pools::use_pools;
+use crate::search_pipeline::Timed;
 use crate::state::use_app_state;
+use crate::web::focus_id;
 
-/// The DOM id of the result at position `i` (0-based).
-pub fn result_id(i: usize) -> String {
-    format!("result-{i}")
-}
-
-/// The id of the heading of the open article (focused when it opens).
-pub const ARTICLE_TITLE_ID: &str = "article-title";
+/// Results shown at first and added by "Show more".
+const PAGE: usize = 25;
 
 #[component]
 pub fn ResultsList(
@@ -39,16 +36,14 @@ pub fn ResultsList(
         let timed = ranking.get()?;
         let hits = filtered.get()?;
         let limit = limit.get();
-        pools.engine.with(|e| {
-            let e = e.as_ref()?;
-            Some(
-                hits.iter()
-                    .take(limit)
-                    .enumerate()
-                    .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking.terms))
-                    .collect::<Vec<ResultRow>>(),
-            )
-        })
+        let e = pools.engine()?;
+        Some(
+            hits.iter()
+                .take(limit)
+                .enumerate()
+                .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking.terms))
+                .collect::<Vec<ResultRow>>(),
+        )
     });
     let n_filtered = move || filtered.with(|f| f.as_ref().map_or(0, Vec::len));
 
@@ -141,7 +136,7 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
     move || {
-        let loaded = pools.engine.with(Option::is_some);
+        let loaded = pools.session.with(Option::is_some);
         let empty_query = state.query.with(|q| q.trim().is_empty());
         let no_hits = ranking.with(|r| r.as_ref().is_none_or(|t| t.ranking.hits.is_empty()));
         (loaded && empty_query && no_hits).then(|| {

@@ -1,7 +1,7 @@
 //! What one evaluation ranks with: a method and the BM25 settings it uses
 //! (ignored by the purely dense methods).
 
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -19,7 +19,7 @@ impl Config {
     /// For people: `BM25 okapi k1=1.5 b=0.75`, `rrf + BM25 okapi k1=1.5
     /// b=0.75`, `rrf:k=20 + BM25 …`, `dense`.
     pub fn describe(&self) -> String {
-        let bm25 = || format!("BM25 {}", super::store::describe(&self.params));
+        let bm25 = || format!("BM25 {}", self.params.describe());
         match (self.method, self.method.needs_lexical()) {
             (Method::Bm25, _) => bm25(),
             (m, true) => format!("{m} + {}", bm25()),

@@ -3,13 +3,11 @@
 //! the per-query metrics as CSV. Files are handed to the browser as
 //! downloads through a Blob URL.
 
-use leptos::prelude::{document, set_timeout};
 use nomos_core::eval::format_run_line;
-use wasm_bindgen::{JsCast, JsValue};
 
-use super::bench::Benchmark;
 use super::config::Config;
 use super::job::Outcome;
+use nomos_core::pool::Benchmark;
 
 /// The run tag `nomos eval` writes for a configuration.
 pub fn run_tag(config: &Config) -> String {
@@ -117,36 +115,11 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// Offers `text` as a file download named `name`.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |e: JsValue| format!("could not save {name}: {e:?}");
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let a: web_sys::HtmlAnchorElement = document()
-        .create_element("a")
-        .map_err(fail)?
-        .unchecked_into();
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    // Revoking at once can cancel the download in some browsers.
-    set_timeout(
-        move || {
-            let _ = web_sys::Url::revoke_object_url(&url);
-        },
-        std::time::Duration::from_secs(10),
-    );
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use nomos_core::eval::{evaluate, Run};
-    use nomos_core::search::methods::Method;
+    use nomos_core::methods::Method;
     use nomos_core::search::{Bm25Params, Bm25Variant};
 
     fn outcome(qrels: &nomos_core::eval::Qrels, run: &Run) -> Outcome {

@@ -4,24 +4,19 @@
 //! the Cancel button alive during a sweep).
 //!
 //! The ranking is `nomos eval`'s: for BM25 the query's tokens scored by
-//! [`Bm25Scorer::score_into`] and the best [`DEPTH`] taken by
-//! [`top_k_into`] with zero-score fill (documents scoring 0 fill the list
-//! in corpus order); for the other methods [`rank`] to the same depth,
-//! also with zero-score fill; every query registered in the run even when
-//! it ranks nothing, and [`evaluate`] over the whole run.
+//! the pool's scorer and the best [`DEPTH`] taken by [`top_k_into`] with
+//! zero-score fill (documents scoring 0 fill the list in corpus order);
+//! for the other methods [`Pool::rank`] to the same depth, also with
+//! zero-score fill; every query registered in the run even when it ranks
+//! nothing, and [`evaluate`] over the whole run.
 
-use std::sync::OnceLock;
-
-use leptos::prelude::window;
-use nomos_core::dense::DenseIndex;
 use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
-use nomos_core::search::methods::{rank, Collection, Method, MethodQuery};
-use nomos_core::search::{top_k_into, Bm25Scorer, Hit};
-use wasm_bindgen::JsValue;
-use wasm_bindgen_futures::JsFuture;
+use nomos_core::hits::{top_k_into, Hit};
+use nomos_core::methods::Method;
+use nomos_core::pool::{Benchmark, Pool};
 
-use super::bench::Benchmark;
 use super::config::Config;
+use crate::web::{next_task, now};
 
 /// Ranking depth per query, as `nomos eval`'s default.
 pub const DEPTH: usize = 100;
@@ -99,12 +94,11 @@ impl<'a> Pacer<'a> {
     }
 }
 
-/// What a method ranks against: `dense` and `embeddings` (one per
-/// benchmark query, in order) only for the dense methods.
+/// What ranks: a configuration on a pool, with `embeddings` (one per
+/// benchmark query, in order) for the dense methods.
 pub struct Ranker<'a> {
-    pub method: Method,
-    pub scorer: &'a Bm25Scorer,
-    pub dense: Option<&'a DenseIndex>,
+    pub config: Config,
+    pub pool: &'a Pool,
     pub embeddings: Option<&'a [Vec<f32>]>,
 }
 
@@ -124,27 +118,25 @@ pub async fn run(
     let mut all_hits = Vec::with_capacity(if keep_hits { bench.queries.len() } else { 0 });
     let mut scores = Vec::new();
     let mut hits = Vec::new();
-    let forward = OnceLock::new();
-    let collection = Collection {
-        scorer: ranker.scorer,
-        forward: &forward,
-        dense: ranker.dense,
-    };
+    let Config { method, params } = ranker.config;
+    let scorer = ranker
+        .pool
+        .scorer(&params)
+        .map_err(|e| Stop::Failed(e.to_string()))?;
     for (i, q) in bench.queries.iter().enumerate() {
         if pacer.due() {
             progress(i);
             pacer.turn().await?;
         }
-        if ranker.method == Method::Bm25 {
+        if method == Method::Bm25 {
             // The common case, and a sweep's: no per-query allocation.
-            ranker.scorer.score_into(&q.tokens, &mut scores);
+            scorer.score_into(&q.tokens, &mut scores);
             top_k_into(&scores, DEPTH, false, &mut hits);
         } else {
-            let query = MethodQuery {
-                tokens: &q.tokens,
-                embedding: ranker.embeddings.and_then(|e| e.get(i)).map(Vec::as_slice),
-            };
-            hits = rank(&ranker.method, &collection, &query, DEPTH, false)
+            let embedding = ranker.embeddings.and_then(|e| e.get(i)).map(Vec::as_slice);
+            hits = ranker
+                .pool
+                .rank(&method, &params, &q.tokens, embedding, DEPTH, false)
                 .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
         }
         run.add_query(&q.id);
@@ -167,44 +159,11 @@ pub async fn run(
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| Stop::Failed("the evaluation names an unknown query".to_owned()))?;
     Ok(Outcome {
-        config: Config {
-            method: ranker.method,
-            params: ranker.scorer.params(),
-        },
+        config: ranker.config,
         eval,
         rows,
         hits: all_hits,
         rank_millis: ranked - started,
         eval_millis: now() - ranked,
     })
-}
-
-/// Milliseconds from the page's time origin.
-pub fn now() -> f64 {
-    window().performance().map_or(0.0, |p| p.now())
-}
-
-/// Resolves after `millis` milliseconds.
-pub async fn sleep(millis: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, millis);
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
-/// Resolves in a later task, after the browser has handled input and
-/// painted if a frame was due. A message to ourselves rather than a zero
-/// timeout: browsers stretch chained timeouts to 4 ms, which would add a
-/// third to a sweep's time.
-async fn next_task() {
-    let Ok(channel) = web_sys::MessageChannel::new() else {
-        return;
-    };
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        channel.port1().set_onmessage(Some(&resolve));
-        if channel.port2().post_message(&JsValue::NULL).is_err() {
-            let _ = resolve.call0(&JsValue::NULL);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
 }

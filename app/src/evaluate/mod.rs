@@ -5,20 +5,18 @@
 //! that yield to the browser, so the page stays responsive, shows
 //! progress, and can cancel.
 //!
+//! The pool's benchmark is core's ([`nomos_core::pool::Benchmark`]); this
+//! module holds the browser's side, plain values and async functions with
+//! no signals (the running job and its results are the eval store's):
+//!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
-//! - [`bench`]: the pool's queries (analysed once), judgments and groups.
 //! - [`config`]: a method with its BM25 settings.
 //! - [`job`]: ranking and evaluating one configuration.
 //! - [`sweep`]: the k1 × b grid.
-//! - [`export`]: TREC run, metrics JSON and CSV as downloads.
-//! - [`store`]: results and the running job, kept across view switches.
+//! - [`export`]: TREC run, metrics JSON and CSV as files.
 
-pub mod bench;
 pub mod config;
 pub mod export;
 pub mod job;
 pub mod measures;
-pub mod store;
 pub mod sweep;
-
-pub use store::EvalStore;

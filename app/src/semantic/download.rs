@@ -5,10 +5,10 @@
 //! sentence for the status line; nothing unchecked reaches the runtime.
 
 use nomos_core::embed::ModelManifest;
-use sha2::{Digest, Sha256, Sha384};
 
-use super::ModelSource;
-use crate::pools::fetch_bytes;
+use super::ModelError;
+use crate::manifest::ModelSource;
+use crate::web::{fetch_bytes, sha256_hex, sha384_base64};
 
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";
@@ -46,7 +46,7 @@ pub struct ModelFiles {
 pub async fn download(
     source: &ModelSource,
     progress: &dyn Fn(u64, u64),
-) -> Result<ModelFiles, String> {
+) -> Result<ModelFiles, ModelError> {
     let total = source.bytes + RUNTIME_WASM_BYTES;
     let mut done = 0u64;
     let mut urls = Vec::new();
@@ -56,31 +56,29 @@ pub async fn download(
     let url = format!("{}{MANIFEST}?sha256={}", source.dir, source.manifest_sha256);
     let bytes = fetch_bytes(&url, None, |r, _| progress(done + r, total)).await?;
     if sha256_hex(&bytes) != source.manifest_sha256 {
-        return Err(format!(
-            "{url} is not the model this pool's vectors were made with \
-             (its SHA-256 differs); the site needs rebuilding"
-        ));
+        return Err(ModelError::WrongManifest { url });
     }
-    let manifest = ModelManifest::from_json(&bytes)
-        .map_err(|e| format!("{url} is not a model manifest: {e}"))?;
+    let manifest = ModelManifest::from_json(&bytes).map_err(|e| ModelError::BadManifest {
+        url: url.clone(),
+        message: e.to_string(),
+    })?;
     done += bytes.len() as u64;
     urls.push(url);
 
     let mut files = Vec::new();
     for name in [TOKENIZER, MODEL] {
-        let listed = manifest
-            .file(name)
-            .ok_or_else(|| format!("the model manifest lists no {name}"))?;
+        let listed = manifest.file(name).ok_or_else(|| ModelError::Unlisted {
+            name: name.to_owned(),
+        })?;
         let url = format!("{}{name}?sha256={}", source.dir, listed.sha256);
         let bytes = fetch_bytes(&url, Some(listed.bytes), |r, _| progress(done + r, total)).await?;
         if bytes.len() as u64 != listed.bytes || sha256_hex(&bytes) != listed.sha256 {
-            return Err(format!(
-                "{url}: {} bytes that do not match the model manifest \
-                 ({} bytes, SHA-256 {}); the download was damaged or the site is inconsistent",
-                bytes.len(),
-                listed.bytes,
-                listed.sha256
-            ));
+            return Err(ModelError::Damaged {
+                url,
+                bytes: bytes.len(),
+                listed_bytes: listed.bytes,
+                listed_sha256: listed.sha256.clone(),
+            });
         }
         done += bytes.len() as u64;
         files.push(bytes);
@@ -93,9 +91,7 @@ pub async fn download(
     })
     .await?;
     if sha384_base64(&runtime_wasm) != RUNTIME_WASM_SHA384 {
-        return Err(format!(
-            "{url} is not onnxruntime-web 1.30.0's wasm (its SHA-384 differs)"
-        ));
+        return Err(ModelError::WrongRuntime { url });
     }
     progress(total, total);
     urls.push(url);
@@ -110,43 +106,4 @@ pub async fn download(
         runtime_wasm,
         urls,
     })
-}
-
-/// Lower-case hex SHA-256, as model manifests write it.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Base64 SHA-384, as Subresource Integrity writes it.
-fn sha384_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    // 48 bytes: whole 3-byte groups, no padding.
-    Sha384::digest(bytes)
-        .chunks(3)
-        .flat_map(|g| {
-            let n = (u32::from(g[0]) << 16) | (u32::from(g[1]) << 8) | u32::from(g[2]);
-            [18, 12, 6, 0].map(|s| ALPHABET[(n >> s & 63) as usize] as char)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Known answers (FIPS 180-2 examples, "abc").
-    #[test]
-    fn digests_match_the_standard() {
-        assert_eq!(
-            sha256_hex(b"abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
-        assert_eq!(
-            sha384_base64(b"abc"),
-            "ywB1P0WjXou1oD1pmsZQBycsMqsO3tFjGotgWkP/W+2AhgcroefMI1i67KE0yCWn"
-        );
-    }
 }

@@ -4,17 +4,26 @@
 //! manifest list, and run on each query. Until it is ready, and whenever
 //! it fails, the Search view ranks with BM25 (lexical first).
 //!
+//! A model load is a shared future keyed by the model's manifest hash:
+//! whoever needs the model (the Search view's query embedding, an
+//! evaluation) awaits the same load, a pool switch away and back joins
+//! it, and nothing polls. The status the views show is derived from the
+//! current pool's model and that load's progress.
+//!
 //! - [`download`]: fetching and checking the model's and runtime's files.
 //! - `runtime`: ONNX Runtime (onnxruntime-web through ort-web) and the
 //!   forward pass. Browser-only: the app's native build, which exists for
 //!   its unit tests, has `no_runtime.rs` in its place.
 
 mod download;
+mod error;
 #[cfg_attr(not(target_arch = "wasm32"), path = "no_runtime.rs")]
 mod runtime;
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use js_sys::{Array, Promise, Reflect};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -22,18 +31,10 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;
 
 pub use download::RUNTIME_WASM_BYTES;
+pub use error::ModelError;
 
-/// Where a pool's model is served, from the index manifest.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ModelSource {
-    pub model: String,
-    /// The directory's URL relative to the page, ending in `/`.
-    pub dir: String,
-    /// SHA-256 of its `manifest.json`, as the pool's vectors record it.
-    pub manifest_sha256: String,
-    /// The manifest and the files it lists.
-    pub bytes: u64,
-}
+use crate::manifest::ModelSource;
+use runtime::Model;
 
 /// Where the current pool's semantic search stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,35 +57,70 @@ pub enum ModelStatus {
     /// Checking the files and starting ONNX Runtime.
     Starting,
     Ready,
-    Failed(String),
+    Failed(ModelError),
 }
 
-use runtime::Model;
+impl ModelStatus {
+    /// Why a dense method cannot run yet, for the Search view's status.
+    pub fn waiting_reason(&self) -> String {
+        match self {
+            ModelStatus::NoVectors => ModelError::NoVectors.to_string(),
+            ModelStatus::NotServed { model } => ModelError::NotServed {
+                model: model.clone(),
+            }
+            .to_string(),
+            ModelStatus::Idle { .. } | ModelStatus::Downloading { .. } => {
+                "the semantic model is downloading".to_owned()
+            }
+            ModelStatus::Starting => "the semantic model is starting".to_owned(),
+            ModelStatus::Ready => "the query is being embedded".to_owned(),
+            ModelStatus::Failed(e) => format!("the semantic model failed: {e}"),
+        }
+    }
+}
 
-/// The app's one embedding model. `Copy`: signals and stored handles.
+/// A model's load, awaited by everyone who needs the model.
+type Load = Shared<LocalBoxFuture<'static, Result<Rc<Model>, ModelError>>>;
+
+/// The app's embedding models. `Copy`: signals and stored handles.
 #[derive(Clone, Copy)]
 pub struct Semantic {
-    pub status: RwSignal<ModelStatus>,
-    source: StoredValue<Option<ModelSource>>,
-    /// The model started, by the manifest hash it was started for: a pool
-    /// with vectors from the same model reuses it.
-    model: StoredValue<Option<(String, Rc<Model>)>, LocalStorage>,
-    /// The manifest hash of the model being downloaded or started, if any:
-    /// a pool switch away and back during a load joins it rather than
-    /// starting a second one, and a load reports only while its model is
-    /// the current pool's.
-    loading: StoredValue<Option<String>>,
+    /// The current pool's model: `None` when it has no vectors,
+    /// `Some(Err(model id))` when the site does not serve it.
+    source: RwSignal<Option<Result<ModelSource, String>>>,
+    /// Each load started, by manifest hash; a failed load is removed so
+    /// that it can be tried again.
+    loads: StoredValue<HashMap<String, Load>, LocalStorage>,
+    /// Each load's progress, by manifest hash (`Idle` never appears).
+    progress: RwSignal<HashMap<String, ModelStatus>>,
+    /// The current pool's semantic search, for the views.
+    pub status: Memo<ModelStatus>,
     /// The URLs the model and runtime were loaded from.
     pub urls: RwSignal<Vec<String>>,
 }
 
 impl Semantic {
     pub fn new() -> Self {
+        let source = RwSignal::new(None::<Result<ModelSource, String>>);
+        let progress = RwSignal::new(HashMap::<String, ModelStatus>::new());
+        let status = Memo::new(move |_| {
+            source.with(|source| match source {
+                None => ModelStatus::NoVectors,
+                Some(Err(model)) => ModelStatus::NotServed {
+                    model: model.clone(),
+                },
+                Some(Ok(s)) => progress
+                    .with(|p| p.get(&s.manifest_sha256).cloned())
+                    .unwrap_or(ModelStatus::Idle {
+                        bytes: s.bytes + RUNTIME_WASM_BYTES,
+                    }),
+            })
+        });
         let semantic = Semantic {
-            status: RwSignal::new(ModelStatus::NoVectors),
-            source: StoredValue::new(None),
-            model: StoredValue::new_local(None),
-            loading: StoredValue::new(None),
+            source,
+            loads: StoredValue::new_local(HashMap::new()),
+            progress,
+            status,
             urls: RwSignal::new(Vec::new()),
         };
         semantic.expose();
@@ -101,7 +137,7 @@ impl Semantic {
                 let vector = self
                     .embed_query(text)
                     .await
-                    .map_err(|e| JsValue::from_str(&e))?;
+                    .map_err(|e| JsValue::from_str(&e.to_string()))?;
                 let array: Array = vector.iter().map(|&x| JsValue::from(x)).collect();
                 Ok(array.into())
             })
@@ -111,112 +147,93 @@ impl Semantic {
         embed.forget();
     }
 
-    /// The newly loaded pool's model: `None` when it has no vectors,
-    /// `Some(Err(model id))` when the site does not serve its model.
+    /// The newly loaded pool's model (see [`Semantic::source`]).
     pub fn set_source(&self, source: Option<Result<ModelSource, String>>) {
-        let status = match &source {
-            None => ModelStatus::NoVectors,
-            Some(Err(model)) => ModelStatus::NotServed {
-                model: model.clone(),
-            },
-            Some(Ok(s)) if self.has_model(&s.manifest_sha256) => ModelStatus::Ready,
-            Some(Ok(s)) if self.is_loading(&s.manifest_sha256) => ModelStatus::Starting,
-            Some(Ok(s)) => ModelStatus::Idle {
-                bytes: s.bytes + RUNTIME_WASM_BYTES,
-            },
-        };
-        self.source.set_value(source.and_then(Result::ok));
-        self.status.set(status);
+        self.source.set(source);
     }
 
-    /// Downloads and starts the model if the pool has one and it is not
-    /// loaded or loading yet (a failed load is tried again).
+    /// Starts downloading and starting the current pool's model unless it
+    /// is loaded or loading (a failed load is tried again).
     pub fn ensure_loaded(self) {
-        let startable = matches!(
-            self.status.get_untracked(),
-            ModelStatus::Idle { .. } | ModelStatus::Failed(_)
-        );
-        let Some(source) = self.source.get_value().filter(|_| startable) else {
-            return;
-        };
-        if self.is_loading(&source.manifest_sha256) {
-            return;
-        }
-        let hash = source.manifest_sha256.clone();
-        self.loading.set_value(Some(hash.clone()));
-        let current = move || {
-            self.source
-                .with_value(|s| s.as_ref().is_some_and(|s| s.manifest_sha256 == hash))
-        };
-        self.status.set(ModelStatus::Downloading {
-            received: 0,
-            total: source.bytes + RUNTIME_WASM_BYTES,
-        });
-        spawn_local(async move {
-            let progress = |received, total| {
-                if current() {
-                    self.status
-                        .set(ModelStatus::Downloading { received, total });
-                }
-            };
-            let outcome = match download::download(&source, &progress).await {
-                Ok(files) => {
-                    if current() {
-                        self.status.set(ModelStatus::Starting);
-                    }
-                    self.start(&source, files).await
-                }
-                Err(e) => Err(e),
-            };
-            self.loading.set_value(None);
-            if current() {
-                self.status.set(match outcome {
-                    Ok(()) => ModelStatus::Ready,
-                    Err(e) => ModelStatus::Failed(e),
-                });
-            }
-        });
+        let _ = self.load();
     }
 
-    /// The query's embedding with the current pool's model.
-    pub async fn embed_query(self, text: String) -> Result<Vec<f32>, String> {
+    /// The current pool's model, once loaded (starting the load if need
+    /// be).
+    pub async fn ready(self) -> Result<Rc<Model>, ModelError> {
+        self.load()?.await
+    }
+
+    /// The query's embedding with the current pool's model, which must be
+    /// loaded.
+    pub async fn embed_query(self, text: String) -> Result<Vec<f32>, ModelError> {
         let model = self
-            .current_model()
-            .ok_or("the semantic model is not loaded")?;
-        model.embed_query(&text).await
+            .loaded()
+            .ok_or_else(|| ModelError::Runtime("the semantic model is not loaded".into()))?;
+        model.embed_query(&text).await.map_err(ModelError::Runtime)
     }
 
-    fn current_model(&self) -> Option<Rc<Model>> {
-        let hash = self
-            .source
-            .with_value(|s| s.as_ref().map(|s| s.manifest_sha256.clone()))?;
-        self.model.with_value(|m| {
-            m.as_ref()
-                .filter(|(h, _)| *h == hash)
-                .map(|(_, m)| m.clone())
+    /// The current pool's model if its load finished well.
+    fn loaded(&self) -> Option<Rc<Model>> {
+        let hash = self.current()?.ok()?.manifest_sha256;
+        self.loads.with_value(|loads| {
+            let done = loads.get(&hash)?.peek()?;
+            done.as_ref().ok().cloned()
         })
     }
 
-    fn is_loading(&self, hash: &str) -> bool {
-        self.loading.with_value(|l| l.as_deref() == Some(hash))
+    fn current(&self) -> Option<Result<ModelSource, ModelError>> {
+        self.source.with_untracked(|s| {
+            s.as_ref()
+                .map(|s| s.clone().map_err(|model| ModelError::NotServed { model }))
+        })
     }
 
-    fn has_model(&self, hash: &str) -> bool {
-        self.model
-            .with_value(|m| m.as_ref().is_some_and(|(h, _)| h == hash))
+    /// The current pool's model load, started if need be.
+    fn load(self) -> Result<Load, ModelError> {
+        let source = self.current().unwrap_or(Err(ModelError::NoVectors))?;
+        let hash = source.manifest_sha256.clone();
+        if let Some(load) = self.loads.with_value(|l| l.get(&hash).cloned()) {
+            return Ok(load);
+        }
+        let load: Load = self.download_and_start(source).boxed_local().shared();
+        self.loads
+            .update_value(|l| drop(l.insert(hash, load.clone())));
+        // Runs to the end even if nobody awaits it (the view only shows
+        // its progress).
+        spawn_local(load.clone().map(drop));
+        Ok(load)
     }
 
-    async fn start(
-        self,
-        source: &ModelSource,
-        mut files: download::ModelFiles,
-    ) -> Result<(), String> {
-        let urls = std::mem::take(&mut files.urls);
-        let model = Model::start(files).await?;
-        self.urls.set(urls);
-        self.model
-            .set_value(Some((source.manifest_sha256.clone(), Rc::new(model))));
-        Ok(())
+    async fn download_and_start(self, source: ModelSource) -> Result<Rc<Model>, ModelError> {
+        let hash = source.manifest_sha256.clone();
+        let report = move |status: ModelStatus| {
+            self.progress
+                .update(|p| drop(p.insert(hash.clone(), status)));
+        };
+        let total = source.bytes + RUNTIME_WASM_BYTES;
+        report(ModelStatus::Downloading { received: 0, total });
+        let outcome: Result<Rc<Model>, ModelError> = async {
+            let mut files = download::download(&source, &|received, total| {
+                report(ModelStatus::Downloading { received, total })
+            })
+            .await?;
+            report(ModelStatus::Starting);
+            let urls = std::mem::take(&mut files.urls);
+            let model = Model::start(files).await.map_err(ModelError::Runtime)?;
+            self.urls.set(urls);
+            Ok(Rc::new(model))
+        }
+        .await;
+        match &outcome {
+            Ok(_) => report(ModelStatus::Ready),
+            Err(e) => {
+                report(ModelStatus::Failed(e.clone()));
+                self.loads
+                    .update_value(|l| drop(l.remove(&source.manifest_sha256)));
+            }
+        }
+        outcome
     }
 }
 

@@ -14,7 +14,7 @@ use ort::value::Tensor;
 use wasm_bindgen::JsValue;
 
 use super::download::{ModelFiles, RUNTIME_DIR, RUNTIME_SCRIPT};
-use crate::pools::js_message;
+use crate::web::js_message;
 
 /// The entry script's SRI hash, which the browser checks: ort-web 0.5.0's
 /// own for onnxruntime-web 1.30.0 (its `_loader.js`), equal to the npm

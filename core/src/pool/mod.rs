@@ -36,7 +36,7 @@ pub struct Pool {
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
     scorer: Mutex<Option<Arc<Bm25Scorer>>>,
-    benchmark: Benchmark,
+    benchmark: Arc<Benchmark>,
 }
 
 impl Pool {
@@ -58,7 +58,7 @@ impl Pool {
             dense,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            benchmark,
+            benchmark: Arc::new(benchmark),
         })
     }
 
@@ -85,7 +85,7 @@ impl Pool {
             dense: None,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            benchmark,
+            benchmark: Arc::new(benchmark),
         })
     }
 
@@ -115,7 +115,7 @@ impl Pool {
     }
 
     /// The pool's queries and judgments (empty when it has none).
-    pub fn benchmark(&self) -> &Benchmark {
+    pub fn benchmark(&self) -> &Arc<Benchmark> {
         &self.benchmark
     }
 

@@ -20,7 +20,7 @@ use crate::sources::qrels::read_core_qrels;
 pub fn run(args: &EvalArgs) -> Result<()> {
     let ranking = Ranking::load(&args.pool, &args.ranking)?;
     let bench = benchmark(args, &ranking)?;
-    let bench = bench.as_ref().unwrap_or(ranking.pool.benchmark());
+    let bench = bench.as_ref().unwrap_or(&**ranking.pool.benchmark());
     if bench.queries.is_empty() {
         return Err(bad_input(
             "the pool has no queries: give --queries FILE (BEIR queries.jsonl)",

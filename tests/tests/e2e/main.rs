@@ -11,6 +11,7 @@ mod article;
 mod damaged;
 mod dense;
 mod evaluate;
+mod explain;
 mod loading;
 mod native;
 mod offline;

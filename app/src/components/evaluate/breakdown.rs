@@ -8,10 +8,12 @@ use leptos::prelude::*;
 
 use super::means::delta_class;
 use super::{compared, current, use_eval_store};
-use crate::components::thousands;
-use crate::evaluate::bench::Benchmark;
+use nomos_core::pool::Benchmark;
+
 use crate::evaluate::job::Outcome;
 use crate::evaluate::measures::{fmt_delta, fmt_value, label};
+use crate::format::thousands;
+use crate::state::use_app_state;
 
 /// Groups listed before "Show all".
 const SHOWN: usize = 8;
@@ -35,7 +37,7 @@ pub fn BreakdownCard() -> impl IntoView {
     let body = move || {
         let (bench, a) = current(store)?;
         let b = compared(store, &a);
-        let delta_key = store.delta_measure.get();
+        let delta_key = use_app_state().delta_measure.get();
         let groups = group_rows(&bench, &a, b.as_deref(), &delta_key);
         let total = groups.len();
         let shown = if expanded.get() {

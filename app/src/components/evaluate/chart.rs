@@ -7,8 +7,8 @@
 
 use leptos::prelude::*;
 
-use crate::components::thousands;
 use crate::evaluate::measures::fmt_delta;
+use crate::format::thousands;
 
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 210.0;

@@ -3,15 +3,15 @@
 //! part of the app state (`AppState::compare`), so a shared link keeps it.
 
 use leptos::prelude::*;
-use nomos_core::search::methods::Method;
+use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
 use super::{compared, current, use_eval_store};
 use crate::components::advanced::{dense_offered, method_fields, method_options};
+use crate::eval_store::Slot;
 use crate::evaluate::config::Config;
 use crate::evaluate::measures::{label, per_query_columns};
-use crate::evaluate::store::Slot;
 use crate::state::use_app_state;
 
 #[component]
@@ -30,7 +30,7 @@ pub fn CompareCard() -> impl IntoView {
             let a = chosen();
             match (a.method, dense_ok()) {
                 (Method::Bm25, true) => Config {
-                    method: Method::by_name("rrf").unwrap_or(Method::Bm25),
+                    method: Method::default_for(true),
                     ..a
                 },
                 (Method::Bm25, false) => Config {
@@ -100,7 +100,7 @@ pub fn CompareCard() -> impl IntoView {
     let chart = move || {
         let (_, a) = current(store)?;
         let b = compared(store, &a)?;
-        let key = store.delta_measure.get();
+        let key = state.delta_measure.get();
         let (ca, cb) = (a.column(&key)?, b.column(&key)?);
         let deltas = (0..a.rows.len())
             .map(|r| b.value(r, cb) - a.value(r, ca))
@@ -179,15 +179,15 @@ pub fn CompareCard() -> impl IntoView {
                 <label for="delta-measure">"Measure"</label>
                 <select
                     id="delta-measure"
-                    prop:value=move || store.delta_measure.get()
-                    on:change=move |ev| store.delta_measure.set(event_target_value(&ev))
+                    prop:value=move || state.delta_measure.get()
+                    on:change=move |ev| state.delta_measure.set(event_target_value(&ev))
                 >
                     {move || {
                         per_query_columns(one_gold())
                             .into_iter()
                             .map(|k| {
                                 view! {
-                                    <option value=k selected=move || store.delta_measure.with(|m| m == k)>
+                                    <option value=k selected=move || state.delta_measure.with(|m| m == k)>
                                         {label(k)}
                                     </option>
                                 }

@@ -8,22 +8,22 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use nomos_core::eval::trec_eval_order;
+use nomos_core::pool::{BenchQuery, Benchmark};
 use nomos_core::search::highlight::QueryTerms;
 
-use super::queries::query_link_id;
 use super::{compared, current, use_eval_store};
+use crate::components::ids::{query_link_id, DETAIL_TITLE_ID};
 use crate::components::marked::marked_text;
-use crate::components::{focus_id, thousands};
 use crate::engine::Engine;
-use crate::evaluate::bench::{BenchQuery, Benchmark};
 use crate::evaluate::job::{Outcome, DEPTH};
 use crate::evaluate::measures::{fmt_value, label, per_query_columns};
+use crate::format::thousands;
 use crate::pools::use_pools;
 use crate::state::{use_app_state, View};
+use crate::web::focus_id;
 
 /// Ranks listed before "Show all".
 const SHOWN: usize = 20;
-pub const DETAIL_TITLE_ID: &str = "query-detail-title";
 const ARTICLE_TITLE_ID: &str = "eval-article-title";
 
 /// A ranked document as the view lists it.
@@ -101,9 +101,7 @@ fn query_summary(
 ) -> impl IntoView {
     let pools = use_pools();
     let q = &bench.queries[position];
-    let lang = pools
-        .engine
-        .with_untracked(|e| e.as_ref().map_or("", Engine::lang));
+    let lang = pools.engine_untracked().map_or("", |e| e.lang());
     let row = a.rows.iter().position(|&r| r == position);
     let values = row.map(|row| {
         let columns = per_query_columns(bench.one_gold);
@@ -201,13 +199,11 @@ fn ranking(
         } else {
             SHOWN.min(total)
         };
-        pools.engine.with_untracked(|e| {
-            e.as_ref()
-                .map(|e| ranked[..shown].iter().map(|r| item(e, r)).collect_view())
-        })
+        pools
+            .engine_untracked()
+            .map(|e| ranked[..shown].iter().map(|r| item(&e, r)).collect_view())
     };
-    let missed_list = pools.engine.with_untracked(|e| {
-        let e = e.as_ref()?;
+    let missed_list = pools.engine_untracked().and_then(|e| {
         (!missed.is_empty()).then(|| {
             view! {
                 <h5>{format!("Gold not in the top {DEPTH}")}</h5>
@@ -259,7 +255,7 @@ fn ranking(
 fn evaluated_order(
     bench: &Benchmark,
     q: &BenchQuery,
-    hits: &[nomos_core::search::Hit],
+    hits: &[nomos_core::hits::Hit],
 ) -> Vec<Ranked> {
     let pairs: Vec<(String, f64)> = hits
         .iter()
@@ -297,11 +293,10 @@ fn article_reader(
     let pools = use_pools();
     let q = &bench.queries[position];
     let text = q.text.clone();
-    let shown = pools.engine.with_untracked(|e| {
-        let e = e.as_ref()?;
-        let terms = QueryTerms::new(&e.searcher().analyzer(), &text);
+    let shown = pools.engine_untracked().map(|e| {
+        let terms = QueryTerms::new(&e.pool().analyzer(), &text);
         let grade = e.blob().doc_index(&doc_id).and_then(|d| q.grade(d));
-        Some((e.article(&doc_id, &terms), grade))
+        (e.article(&doc_id, &terms), grade)
     });
     let back = move |_| {
         article.set(None);

@@ -7,10 +7,11 @@
 use leptos::prelude::*;
 
 use super::{compared, current, use_eval_store};
-use crate::components::{plural, thousands};
-use crate::evaluate::export::{download, metrics_csv, metrics_json, run_file, run_tag};
+use crate::evaluate::export::{metrics_csv, metrics_json, run_file, run_tag};
 use crate::evaluate::measures::{fmt_delta, fmt_value, label, REPORTED};
+use crate::format::{plural, thousands};
 use crate::state::{use_app_state, PoolChoice};
+use crate::web::download;
 
 #[component]
 pub fn MeansCard() -> impl IntoView {

@@ -6,14 +6,17 @@ use std::cmp::Ordering;
 
 use leptos::prelude::*;
 
-use super::detail::{QueryDetail, DETAIL_TITLE_ID};
+use super::detail::QueryDetail;
 use super::means::delta_class;
 use super::{compared, current, use_eval_store};
-use crate::components::{focus_id, plural, thousands};
-use crate::evaluate::bench::Benchmark;
+use nomos_core::pool::Benchmark;
+
+use crate::components::ids::{query_link_id, DETAIL_TITLE_ID};
 use crate::evaluate::job::Outcome;
 use crate::evaluate::measures::{fmt_delta, fmt_value, label, per_query_columns};
+use crate::format::{plural, thousands};
 use crate::state::{use_app_state, EvalSort};
+use crate::web::focus_id;
 
 /// Rows shown at first and added by "Show more".
 const PAGE: usize = 50;
@@ -29,7 +32,7 @@ pub fn QueriesCard() -> impl IntoView {
         let (bench, a) = current(store)?;
         let b = compared(store, &a);
         let sort = state.eval_sort.get();
-        let delta_key = store.delta_measure.get();
+        let delta_key = state.delta_measure.get();
         Some(sorted_rows(&bench, &a, b.as_deref(), &delta_key, &sort))
     });
 
@@ -86,7 +89,7 @@ pub fn QueriesCard() -> impl IntoView {
         let b = compared(store, &a);
         let columns = per_query_columns(bench.one_gold);
         let col_index: Vec<usize> = columns.iter().filter_map(|c| a.column(c)).collect();
-        let delta_key = store.delta_measure.get();
+        let delta_key = state.delta_measure.get();
         let delta_cols = b
             .as_ref()
             .and_then(|b| Some((a.column(&delta_key)?, b.column(&delta_key)?)));
@@ -239,12 +242,6 @@ fn sorted_rows(
         }
     });
     rows
-}
-
-/// The DOM id of a query's button in the table (focus returns there when
-/// its detail closes).
-pub fn query_link_id(query: &str) -> String {
-    format!("eval-query-{query}")
 }
 
 /// Numbers by value (`2` before `10`), anything else by text.

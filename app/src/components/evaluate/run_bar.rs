@@ -6,9 +6,11 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
+use crate::eval_store::Slot;
 use crate::evaluate::config::Config;
 use crate::evaluate::job::DEPTH;
-use crate::evaluate::store::{fraction, Slot};
+use crate::format::{fraction, megabytes};
+use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
 
 #[component]
@@ -89,12 +91,30 @@ pub fn RunBar() -> impl IntoView {
     }
 }
 
-/// The running job's progress bar, what it is doing, and Cancel.
+/// The running job's progress bar, what it is doing, and Cancel. While
+/// the job waits for the semantic model, the model's download is its
+/// progress.
 #[component]
 pub fn JobProgress() -> impl IntoView {
     let store = use_eval_store();
+    let semantic = use_semantic();
     move || {
-        store.job.get().map(|job| {
+        store.job.get().map(|mut job| {
+            if job.waits_for_model {
+                match semantic.status.get() {
+                    ModelStatus::Downloading { received, total } => {
+                        job.label = "Downloading the semantic model".to_owned();
+                        job.done = received as usize;
+                        job.total = total as usize;
+                        job.detail =
+                            Some(format!("{} of {}", megabytes(received), megabytes(total)));
+                    }
+                    _ => {
+                        job.label = "Starting the semantic model".to_owned();
+                        job.detail = Some(String::new());
+                    }
+                }
+            }
             let percent = job.done as f64 * 100.0 / job.total.max(1) as f64;
             view! {
                 <div class="job">

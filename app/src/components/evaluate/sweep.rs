@@ -9,7 +9,6 @@ use nomos_core::search::Bm25Params;
 use super::run_bar::JobProgress;
 use super::use_eval_store;
 use crate::evaluate::measures::{fmt_value, label, REPORTED};
-use crate::evaluate::store::describe;
 use crate::evaluate::sweep::{best, format_axis, parse_axis, Grid, DEFAULT_B, DEFAULT_K1};
 use crate::state::use_app_state;
 
@@ -169,7 +168,7 @@ fn HeatMap() -> impl IntoView {
             <div class="table-scroll">
                 <p class="heatmap-title" aria-hidden="true">
                     {title.clone()}
-                    <span class="muted">{format!(" · current method: {}", describe(&current))}</span>
+                    <span class="muted">{format!(" · current method: {}", current.describe())}</span>
                 </p>
                 <table class="heatmap">
                     <caption class="visually-hidden">{title}</caption>

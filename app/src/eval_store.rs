@@ -1,0 +1,398 @@
+//! One pool's evaluation results and the one job that may run at a time
+//! on it (an evaluation, a comparison or a sweep). It belongs to the
+//! pool's session, so a new pool brings a new,
+//! empty store and nothing here has to notice a pool change; the session
+//! closes the old one, which cancels its job.
+//!
+//! Staleness is [`Latest`]'s: a job holds a ticket, publishes only while
+//! it is current, and stops at its next turn for the browser once a newer
+//! job, Cancel or the pool's close superseded it.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use nomos_core::methods::Method;
+use nomos_core::pool::Benchmark;
+use nomos_core::search::Bm25Params;
+
+use crate::engine::Engine;
+use crate::evaluate::config::Config;
+use crate::evaluate::job::{self, Outcome, Pacer, Ranker, Stop};
+use crate::evaluate::measures;
+use crate::evaluate::sweep::{self, Grid};
+use crate::format::{plural, thousands};
+use crate::latest::{Latest, Ticket};
+use crate::semantic::{ModelError, Semantic};
+use crate::web::now;
+
+/// Which result an evaluation fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The current method (the one Search uses).
+    Current,
+    /// The method it is compared with.
+    Compared,
+}
+
+/// The job in progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobStatus {
+    /// What is being done, e.g. `Ranking with okapi k1=1.5 b=0.75`.
+    pub label: String,
+    /// Queries ranked so far, over all the job's configurations.
+    pub done: usize,
+    pub total: usize,
+    /// Said instead of `done of total rankings` when the step counts
+    /// something else (queries embedded).
+    pub detail: Option<String>,
+    /// The job waits for the semantic model, whose own progress is shown.
+    pub waits_for_model: bool,
+}
+
+/// A k1 × b sweep, complete or in progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepResult {
+    pub grid: Grid,
+    /// The variant and epsilon every cell uses (the current method's).
+    pub base: Bm25Params,
+    pub measure: String,
+    /// By cell, row by row; `None` until computed.
+    pub values: Vec<Option<f64>>,
+    pub millis: f64,
+    pub finished: bool,
+}
+
+impl SweepResult {
+    pub fn params(&self, cell: usize) -> Bm25Params {
+        let (k1, b) = self.grid.cell(cell);
+        Bm25Params { k1, b, ..self.base }
+    }
+}
+
+/// The Evaluate view's results for one pool. `Copy`: signals and handles.
+#[derive(Clone, Copy)]
+pub struct EvalStore {
+    /// The pool's benchmark, once a job has read it.
+    pub bench: RwSignal<Option<Arc<Benchmark>>>,
+    pub current: RwSignal<Option<Arc<Outcome>>>,
+    pub compared: RwSignal<Option<Arc<Outcome>>>,
+    pub sweep: RwSignal<Option<SweepResult>>,
+    pub job: RwSignal<Option<JobStatus>>,
+    /// The last announcement (start, milestones, end), for a live region.
+    pub message: RwSignal<String>,
+    /// Each benchmark query's embedding, computed for the first dense
+    /// evaluation and kept for the pool.
+    embeddings: StoredValue<Option<Arc<Vec<Vec<f32>>>>>,
+    jobs: Latest,
+    engine: StoredValue<Arc<Engine>>,
+    semantic: Semantic,
+}
+
+impl EvalStore {
+    /// An empty store for `engine`'s pool.
+    pub fn new(engine: Arc<Engine>, semantic: Semantic) -> Self {
+        EvalStore {
+            bench: RwSignal::new(None),
+            current: RwSignal::new(None),
+            compared: RwSignal::new(None),
+            sweep: RwSignal::new(None),
+            job: RwSignal::new(None),
+            message: RwSignal::new(String::new()),
+            embeddings: StoredValue::new(None),
+            jobs: Latest::new(),
+            engine: StoredValue::new(engine),
+            semantic,
+        }
+    }
+
+    /// The pool is being replaced: stop the job and let go of the results.
+    pub fn close(&self) {
+        self.jobs.cancel();
+        self.embeddings.set_value(None);
+        for slot in [self.current, self.compared] {
+            slot.set(None);
+        }
+        self.sweep.set(None);
+        self.job.set(None);
+    }
+
+    pub fn outcome(&self, slot: Slot) -> RwSignal<Option<Arc<Outcome>>> {
+        match slot {
+            Slot::Current => self.current,
+            Slot::Compared => self.compared,
+        }
+    }
+
+    /// Stops the running job at once (its work ends at its next turn).
+    pub fn cancel(&self) {
+        self.jobs.cancel();
+        if self.job.with_untracked(Option::is_some) {
+            self.job.set(None);
+            self.message.set("Cancelled.".to_owned());
+        }
+    }
+
+    /// Evaluates each `(slot, config)` in turn, keeping rankings for the
+    /// per-query view and exports. A dense method first embeds every
+    /// benchmark query with the semantic model (once per pool), which
+    /// is downloaded first if need be.
+    pub fn evaluate(self, targets: Vec<(Slot, Config)>) {
+        let dense_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
+        let (ticket, bench) = self.start();
+        let engine = self.engine.get_value();
+        let n = bench.queries.len();
+        let embedded = self.embeddings.get_value();
+        let total = n * targets.len();
+        spawn_local(async move {
+            let keep_going = move || ticket.is_current();
+            let mut pacer = Pacer::new(&keep_going);
+            let started = now();
+            self.message
+                .set(format!("Evaluating {}…", plural(n, "query", "queries")));
+            if dense_needed {
+                if let Err(stop) = self.wait_for_model(ticket).await {
+                    return self.stopped(ticket, stop);
+                }
+            }
+            let embedding = dense_needed && embedded.is_none();
+            let embeddings = match embedded {
+                Some(e) => Some(e),
+                None if embedding => match self.embed_queries(ticket, &bench, &mut pacer).await {
+                    Ok(e) => Some(e),
+                    Err(stop) => return self.stopped(ticket, stop),
+                },
+                None => None,
+            };
+            for (i, (slot, config)) in targets.iter().enumerate() {
+                let label = format!("Ranking with {}", config.describe());
+                let mut progress = |done| self.progress(ticket, &label, i * n + done, total);
+                let ranker = Ranker {
+                    config: *config,
+                    pool: engine.pool(),
+                    embeddings: embeddings.as_deref().map(Vec::as_slice),
+                };
+                let reported = measures::reported();
+                match job::run(&bench, &ranker, &reported, true, &mut pacer, &mut progress).await {
+                    Ok(o) => self.outcome(*slot).set(Some(Arc::new(o))),
+                    Err(stop) => return self.stopped(ticket, stop),
+                }
+            }
+            let seconds = (now() - started) / 1000.0;
+            let mean = |slot: Slot| {
+                self.outcome(slot)
+                    .with_untracked(|o| o.as_ref().and_then(|o| o.mean("ndcg@10")))
+            };
+            let summary = match (mean(Slot::Current), mean(Slot::Compared)) {
+                (Some(a), Some(b)) => format!(" nDCG@10: A {a:.4}, B {b:.4}."),
+                (Some(a), None) => format!(" nDCG@10 {a:.4}."),
+                _ => String::new(),
+            };
+            let rankings = plural(total, "ranking", "rankings");
+            let done = match embedding {
+                true => format!(
+                    "Embedded {} and evaluated {rankings}",
+                    plural(n, "query", "queries")
+                ),
+                false => format!("Evaluated {rankings}"),
+            };
+            self.finish(ticket, format!("{done} in {seconds:.2} s.{summary}"));
+        });
+    }
+
+    /// Waits for the semantic model (its download shows under Search's
+    /// box, and as this job's progress).
+    async fn wait_for_model(&self, ticket: Ticket) -> Result<(), Stop> {
+        self.job.update(|j| {
+            if let Some(j) = j {
+                j.waits_for_model = true;
+            }
+        });
+        let ready = self.semantic.ready().await;
+        if !ticket.is_current() {
+            return Err(Stop::Cancelled);
+        }
+        ready.map(drop).map_err(|e| {
+            Stop::Failed(match e {
+                ModelError::NoVectors | ModelError::NotServed { .. } => e.to_string(),
+                e => format!("the semantic model failed: {e}"),
+            })
+        })
+    }
+
+    /// Embeds every benchmark query (as a query, with the pool's model) and
+    /// keeps the vectors for the pool. About a tenth of a second each in a
+    /// browser on 2 cores, so STARD's 1,543 take a few minutes: progress is
+    /// shown and Cancel works between queries.
+    async fn embed_queries(
+        &self,
+        ticket: Ticket,
+        bench: &Benchmark,
+        pacer: &mut Pacer<'_>,
+    ) -> Result<Arc<Vec<Vec<f32>>>, Stop> {
+        let label = "Embedding the queries with the semantic model";
+        let n = bench.queries.len();
+        let mut vectors = Vec::with_capacity(n);
+        for (i, q) in bench.queries.iter().enumerate() {
+            // ONNX Runtime computes on this thread too: an embedding's
+            // promise resolves without the browser getting a turn.
+            if pacer.due() {
+                pacer.turn().await?;
+            }
+            let detail = format!("{} of {} queries", thousands(i), thousands(n));
+            self.step(ticket, label, i, n, Some(detail));
+            let vector = self
+                .semantic
+                .embed_query(q.text.clone())
+                .await
+                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
+            vectors.push(vector);
+        }
+        let vectors = Arc::new(vectors);
+        self.embeddings.set_value(Some(vectors.clone()));
+        Ok(vectors)
+    }
+
+    /// Evaluates `measure` for every cell of `grid`, with the variant and
+    /// epsilon of `base` (BM25 alone).
+    pub fn sweep(self, grid: Grid, base: Bm25Params, measure: String) {
+        let Some(measure_spec) = measure.parse().ok() else {
+            return;
+        };
+        let (ticket, bench) = self.start();
+        let engine = self.engine.get_value();
+        let n = bench.queries.len();
+        let cells = grid.cells();
+        spawn_local(async move {
+            let keep_going = move || ticket.is_current();
+            let mut pacer = Pacer::new(&keep_going);
+            let started = now();
+            self.sweep.set(Some(SweepResult {
+                grid: grid.clone(),
+                base,
+                measure: measure.clone(),
+                values: vec![None; cells],
+                millis: 0.0,
+                finished: false,
+            }));
+            self.message.set(format!(
+                "Sweeping {} for {}…",
+                plural(cells, "setting", "settings"),
+                measures::label(&measure)
+            ));
+            let mut announced = 0;
+            for cell in 0..cells {
+                let (k1, b) = grid.cell(cell);
+                let params = Bm25Params { k1, b, ..base };
+                let label = format!("Setting {} of {cells}: k1 = {k1}, b = {b}", cell + 1);
+                let mut progress = |done| self.progress(ticket, &label, cell * n + done, cells * n);
+                let ranker = Ranker {
+                    config: Config {
+                        method: Method::Bm25,
+                        params,
+                    },
+                    pool: engine.pool(),
+                    embeddings: None,
+                };
+                let outcome = job::run(
+                    &bench,
+                    &ranker,
+                    &[measure_spec],
+                    false,
+                    &mut pacer,
+                    &mut progress,
+                )
+                .await;
+                let value = match outcome {
+                    Ok(o) => o.eval.means[0],
+                    Err(stop) => return self.stopped(ticket, stop),
+                };
+                self.sweep.update(|s| {
+                    if let Some(s) = s {
+                        s.values[cell] = Some(value);
+                        s.millis = now() - started;
+                    }
+                });
+                // Announce each quarter, not each cell.
+                let quarter = (cell + 1) * 4 / cells;
+                if quarter > announced && cell + 1 < cells {
+                    announced = quarter;
+                    self.message.set(format!("Sweep {}% done.", quarter * 25));
+                }
+            }
+            let best = self.sweep.with_untracked(|s| {
+                s.as_ref().and_then(|s| {
+                    let cell = sweep::best(&s.values)?;
+                    let (k1, b) = s.grid.cell(cell);
+                    Some(format!(
+                        " Best: k1 = {k1}, b = {b} with {:.4}.",
+                        s.values[cell].unwrap_or_default()
+                    ))
+                })
+            });
+            self.sweep.update(|s| {
+                if let Some(s) = s {
+                    s.finished = true;
+                }
+            });
+            self.finish(
+                ticket,
+                format!(
+                    "Sweep done in {:.1} s.{}",
+                    (now() - started) / 1000.0,
+                    best.unwrap_or_default()
+                ),
+            );
+        });
+    }
+
+    /// Claims the job slot (superseding a running job) and the benchmark.
+    fn start(&self) -> (Ticket, Arc<Benchmark>) {
+        let ticket = self.jobs.begin();
+        let bench = self.engine.with_value(|e| e.benchmark());
+        if self.bench.with_untracked(Option::is_none) {
+            self.bench.set(Some(bench.clone()));
+        }
+        self.job.set(Some(JobStatus {
+            label: "Starting".to_owned(),
+            done: 0,
+            total: 1,
+            detail: None,
+            waits_for_model: false,
+        }));
+        (ticket, bench)
+    }
+
+    fn progress(&self, ticket: Ticket, label: &str, done: usize, total: usize) {
+        self.step(ticket, label, done, total, None);
+    }
+
+    fn step(&self, ticket: Ticket, label: &str, done: usize, total: usize, detail: Option<String>) {
+        if !ticket.is_current() {
+            return;
+        }
+        self.job.set(Some(JobStatus {
+            label: label.to_owned(),
+            done,
+            total,
+            detail,
+            waits_for_model: false,
+        }));
+    }
+
+    /// Ends the job with `stop`'s message, unless it was superseded (then
+    /// whoever superseded it speaks).
+    fn stopped(&self, ticket: Ticket, stop: Stop) {
+        match stop {
+            Stop::Cancelled => {}
+            Stop::Failed(message) => self.finish(ticket, message),
+        }
+    }
+
+    fn finish(&self, ticket: Ticket, message: String) {
+        if ticket.is_current() {
+            self.job.set(None);
+            self.message.set(message);
+        }
+    }
+}

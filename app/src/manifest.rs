@@ -1,0 +1,160 @@
+//! `indexes/manifest.json`, as `nomos manifest` writes it: the pools a
+//! site serves, and where it serves each pool's embedding model. Pure
+//! data and lookups; fetching it is the pools store's.
+
+use nomos_core::blob::DenseModel;
+use serde::Deserialize;
+
+/// Where the blobs and their manifest are served, relative to the page.
+pub const INDEX_DIR: &str = "indexes/";
+
+/// The manifest (fields the app does not use are ignored).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Manifest {
+    pub indexes: Vec<ManifestEntry>,
+}
+
+/// One pool the site serves.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ManifestEntry {
+    pub file: String,
+    pub title: String,
+    pub analyzer: String,
+    pub docs: u64,
+    pub queries: u64,
+    pub bytes: u64,
+    /// The document vectors' model, when the blob has them.
+    #[serde(default)]
+    pub dense: Option<DenseEntry>,
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// A blob's vectors: their model, and where the site serves it (`path`
+/// relative to the manifest; none when the site lacks it).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct DenseEntry {
+    pub model: String,
+    pub manifest_sha256: String,
+    pub path: Option<String>,
+    pub bytes: Option<u64>,
+}
+
+/// Where a pool's model is served.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSource {
+    pub model: String,
+    /// The directory's URL relative to the page, ending in `/`.
+    pub dir: String,
+    /// SHA-256 of its `manifest.json`, as the pool's vectors record it.
+    pub manifest_sha256: String,
+    /// The manifest and the files it lists.
+    pub bytes: u64,
+}
+
+impl Manifest {
+    /// Reads the manifest's JSON; `url` is for the message.
+    pub fn from_json(bytes: &[u8], url: &str) -> Result<Manifest, String> {
+        serde_json::from_slice(bytes)
+            .map_err(|e| format!("{url} is not a valid index manifest: {e}"))
+    }
+
+    /// The entry named `file`.
+    pub fn entry(&self, file: &str) -> Option<&ManifestEntry> {
+        self.indexes.iter().find(|e| e.file == file)
+    }
+
+    /// Where the site serves `model` (any entry with vectors from it will
+    /// do, so a blob opened from disk finds it too), or the model's id
+    /// when it does not.
+    pub fn model_source(&self, model: &DenseModel) -> Result<ModelSource, String> {
+        self.indexes
+            .iter()
+            .find_map(|e| {
+                let dense = e.dense.as_ref()?;
+                let dir = relative_dir(dense.path.as_deref()?)?;
+                (dense.manifest_sha256 == model.manifest_hash).then(|| ModelSource {
+                    model: dense.model.clone(),
+                    dir: format!("{INDEX_DIR}{dir}"),
+                    manifest_sha256: dense.manifest_sha256.clone(),
+                    bytes: dense.bytes.unwrap_or(0),
+                })
+            })
+            .ok_or_else(|| model.id.clone())
+    }
+}
+
+/// `path` if it is a relative directory path on this site (the manifest
+/// is data, and a model is code to run: no scheme, host or absolute path),
+/// ending in `/`.
+fn relative_dir(path: &str) -> Option<String> {
+    let ok =
+        !path.is_empty() && !path.starts_with('/') && !path.contains(['\\', ':', '?', '#', '%']);
+    ok.then(|| match path.ends_with('/') {
+        true => path.to_owned(),
+        false => format!("{path}/"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(path: Option<&str>) -> Manifest {
+        let dense = path.map_or("null".to_owned(), |p| format!("{p:?}"));
+        let json = format!(
+            r#"{{"indexes": [{{"file": "a.blob", "title": "A", "analyzer": "da", "docs": 2,
+                "queries": 0, "bytes": 10, "extra": 1,
+                "dense": {{"model": "e5", "manifest_sha256": "ab", "path": {dense}, "bytes": 5}}}}]}}"#
+        );
+        Manifest::from_json(json.as_bytes(), "m.json").unwrap()
+    }
+
+    fn model(hash: &str) -> DenseModel {
+        DenseModel {
+            id: "e5".into(),
+            manifest_hash: hash.into(),
+            dim: 384,
+        }
+    }
+
+    #[test]
+    fn a_served_model_resolves_under_the_index_dir() {
+        let m = manifest(Some("../models/e5"));
+        assert_eq!(m.entry("a.blob").map(|e| e.docs), Some(2));
+        assert!(m.entry("b.blob").is_none());
+        assert_eq!(
+            m.model_source(&model("ab")),
+            Ok(ModelSource {
+                model: "e5".into(),
+                dir: "indexes/../models/e5/".into(),
+                manifest_sha256: "ab".into(),
+                bytes: 5,
+            })
+        );
+        assert_eq!(m.model_source(&model("cd")), Err("e5".into()));
+    }
+
+    #[test]
+    fn only_relative_paths_on_this_site_are_followed() {
+        for bad in [
+            "/abs",
+            "https://x.org/m",
+            "a\\b",
+            "a?b",
+            "a#b",
+            "%2e%2e",
+            "",
+        ] {
+            assert_eq!(
+                manifest(Some(bad)).model_source(&model("ab")),
+                Err("e5".into()),
+                "{bad}"
+            );
+        }
+        assert_eq!(manifest(None).model_source(&model("ab")), Err("e5".into()));
+        assert!(Manifest::from_json(b"{", "m.json")
+            .unwrap_err()
+            .starts_with("m.json"));
+    }
+}

@@ -1,0 +1,253 @@
+//! From the committed query to what the Search view lists, with no
+//! browser in sight (so it is tested natively, as `url_state` is): which
+//! method really ranks (BM25 stands in while a dense method cannot run
+//! yet, and says why), the ranking, the source and area filters, and the
+//! facet counts. The reactive glue (debounce, embedding, memos) is the
+//! search store's.
+
+use std::collections::BTreeMap;
+
+use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
+use nomos_core::search::Bm25Params;
+
+use crate::engine::{Engine, Ranking};
+
+/// A ranking, the method that made it, and how long it took.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timed {
+    pub ranking: Ranking,
+    pub millis: f64,
+    pub method: Method,
+    /// Why BM25 stands in for the chosen dense method, if it does.
+    pub fallback: Option<String>,
+    /// How long embedding the query took, for dense methods.
+    pub embed_millis: Option<f64>,
+}
+
+/// What the dense side has for the committed query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum QueryVector<'a> {
+    /// The query's embedding, and how long it took.
+    Embedded { vector: &'a [f32], millis: f64 },
+    /// Embedding this query failed, for this reason.
+    Failed(&'a str),
+    /// The model is ready and is embedding this query.
+    Embedding,
+    /// The model cannot embed yet, for this reason.
+    Waiting(&'a str),
+}
+
+/// What to rank.
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub query: &'a str,
+    pub method: Method,
+    pub params: Bm25Params,
+    /// Only read when `method` needs a query embedding.
+    pub vector: QueryVector<'a>,
+}
+
+/// Ranks `request` on `engine`, timing it with `clock` (milliseconds).
+/// While a dense method's query is being embedded, the `previous`
+/// semantic ranking stays rather than flashing BM25 for a few
+/// milliseconds. `None` only when not even BM25 can rank.
+pub fn rank(
+    engine: &Engine,
+    request: &Request<'_>,
+    previous: Option<&Timed>,
+    clock: &dyn Fn() -> f64,
+) -> Option<Timed> {
+    let wanted = request.method.needs_dense() && !request.query.trim().is_empty();
+    let (vector, embed_millis, fallback) = match (wanted, request.vector) {
+        (false, _) => (None, None, None),
+        (true, QueryVector::Embedded { vector, millis }) => (Some(vector), Some(millis), None),
+        (true, QueryVector::Failed(reason)) => (None, None, Some(reason.to_owned())),
+        (true, QueryVector::Embedding) => {
+            if let Some(last) = previous.filter(|t| t.fallback.is_none()) {
+                return Some(last.clone());
+            }
+            (None, None, Some("the query is being embedded".to_owned()))
+        }
+        (true, QueryVector::Waiting(reason)) => (None, None, Some(reason.to_owned())),
+    };
+    let used = match fallback {
+        Some(_) => Method::Bm25,
+        None => request.method,
+    };
+    let started = clock();
+    let ranked = engine.rank(&used, &request.params, request.query, vector);
+    let millis = clock() - started;
+    let (ranking, used, fallback) = match ranked {
+        Ok(r) => (r, used, fallback),
+        Err(e) => (
+            engine
+                .rank(&Method::Bm25, &request.params, request.query, None)
+                .ok()?,
+            Method::Bm25,
+            Some(e),
+        ),
+    };
+    Some(Timed {
+        ranking,
+        millis,
+        method: used,
+        fallback,
+        embed_millis: embed_millis.filter(|_| used.needs_dense()),
+    })
+}
+
+/// The hits from `source` (a law, a code) and in `area`, where given.
+pub fn filter(engine: &Engine, hits: &[Hit], source: Option<&str>, area: Option<&str>) -> Vec<Hit> {
+    hits.iter()
+        .copied()
+        .filter(|h| source.is_none_or(|s| engine.source(h.doc) == s))
+        .filter(|h| area.is_none_or(|a| engine.area(h.doc) == Some(a)))
+        .collect()
+}
+
+/// How many hits fall in each value of `key` (documents without one are
+/// not counted), most first, then by name.
+pub fn facet_counts<'e>(
+    hits: &[Hit],
+    key: impl Fn(u32) -> Option<&'e str>,
+) -> Vec<(String, usize)> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for h in hits {
+        if let Some(k) = key(h.doc).filter(|k| !k.is_empty()) {
+            *counts.entry(k).or_default() += 1;
+        }
+    }
+    let mut out: Vec<(String, usize)> =
+        counts.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tests::engine;
+
+    fn request<'a>(query: &'a str, method: Method, vector: QueryVector<'a>) -> Request<'a> {
+        Request {
+            query,
+            method,
+            params: Bm25Params::default(),
+            vector,
+        }
+    }
+
+    fn docs(t: &Timed) -> Vec<u32> {
+        t.ranking.hits.iter().map(|h| h.doc).collect()
+    }
+
+    const CLOCK: &dyn Fn() -> f64 = &|| 0.0;
+
+    #[test]
+    fn bm25_ranks_matching_documents() {
+        let e = engine();
+        let t = rank(
+            &e,
+            &request("skat", Method::Bm25, QueryVector::Embedding),
+            None,
+            CLOCK,
+        )
+        .unwrap();
+        assert_eq!(t.method, Method::Bm25);
+        assert_eq!(t.fallback, None);
+        assert_eq!(t.embed_millis, None);
+        assert_eq!(docs(&t), [0, 2]);
+    }
+
+    #[test]
+    fn a_dense_method_waits_with_bm25_and_says_why() {
+        let e = engine();
+        let rrf = Method::default_for(true);
+        let waiting = request(
+            "skat",
+            rrf,
+            QueryVector::Waiting("the model is downloading"),
+        );
+        let t = rank(&e, &waiting, None, CLOCK).unwrap();
+        assert_eq!(t.method, Method::Bm25);
+        assert_eq!(t.fallback.as_deref(), Some("the model is downloading"));
+        assert_eq!(docs(&t), [0, 2]);
+
+        let failed = request("skat", rrf, QueryVector::Failed("no model"));
+        let t = rank(&e, &failed, None, CLOCK).unwrap();
+        assert_eq!(t.fallback.as_deref(), Some("no model"));
+    }
+
+    #[test]
+    fn a_dense_method_the_pool_cannot_run_falls_back_with_the_reason() {
+        // The test pool has no vectors: an embedding does not help.
+        let e = engine();
+        let vector = [0.0f32; 4];
+        let embedded = QueryVector::Embedded {
+            vector: &vector,
+            millis: 5.0,
+        };
+        let t = rank(&e, &request("skat", Method::Dense, embedded), None, CLOCK).unwrap();
+        assert_eq!(t.method, Method::Bm25);
+        let reason = t.fallback.clone().unwrap();
+        assert!(reason.contains("no dense vectors"), "{reason}");
+        assert_eq!(docs(&t), [0, 2]);
+    }
+
+    #[test]
+    fn while_embedding_the_last_semantic_ranking_stays() {
+        let e = engine();
+        let mut last = rank(
+            &e,
+            &request("skat", Method::Bm25, QueryVector::Embedding),
+            None,
+            CLOCK,
+        )
+        .unwrap();
+        last.method = Method::Dense;
+        let embedding = request("lov", Method::Dense, QueryVector::Embedding);
+        assert_eq!(rank(&e, &embedding, Some(&last), CLOCK), Some(last.clone()));
+        // A fallback ranking is not kept: BM25 ranks the new query.
+        last.fallback = Some("waiting".into());
+        let t = rank(&e, &embedding, Some(&last), CLOCK).unwrap();
+        assert_eq!(t.fallback.as_deref(), Some("the query is being embedded"));
+        assert_eq!(docs(&t), [1]);
+    }
+
+    #[test]
+    fn bm25_parameters_are_the_requests() {
+        let e = engine();
+        let mut a = request("skat lov", Method::Bm25, QueryVector::Embedding);
+        let default = rank(&e, &a, None, CLOCK).unwrap();
+        a.params.k1 = 0.2;
+        a.params.b = 0.0;
+        let changed = rank(&e, &a, None, CLOCK).unwrap();
+        assert_eq!(default.ranking.hits.len(), changed.ranking.hits.len());
+        assert_ne!(default.ranking.hits, changed.ranking.hits);
+    }
+
+    #[test]
+    fn filters_and_facets() {
+        let e = engine();
+        let t = rank(
+            &e,
+            &request("skat lov", Method::Bm25, QueryVector::Embedding),
+            None,
+            CLOCK,
+        )
+        .unwrap();
+        let hits = &t.ranking.hits;
+        assert_eq!(hits.len(), 3);
+        let in_a = filter(&e, hits, Some("Lov A"), None);
+        assert!(in_a.iter().all(|h| e.source(h.doc) == "Lov A"));
+        assert_eq!(in_a.len(), 2);
+        assert_eq!(filter(&e, hits, None, Some("skat")).len(), 1);
+        assert_eq!(filter(&e, hits, Some("Lov B"), Some("skat")).len(), 0);
+        assert_eq!(
+            facet_counts(hits, |d| Some(e.source(d))),
+            [("Lov A".to_owned(), 2), ("Lov B".to_owned(), 1)]
+        );
+        assert_eq!(facet_counts(hits, |d| e.area(d)), [("skat".to_owned(), 1)]);
+    }
+}

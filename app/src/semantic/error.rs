@@ -1,0 +1,78 @@
+//! Why semantic search cannot run, typed until a view or message turns it
+//! into words.
+
+use std::fmt;
+
+use crate::web::FetchError;
+
+/// What went wrong with the current pool's model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelError {
+    /// The pool has no document vectors.
+    NoVectors,
+    /// The pool has vectors, but this site does not serve their model.
+    NotServed { model: String },
+    /// A file could not be downloaded.
+    Fetch(FetchError),
+    /// The model manifest is not the one the pool's vectors record.
+    WrongManifest { url: String },
+    /// The model manifest does not parse.
+    BadManifest { url: String, message: String },
+    /// The model manifest lacks a file the runtime needs.
+    Unlisted { name: String },
+    /// A file differs from what the model manifest lists.
+    Damaged {
+        url: String,
+        bytes: usize,
+        listed_bytes: u64,
+        listed_sha256: String,
+    },
+    /// ONNX Runtime's wasm is not the pinned build.
+    WrongRuntime { url: String },
+    /// The runtime or the model did not start, or a query did not embed.
+    Runtime(String),
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::NoVectors => f.write_str("this pool has no document vectors"),
+            ModelError::NotServed { model } => write!(
+                f,
+                "this site does not serve the model of the pool's vectors ({model})"
+            ),
+            ModelError::Fetch(e) => e.fmt(f),
+            ModelError::WrongManifest { url } => write!(
+                f,
+                "{url} is not the model this pool's vectors were made with \
+                 (its SHA-256 differs); the site needs rebuilding"
+            ),
+            ModelError::BadManifest { url, message } => {
+                write!(f, "{url} is not a model manifest: {message}")
+            }
+            ModelError::Unlisted { name } => write!(f, "the model manifest lists no {name}"),
+            ModelError::Damaged {
+                url,
+                bytes,
+                listed_bytes,
+                listed_sha256,
+            } => write!(
+                f,
+                "{url}: {bytes} bytes that do not match the model manifest \
+                 ({listed_bytes} bytes, SHA-256 {listed_sha256}); the download was damaged \
+                 or the site is inconsistent"
+            ),
+            ModelError::WrongRuntime { url } => write!(
+                f,
+                "{url} is not onnxruntime-web 1.30.0's wasm (its SHA-384 differs)"
+            ),
+            ModelError::Runtime(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<FetchError> for ModelError {
+    fn from(e: FetchError) -> Self {
+        ModelError::Fetch(e)
+    }
+}

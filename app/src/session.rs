@@ -1,0 +1,72 @@
+//! One loaded pool and everything that belongs to it: the engine, where
+//! its model is served, its evaluation results and running job, and the
+//! Search view's query embedding. The pools store replaces the session as
+//! a whole when another pool loads, so nothing downstream has to detect a
+//! pool change: what subscribes to the session re-runs exactly then, and
+//! a BM25 slider (a signal of its own) never touches it.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::engine::Engine;
+use crate::eval_store::EvalStore;
+use crate::latest::Latest;
+use crate::manifest::ModelSource;
+use crate::semantic::{ModelError, Semantic};
+use crate::state::PoolChoice;
+
+/// A query's embedding (or why there is none) and how long it took.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryEmbedding {
+    pub query: String,
+    pub vector: Result<Vec<f32>, ModelError>,
+    pub millis: f64,
+}
+
+/// A loaded pool. `Clone` is cheap: an `Arc` and signal handles.
+#[derive(Clone)]
+pub struct Session {
+    /// The pool the user chose, which this session was loaded for.
+    pub choice: Option<PoolChoice>,
+    pub engine: Arc<Engine>,
+    /// Where the site serves the model of the pool's vectors: `None`
+    /// without vectors, `Err(model id)` when the site does not serve it.
+    pub model: Option<Result<ModelSource, String>>,
+    pub eval: EvalStore,
+    /// The Search view's latest query embedding.
+    pub embedded: RwSignal<Option<QueryEmbedding>>,
+    /// Query embeddings in flight: only the latest may publish.
+    pub embeds: Latest,
+}
+
+impl Session {
+    pub fn new(
+        choice: Option<PoolChoice>,
+        engine: Arc<Engine>,
+        model: Option<Result<ModelSource, String>>,
+        semantic: Semantic,
+    ) -> Self {
+        Session {
+            choice,
+            eval: EvalStore::new(engine.clone(), semantic),
+            engine,
+            model,
+            embedded: RwSignal::new(None),
+            embeds: Latest::new(),
+        }
+    }
+
+    /// The pool is being replaced: stop its work and let go of results.
+    pub fn close(&self) {
+        self.eval.close();
+        self.embeds.cancel();
+        self.embedded.set(None);
+    }
+}
+
+impl PartialEq for Session {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.engine, &other.engine)
+    }
+}
