@@ -12,7 +12,8 @@
 //!    - [`hits`]: a ranked document ([`hits::Hit`]) and top-k selection in
 //!      the references' order, shared by every ranking;
 //!    - [`embed`]: tokenizer and pooling for the embedding model;
-//!    - [`eval`]: IR metrics with trec_eval semantics.
+//!    - [`eval`]: IR metrics with trec_eval semantics;
+//!    - [`digest`]: SHA-256 in the form every manifest writes it.
 //! 2. [`search`]: BM25 ([`search::Bm25Scorer`], [`search::Bm25Params`] and
 //!    their one text form, [`search::IdfTable`], per-term
 //!    [`search::Explanation`]s), [`search::Searcher`] for free text, and
@@ -92,6 +93,7 @@
 pub mod analysis;
 pub mod blob;
 pub mod dense;
+pub mod digest;
 pub mod embed;
 pub mod eval;
 pub mod hits;

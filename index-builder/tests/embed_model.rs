@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use nomos_core::digest::sha256_hex;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -250,14 +252,6 @@ fn dense_methods_need_the_model_the_vectors_came_from() {
         "{}",
         stderr(&out)
     );
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// `nomos eval` on the demo STARD pool (built with vectors by

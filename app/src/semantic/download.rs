@@ -4,11 +4,12 @@
 //! the SHA-384 ort-web pins for it. A file that fails a check is a
 //! sentence for the status line; nothing unchecked reaches the runtime.
 
+use nomos_core::digest::sha256_hex;
 use nomos_core::embed::ModelManifest;
 
 use super::ModelError;
 use crate::manifest::ModelSource;
-use crate::web::{fetch_bytes, sha256_hex, sha384_base64};
+use crate::web::{fetch_bytes, sha384_base64};
 
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";

@@ -11,7 +11,7 @@ mod time;
 
 pub use dom::{download, focus_id};
 pub use fetch::{fetch_bytes, read_file, FetchError};
-pub use hash::{sha256_hex, sha384_base64};
+pub use hash::sha384_base64;
 pub use time::{next_task, now, sleep};
 
 use js_sys::Reflect;

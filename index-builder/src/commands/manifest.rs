@@ -14,7 +14,7 @@ use nomos_core::embed::ModelManifest;
 use serde_json::{json, Value};
 
 use crate::error::bad_input;
-use crate::sources::tabular::sha256_hex;
+use nomos_core::digest::sha256_hex;
 
 /// Where the site serves models, relative to the index directory.
 const MODELS: &str = "../models";

@@ -7,10 +7,10 @@ use std::fmt::Display;
 use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
+use nomos_core::digest::sha256_hex;
 use nomos_core::embed::{ModelManifest, Role, TextEncoder};
 use ort::session::Session;
 use ort::value::TensorRef;
-use sha2::{Digest, Sha256};
 
 use super::{runtime, Embedder};
 use crate::error::bad_input;
@@ -158,11 +158,4 @@ fn verified_file(dir: &Path, manifest: &ModelManifest, name: &str) -> Result<Vec
         )));
     }
     Ok(bytes)
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::error::exit_code;
 use crate::sources::gbr::read_gbr;
-use crate::sources::tabular::sha256_hex;
+use nomos_core::digest::sha256_hex;
 
 const REPO: &str = "AUEB-NLP/greek-bar-bench";
 const REVISION: &str = "v2.0";

@@ -37,10 +37,10 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::pool::{Article, Pool, SourceFile};
-use super::tabular::sha256_hex;
 use crate::error::bad_input;
 use acts::Act;
 use chunker::{split_stykker, SectionKey, Stykke};
+use nomos_core::digest::sha256_hex;
 use refs::{references, Target};
 
 /// Reads every `*.json` act in `dir`, sorted by file name (names starting

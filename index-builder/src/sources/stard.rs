@@ -15,8 +15,8 @@ use anyhow::Result;
 use serde::Deserialize;
 
 use super::pool::{Article, Judgment, Pool, Query, SourceFile};
-use super::tabular::sha256_hex;
 use crate::error::bad_input;
+use nomos_core::digest::sha256_hex;
 
 /// Articles in the paper's full STARD corpus, for the reduced-pool note.
 const FULL_CORPUS_ARTICLES: usize = 55_348;

@@ -22,8 +22,8 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::pool::{Article, Pool, SourceFile};
-use super::tabular::sha256_hex;
 use crate::error::bad_input;
+use nomos_core::digest::sha256_hex;
 use refs::{references, Target};
 
 /// GBR's prefix for the Constitution.

@@ -1,7 +1,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::sources::tabular::sha256_hex;
+use nomos_core::digest::sha256_hex;
 
 fn fixture(format: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -11,8 +11,8 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::Result;
+use nomos_core::digest::sha256_hex;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::pool::SourceFile;
 use crate::error::bad_input;
@@ -96,14 +96,6 @@ pub fn read_table(dir: &Path, name: &str) -> Result<Table> {
         Format::Tsv => delimited::rows(&label, &bytes, b'\t')?,
     };
     Ok(Table { file, rows })
-}
-
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 impl Row {
