@@ -52,6 +52,12 @@ async fn the_explanation_adds_up_to_the_clis_score() -> Result<()> {
             "fewer than two terms explain the best match: {:?}",
             explained.terms
         );
+        app.client()
+            .execute(
+                "document.querySelector('.article-pane .explain').scrollIntoView()",
+                Vec::new(),
+            )
+            .await?;
         app.screenshot("explain-greek").await?;
         Ok(())
     }
