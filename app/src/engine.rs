@@ -1,13 +1,14 @@
-//! A loaded pool: the validated blob, its core [`Pool`] (what ranks, and
-//! its benchmark), and the reverse of its citation graph, with what the
-//! views need to show results and articles. Ranking and
+//! A loaded pool: the validated blob, its core [`Pool`] (what ranks), the
+//! reverse of its citation graph, and its benchmark, read on the first
+//! evaluation (not at load: a search never needs it), with what the views
+//! need to show results and articles. Ranking and
 //! highlighting are `nomos-core`'s; this module only gathers their output
 //! into plain values for the views. An engine never changes once loaded:
 //! BM25 settings are passed to each ranking, so a slider cannot make a
 //! pool look new.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use nomos_core::blob::{Blob, BlobError, DenseModel};
 use nomos_core::hits::Hit;
@@ -30,6 +31,8 @@ pub struct Engine {
     pool: Pool,
     /// For each document, the documents whose explicit references cite it.
     cited_by: Vec<Vec<u32>>,
+    /// The blob's queries and judgments, read on first use.
+    bench: OnceLock<Result<Arc<Benchmark>, String>>,
 }
 
 /// Why a blob cannot become an engine.
@@ -128,6 +131,7 @@ impl Engine {
             blob,
             pool,
             cited_by,
+            bench: OnceLock::new(),
         })
     }
 
@@ -143,9 +147,15 @@ impl Engine {
     }
 
     /// The pool's benchmark queries and judgments, as `nomos eval` reads
-    /// them.
-    pub fn benchmark(&self) -> Arc<Benchmark> {
-        self.pool.benchmark().clone()
+    /// them (read once, on first use), or why they cannot be read.
+    pub fn benchmark(&self) -> Result<Arc<Benchmark>, String> {
+        self.bench
+            .get_or_init(|| {
+                Benchmark::from_blob(&self.blob, &self.pool.analyzer())
+                    .map(Arc::new)
+                    .map_err(|e| format!("{}'s benchmark: {e}", self.name))
+            })
+            .clone()
     }
 
     pub fn n_docs(&self) -> usize {

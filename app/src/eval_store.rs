@@ -139,7 +139,9 @@ impl EvalStore {
     /// is downloaded first if need be.
     pub fn evaluate(self, targets: Vec<(Slot, Config)>) {
         let dense_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
-        let (ticket, bench) = self.start();
+        let Some((ticket, bench)) = self.start() else {
+            return;
+        };
         let engine = self.engine.get_value();
         let n = bench.queries.len();
         let embedded = self.embeddings.get_value();
@@ -259,7 +261,9 @@ impl EvalStore {
         let Some(measure_spec) = measure.parse().ok() else {
             return;
         };
-        let (ticket, bench) = self.start();
+        let Some((ticket, bench)) = self.start() else {
+            return;
+        };
         let engine = self.engine.get_value();
         let n = bench.queries.len();
         let cells = grid.cells();
@@ -346,10 +350,19 @@ impl EvalStore {
         });
     }
 
-    /// Claims the job slot (superseding a running job) and the benchmark.
-    fn start(&self) -> (Ticket, Arc<Benchmark>) {
+    /// Claims the job slot (superseding a running job) and the benchmark,
+    /// read now if need be. `None`, with the reason said, when the pool's
+    /// benchmark cannot be read.
+    fn start(&self) -> Option<(Ticket, Arc<Benchmark>)> {
         let ticket = self.jobs.begin();
-        let bench = self.engine.with_value(|e| e.benchmark());
+        let bench = match self.engine.with_value(|e| e.benchmark()) {
+            Ok(bench) => bench,
+            Err(message) => {
+                self.job.set(None);
+                self.message.set(message);
+                return None;
+            }
+        };
         if self.bench.with_untracked(Option::is_none) {
             self.bench.set(Some(bench.clone()));
         }
@@ -360,7 +373,7 @@ impl EvalStore {
             detail: None,
             waits_for_model: false,
         }));
-        (ticket, bench)
+        Some((ticket, bench))
     }
 
     fn progress(&self, ticket: Ticket, label: &str, done: usize, total: usize) {

@@ -27,7 +27,8 @@
 //!    analysis, index, search and dense define.
 //! 6. [`pool`]: a loaded [`pool::Pool`] ready to rank with any method
 //!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
-//!    and its [`pool::Benchmark`] (queries, judgments); on everything above.
+//!    and, read beside it when evaluating, its [`pool::Benchmark`]
+//!    (queries, judgments); on everything above.
 //!
 //! # Example
 //!
@@ -40,7 +41,7 @@
 //! use nomos_core::eval::{evaluate, Run};
 //! use nomos_core::index::InvertedIndex;
 //! use nomos_core::methods::Method;
-//! use nomos_core::pool::Pool;
+//! use nomos_core::pool::{Benchmark, Pool};
 //! use nomos_core::search::Bm25Params;
 //!
 //! let analyzer = Analyzer::by_name("da").unwrap();
@@ -71,20 +72,22 @@
 //! };
 //! let (bytes, _) = blob::encode(&input).unwrap();
 //!
-//! let pool = Pool::from_blob(&mut Blob::load(&bytes).unwrap()).unwrap();
+//! let mut blob = Blob::load(&bytes).unwrap();
+//! let pool = Pool::from_blob(&mut blob).unwrap();
+//! let bench = Benchmark::from_blob(&blob, &pool.analyzer()).unwrap();
 //! let params = pool.default_params();
 //! let mut run = Run::new();
-//! for q in &pool.benchmark().queries {
+//! for q in &bench.queries {
 //!     let hits = pool.rank(&Method::Bm25, &params, &q.tokens, None, 10, true).unwrap();
 //!     run.add_query(&q.id);
 //!     for hit in &hits {
-//!         run.push(&q.id, &pool.benchmark().doc_ids[hit.doc as usize], hit.score).unwrap();
+//!         run.push(&q.id, &bench.doc_ids[hit.doc as usize], hit.score).unwrap();
 //!     }
 //! }
 //! // d2 has both query terms, d0 one: d2 ranks first, and is the gold.
 //! assert_eq!(run.get("q1").unwrap()[0].0, "d2");
 //! let measures = ["ndcg@10".parse().unwrap()];
-//! let evaluation = evaluate(&pool.benchmark().qrels, &run, &measures);
+//! let evaluation = evaluate(&bench.qrels, &run, &measures);
 //! assert_eq!(evaluation.means, [1.0]);
 //! ```
 

@@ -1,6 +1,8 @@
 //! A loaded pool ready to rank: everything the CLI and the browser need to
-//! rank a query with any [`Method`] and evaluate a benchmark, opened from a
-//! blob exactly the same way in both.
+//! rank a query with any [`Method`], opened from a blob exactly the same
+//! way in both. Its [`Benchmark`] (queries and judgments) is read beside
+//! it, when a caller evaluates: on STARD, analysing every query costs more
+//! than loading and checking the whole blob, and a search never needs it.
 //!
 //! BM25 parameters are an argument of every call rather than state of the
 //! pool, so a settings control never mutates what was loaded. Recomputing
@@ -24,7 +26,7 @@ use crate::search::{Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError};
 
 pub use benchmark::{BenchQuery, Benchmark, BenchmarkError, Grouping};
 
-/// A pool's analyzer, index, vectors and benchmark; see the module docs.
+/// A pool's analyzer, index and vectors; see the module docs.
 #[derive(Debug)]
 pub struct Pool {
     analyzer: Analyzer,
@@ -36,16 +38,13 @@ pub struct Pool {
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
     scorer: Mutex<Option<Arc<Bm25Scorer>>>,
-    benchmark: Arc<Benchmark>,
 }
 
 impl Pool {
     /// Takes the blob's text index and text vectors (see
-    /// [`Blob::take_index`]) and reads its benchmark, analysing queries
-    /// with the blob's own analyzer. On error the blob keeps its index.
+    /// [`Blob::take_index`]). On error the blob keeps its index.
     pub fn from_blob(blob: &mut Blob) -> Result<Pool, PoolError> {
         let analyzer = Analyzer::by_name(blob.analyzer()).map_err(PoolError::Analyzer)?;
-        let benchmark = Benchmark::from_blob(blob, &analyzer).map_err(PoolError::Benchmark)?;
         let index = blob.take_index(Field::Text).ok_or(PoolError::NoTextIndex)?;
         let model = blob.dense_model().cloned();
         let dense = model.zip(blob.take_dense(Field::Text).map(Arc::new));
@@ -58,25 +57,17 @@ impl Pool {
             dense,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            benchmark: Arc::new(benchmark),
         })
     }
 
     /// A pool indexed on the fly (no blob: no vectors, idf from the local
-    /// `ln`); `benchmark` must name the index's documents.
+    /// `ln`).
     pub fn from_parts(
         analyzer: Analyzer,
         index: InvertedIndex,
         default_params: Bm25Params,
-        benchmark: Benchmark,
     ) -> Result<Pool, PoolError> {
         default_params.validate().map_err(PoolError::Params)?;
-        if benchmark.doc_ids.len() != index.n_docs() {
-            return Err(PoolError::SizeMismatch {
-                index: index.n_docs(),
-                doc_ids: benchmark.doc_ids.len(),
-            });
-        }
         Ok(Pool {
             analyzer,
             index: Arc::new(index),
@@ -85,7 +76,6 @@ impl Pool {
             dense: None,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            benchmark: Arc::new(benchmark),
         })
     }
 
@@ -112,11 +102,6 @@ impl Pool {
     /// The model the vectors were made with; a query encoder must match it.
     pub fn dense_model(&self) -> Option<&DenseModel> {
         self.dense.as_ref().map(|(m, _)| m)
-    }
-
-    /// The pool's queries and judgments (empty when it has none).
-    pub fn benchmark(&self) -> &Arc<Benchmark> {
-        &self.benchmark
     }
 
     /// A BM25 scorer for `params`: the cached one when the parameters are
@@ -180,15 +165,6 @@ pub enum PoolError {
     NoTextIndex,
     /// The default BM25 parameters are out of range (from parts).
     Params(ParamsError),
-    /// The blob's queries and judgments do not fit its documents.
-    Benchmark(BenchmarkError),
-    /// The benchmark names another number of documents than the index has.
-    SizeMismatch {
-        /// Documents in the index.
-        index: usize,
-        /// Document ids in the benchmark.
-        doc_ids: usize,
-    },
 }
 
 impl fmt::Display for PoolError {
@@ -197,11 +173,6 @@ impl fmt::Display for PoolError {
             PoolError::Analyzer(e) => write!(f, "the blob's analyzer: {e}"),
             PoolError::NoTextIndex => f.write_str("the blob has no text index"),
             PoolError::Params(e) => e.fmt(f),
-            PoolError::Benchmark(e) => write!(f, "the blob's benchmark: {e}"),
-            PoolError::SizeMismatch { index, doc_ids } => write!(
-                f,
-                "{doc_ids} document ids for an index of {index} documents"
-            ),
         }
     }
 }

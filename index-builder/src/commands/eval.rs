@@ -20,7 +20,7 @@ use crate::sources::qrels::read_core_qrels;
 pub fn run(args: &EvalArgs) -> Result<()> {
     let ranking = Ranking::load(&args.pool, &args.ranking)?;
     let bench = benchmark(args, &ranking)?;
-    let bench = bench.as_ref().unwrap_or(&**ranking.pool.benchmark());
+    let bench = bench.as_ref().unwrap_or(&ranking.benchmark);
     if bench.queries.is_empty() {
         return Err(bad_input(
             "the pool has no queries: give --queries FILE (BEIR queries.jsonl)",
@@ -83,7 +83,7 @@ fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
     if args.queries.is_none() && args.qrels.is_none() {
         return Ok(None);
     }
-    let own = ranking.pool.benchmark();
+    let own = &ranking.benchmark;
     let queries = match &args.queries {
         Some(path) => read_beir_queries(path)?,
         None => own

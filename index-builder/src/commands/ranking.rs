@@ -1,5 +1,5 @@
 //! What `search` and `eval` rank with: a core [`Pool`] (analyzer, index,
-//! vectors, benchmark) and the BM25 parameters the flags chose — from a
+//! vectors), its [`Benchmark`] and the BM25 parameters the flags chose — from a
 //! BEIR directory (indexed on the fly) or from a blob (indexed at build
 //! time, opened exactly as the browser opens it).
 
@@ -21,6 +21,8 @@ use crate::sources::pool::Pool as SourcePool;
 
 pub struct Ranking {
     pub pool: Pool,
+    /// The pool's document ids, queries and judgments.
+    pub benchmark: Benchmark,
     /// BM25's settings: the pool's defaults, changed by the flags.
     pub params: Bm25Params,
 }
@@ -35,8 +37,12 @@ impl Ranking {
                 })?;
                 let analyzer = analyzer_by_name(name)?;
                 let params = bm25_params(ranking, Bm25Params::new(Bm25Variant::Okapi))?;
-                let pool = index_pool(read_beir(dir)?, analyzer, params)?;
-                Ok(Ranking { pool, params })
+                let (pool, benchmark) = index_pool(read_beir(dir)?, analyzer, params)?;
+                Ok(Ranking {
+                    pool,
+                    benchmark,
+                    params,
+                })
             }
             (None, Some(path)) => Ranking::from_blob(path, ranking),
             _ => Err(bad_input(
@@ -64,12 +70,22 @@ impl Ranking {
         let params = bm25_params(args, blob.bm25_params())?;
         let pool = Pool::from_blob(&mut blob)
             .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-        Ok(Ranking { pool, params })
+        let benchmark = Benchmark::from_blob(&blob, &pool.analyzer())
+            .map_err(|e| bad_input(format!("{}: the blob's benchmark: {e}", path.display())))?;
+        Ok(Ranking {
+            pool,
+            benchmark,
+            params,
+        })
     }
 }
 
 /// Analyses and indexes every article of a source, with a progress bar.
-fn index_pool(source: SourcePool, analyzer: Analyzer, params: Bm25Params) -> Result<Pool> {
+fn index_pool(
+    source: SourcePool,
+    analyzer: Analyzer,
+    params: Bm25Params,
+) -> Result<(Pool, Benchmark)> {
     let bar = progress::bar(source.articles.len(), "analysing");
     let tokens: Vec<Vec<String>> = source
         .articles
@@ -90,7 +106,8 @@ fn index_pool(source: SourcePool, analyzer: Analyzer, params: Bm25Params) -> Res
     let doc_ids = source.articles.iter().map(|a| a.id.clone()).collect();
     let doc_source = |d: u32| source.articles.get(d as usize).map(|a| a.source.as_str());
     let benchmark = Benchmark::from_parts(doc_ids, source.queries, qrels, &analyzer, &doc_source);
-    Pool::from_parts(analyzer, index, params, benchmark).map_err(bad_input)
+    let pool = Pool::from_parts(analyzer, index, params).map_err(bad_input)?;
+    Ok((pool, benchmark))
 }
 
 /// BM25 parameters from the flags over `defaults`, validated. Choosing a

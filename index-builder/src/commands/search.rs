@@ -19,7 +19,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     if hits.is_empty() {
         eprintln!("no document matches the query's terms");
     }
-    let doc_ids = &ranking.pool.benchmark().doc_ids;
+    let doc_ids = &ranking.benchmark.doc_ids;
     for (rank, hit) in hits.iter().enumerate() {
         writeln!(
             out,
