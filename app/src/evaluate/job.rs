@@ -3,16 +3,13 @@
 //! between (no threads in the browser; this keeps typing, scrolling and
 //! the Cancel button alive during a sweep).
 //!
-//! The ranking is `nomos eval`'s: for BM25 the query's tokens scored by
-//! the pool's scorer and the best [`DEPTH`] taken by [`top_k_into`] with
-//! zero-score fill (documents scoring 0 fill the list in corpus order);
-//! for the other methods [`Pool::rank`] to the same depth, also with
-//! zero-score fill; every query registered in the run even when it ranks
-//! nothing, and [`evaluate`] over the whole run.
+//! The ranking is `nomos eval`'s: [`Pool::rank`] to [`DEPTH`] with
+//! zero-score fill (documents scoring 0 fill the list in corpus order),
+//! every query registered in the run even when it ranks nothing, and
+//! [`evaluate`] over the whole run.
 
 use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
-use nomos_core::hits::{top_k_into, Hit};
-use nomos_core::methods::Method;
+use nomos_core::hits::Hit;
 use nomos_core::pool::{Benchmark, Pool};
 
 use super::config::Config;
@@ -116,29 +113,17 @@ pub async fn run(
     let started = now();
     let mut run = Run::new();
     let mut all_hits = Vec::with_capacity(if keep_hits { bench.queries.len() } else { 0 });
-    let mut scores = Vec::new();
-    let mut hits = Vec::new();
     let Config { method, params } = ranker.config;
-    let scorer = ranker
-        .pool
-        .scorer(&params)
-        .map_err(|e| Stop::Failed(e.to_string()))?;
     for (i, q) in bench.queries.iter().enumerate() {
         if pacer.due() {
             progress(i);
             pacer.turn().await?;
         }
-        if method == Method::Bm25 {
-            // The common case, and a sweep's: no per-query allocation.
-            scorer.score_into(&q.tokens, &mut scores);
-            top_k_into(&scores, DEPTH, false, &mut hits);
-        } else {
-            let embedding = ranker.embeddings.and_then(|e| e.get(i)).map(Vec::as_slice);
-            hits = ranker
-                .pool
-                .rank(&method, &params, &q.tokens, embedding, DEPTH, false)
-                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
-        }
+        let embedding = ranker.embeddings.and_then(|e| e.get(i)).map(Vec::as_slice);
+        let hits = ranker
+            .pool
+            .rank(&method, &params, &q.tokens, embedding, DEPTH, false)
+            .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
         run.add_query(&q.id);
         for hit in &hits {
             let doc = &bench.doc_ids[hit.doc as usize];
@@ -146,7 +131,7 @@ pub async fn run(
                 .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
         }
         if keep_hits {
-            all_hits.push(hits.clone());
+            all_hits.push(hits);
         }
     }
     progress(bench.queries.len());

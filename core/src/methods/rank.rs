@@ -2,7 +2,7 @@
 //! `Pool::rank` (in the pool module, above this one).
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::{rrf, weighted_fusion};
@@ -19,6 +19,9 @@ pub struct Collection<'a> {
     pub forward: &'a OnceLock<ForwardIndex>,
     /// Document vectors over the same documents, if the pool has them.
     pub dense: Option<&'a DenseIndex>,
+    /// BM25's score per document, reused from query to query: the largest
+    /// allocation a query would otherwise make.
+    pub scores: &'a Mutex<Vec<f64>>,
 }
 
 /// A query as the methods need it. The embedding is computed elsewhere
@@ -47,8 +50,10 @@ pub fn rank<S: AsRef<str>>(
     method.validate().map_err(RankError::Method)?;
     let scorer = collection.scorer;
     let bm25 = |tokens: &[&str], k: usize, positive_only: bool| {
+        let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
+        scorer.score_into(tokens, &mut scores);
         let mut hits = Vec::new();
-        top_k_into(&scorer.scores(tokens), k, positive_only, &mut hits);
+        top_k_into(&scores, k, positive_only, &mut hits);
         hits
     };
     let tokens: Vec<&str> = query.tokens.iter().map(AsRef::as_ref).collect();

@@ -1,4 +1,4 @@
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use super::*;
 use crate::dense::DenseIndex;
@@ -201,6 +201,7 @@ fn rank_runs_every_method() {
         scorer: &s,
         forward: &forward,
         dense: Some(&d),
+        scores: &Mutex::new(Vec::new()),
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -241,6 +242,7 @@ fn dense_methods_explain_what_is_missing() {
         scorer: &s,
         forward: &forward,
         dense: None,
+        scores: &Mutex::new(Vec::new()),
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,

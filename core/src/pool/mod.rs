@@ -7,9 +7,8 @@
 //! BM25 parameters are an argument of every call rather than state of the
 //! pool, so a settings control never mutates what was loaded. Recomputing
 //! BM25's tables per call would make a k1 × b sweep slow, so the pool keeps
-//! the scorer of the last parameters used ([`Pool::scorer`]); evaluation
-//! loops may take it and call [`Bm25Scorer::score_into`] and
-//! [`top_k_into`](crate::hits::top_k_into) themselves.
+//! the scorer of the last parameters used ([`Pool::scorer`]), and one
+//! buffer of per-document scores that every ranking reuses.
 
 mod benchmark;
 
@@ -38,6 +37,8 @@ pub struct Pool {
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
     scorer: Mutex<Option<Arc<Bm25Scorer>>>,
+    /// BM25's per-document scores, reused by every ranking.
+    scores: Mutex<Vec<f64>>,
 }
 
 impl Pool {
@@ -57,6 +58,7 @@ impl Pool {
             dense,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
+            scores: Mutex::new(Vec::new()),
         })
     }
 
@@ -76,6 +78,7 @@ impl Pool {
             dense: None,
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
+            scores: Mutex::new(Vec::new()),
         })
     }
 
@@ -139,6 +142,7 @@ impl Pool {
             scorer: &scorer,
             forward: &self.forward,
             dense: self.dense().map(|d| &**d),
+            scores: &self.scores,
         };
         let query = MethodQuery { tokens, embedding };
         rank(method, &collection, &query, k, positive_only)

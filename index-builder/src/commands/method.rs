@@ -3,7 +3,7 @@
 //! when the method is dense.
 
 use anyhow::Result;
-use nomos_core::hits::{top_k_into, Hit};
+use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
 use super::ranking::Ranking;
@@ -15,8 +15,6 @@ use crate::error::bad_input;
 pub struct MethodRanker {
     method: Method,
     embedder: Option<Box<dyn Embedder>>,
-    /// Plain BM25's score buffer, reused from query to query.
-    scores: Vec<f64>,
 }
 
 impl MethodRanker {
@@ -32,7 +30,6 @@ impl MethodRanker {
             return Ok(MethodRanker {
                 method,
                 embedder: None,
-                scores: Vec::new(),
             });
         }
         let Some(model) = model else {
@@ -63,7 +60,6 @@ impl MethodRanker {
         Ok(MethodRanker {
             method,
             embedder: Some(embedder),
-            scores: Vec::new(),
         })
     }
 
@@ -77,15 +73,6 @@ impl MethodRanker {
         k: usize,
         positive_only: bool,
     ) -> Result<Vec<Hit>> {
-        if self.method == Method::Bm25 {
-            // The pool's fast path for evaluation loops: the same ranking
-            // as `Pool::rank`, without a score vector per query.
-            let scorer = ranking.pool.scorer(&ranking.params).map_err(bad_input)?;
-            scorer.score_into(tokens, &mut self.scores);
-            let mut hits = Vec::new();
-            top_k_into(&self.scores, k, positive_only, &mut hits);
-            return Ok(hits);
-        }
         let embedding = match &mut self.embedder {
             Some(e) => Some(e.embed_query(query)?),
             None => None,
