@@ -238,6 +238,7 @@ pub enum SourceFormat {
     Stard,
     DaActs,
     ElSyntagma,
+    ElNomothesia,
 }
 
 #[derive(Args, Debug)]
@@ -245,7 +246,8 @@ pub struct BuildArgs {
     /// Source format.
     #[arg(long, value_enum)]
     pub format: SourceFormat,
-    /// Source directory (or file, for el-syntagma).
+    /// Source directory (or file, for el-syntagma); for el-nomothesia, a tree of
+    /// `<act>/articles.jsonl` with a `meta.json` beside each.
     pub src: PathBuf,
     /// Output blob path.
     #[arg(short = 'o', long = "out")]

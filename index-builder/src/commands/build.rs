@@ -21,7 +21,7 @@ use crate::cli::{BuildArgs, SourceFormat};
 use crate::embedder;
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
-use crate::sources::{beir, crawler, da_acts, gbr, stard, syntagma};
+use crate::sources::{beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
 
 /// How many example ids a warning or error lists.
 const EXAMPLES: usize = 5;
@@ -139,6 +139,12 @@ fn format_row(format: SourceFormat) -> FormatRow {
             Some("Greek Constitution"),
             Okapi,
             syntagma::read_syntagma,
+        ),
+        SourceFormat::ElNomothesia => row(
+            Some("gbr-greek"),
+            Some("Greek transport and customs acts"),
+            Okapi,
+            nomothesia::read_nomothesia,
         ),
     }
 }

@@ -5,6 +5,7 @@ pub mod crawler;
 pub mod da_acts;
 pub mod gbr;
 pub mod jsonl;
+pub mod nomothesia;
 pub mod pool;
 pub mod qrels;
 pub mod stard;

@@ -22,6 +22,11 @@ impl TextFile {
         })
     }
 
+    /// The file's bytes as read.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// The whole file as UTF-8, or an error naming the first bad line.
     pub fn text(&self) -> Result<&str> {
         std::str::from_utf8(&self.bytes).map_err(|e| {
