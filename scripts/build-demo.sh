@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pools=(da-acts el-syntagma stard)
+pools=(da-acts el-nomothesia el-syntagma stard)
 embed=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,6 +51,7 @@ mkdir -p "$out"
 src() {
   case "$1" in
     da-acts) echo data/da-statutes ;;
+    el-nomothesia) echo data/el-nomothesia ;;
     el-syntagma) echo data/el-syntagma ;;
     stard) echo data/stard ;;
   esac
