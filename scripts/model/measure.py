@@ -26,11 +26,9 @@ import argparse
 import gzip
 import json
 import random
-import re
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +39,7 @@ from tokenizers import Tokenizer
 import e5s1
 import onnx_graph
 import tokenizer_json
+from pool_texts import danish_first_sentence, first_sentence, load_pools
 
 PREFIX = {"query": "query: ", "passage": "passage: "}
 MAX_TOKENS = 512
@@ -96,26 +95,6 @@ class Embedder:
         return out
 
 
-def load_pools(path: Path) -> dict:
-    pools: dict = defaultdict(lambda: {"docs": {}, "queries": {}, "qrels": defaultdict(dict)})
-    with path.open(encoding="utf-8") as f:
-        for line in f:
-            r = json.loads(line)
-            p = pools[r["pool"]]
-            if r["kind"] == "doc":
-                p["docs"][r["id"]] = r["text"]
-            elif r["kind"] == "query":
-                p["queries"][r["id"]] = r["text"]
-            else:
-                p["qrels"][r["query"]][r["doc"]] = r["relevance"]
-    return pools
-
-
-def first_sentence(paragraph: str) -> str:
-    body = re.sub(r"^\s*\d+\.\s*", "", paragraph)
-    return re.split(r"(?<=[.;·])\s", body, maxsplit=1)[0].strip()
-
-
 def greek_known_items(docs: dict, n: int, rng: random.Random) -> tuple[dict, dict]:
     """Queries: the first sentence of a paragraph (>= 5 words); relevant:
     the article the paragraph is from."""
@@ -129,15 +108,6 @@ def greek_known_items(docs: dict, n: int, rng: random.Random) -> tuple[dict, dic
     queries = {f"k{i}": s for i, (_, s) in enumerate(items)}
     qrels = {f"k{i}": {d: 1} for i, (d, _) in enumerate(items)}
     return queries, qrels
-
-
-def danish_first_sentence(text: str) -> str | None:
-    """A stykke's first sentence without the § heading (at most 30 words),
-    or None below 3 words."""
-    s = re.sub(r"^§\s*\d+\s*\w?\.\s*", "", text.strip())
-    s = re.split(r"(?<=[.:;])\s", s, maxsplit=1)[0]
-    words = s.split()
-    return " ".join(words[:30]) if len(words) >= 3 else None
 
 
 def danish_queries(docs: dict, n: int, rng: random.Random) -> list[str]:
