@@ -15,6 +15,21 @@ Sets (fixed seed 13):
 - `da-sentences`: the first sentence (>= 3 words, § number removed, at most
   30 words) of 500 sampled Danish stykker -> that stykke.
 
+The el-nomothesia sets are read from `data/el-nomothesia` directly (the
+articles as `nomos build --format el-nomothesia` makes them), so they need
+no texts export; without `--texts` only they are written:
+
+    python3 scripts/model/known_items.py --out /tmp/known-items
+
+- `nomothesia-headings`: every article heading that is unique in the pool
+  (case-folded, whitespace normalised; headings such as "Έναρξη ισχύος"
+  recur across acts and would be ambiguous) -> that article;
+- `nomothesia-sentences`: the first sentence (>= 5 words, numbering removed)
+  of 300 sampled paragraphs -> their article; sentences found in more than
+  one article are left out, as ambiguous;
+- `nomothesia-long-headings`, `nomothesia-long-sentences`: the queries of
+  those two whose article has more than 250 words.
+
 The sentence sets quote the document, so they favour lexical matching; the
 heading set paraphrases it.
 """
@@ -25,11 +40,15 @@ import argparse
 import json
 import random
 import re
+import statistics
 from pathlib import Path
 
-from measure import danish_first_sentence, first_sentence, load_pools
+from pool_texts import danish_first_sentence, first_sentence, load_pools
 
 SYNTAGMA = Path("data/el-syntagma/syntagma.json")
+NOMOTHESIA = Path("data/el-nomothesia")
+# Articles longer than this many words are "long".
+LONG_WORDS = 250
 TITLE = re.compile(r"^Άρθρο (\S+) - Σύνταγμα της Ελλάδος - (.+)$")
 
 
@@ -63,6 +82,86 @@ def da_sentences(docs: dict, n: int, rng: random.Random) -> list[tuple[str, str]
     return items
 
 
+def nomothesia_articles(root: Path = NOMOTHESIA) -> dict[str, dict]:
+    """The pool's articles as the el-nomothesia reader builds them, in its
+    order: id `{nomothetima_id}::{arthro}` -> {"title", "paragraphs",
+    "text"}. Consecutive paragraphs of one act and article number form an
+    article; a paragraph reads "N. text", or the text alone when un-numbered."""
+    articles: dict[str, dict] = {}
+    for path in sorted(root.rglob("articles.jsonl"), key=lambda p: p.relative_to(root).parts):
+        current = None
+        with path.open(encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                r = json.loads(line)
+                doc_id = f"{r['nomothetima_id'].strip()}::{r['arthro'].strip()}"
+                if doc_id != current:
+                    if doc_id in articles:
+                        raise SystemExit(f"{path}:{line_no}: article {doc_id} is not contiguous")
+                    articles[doc_id] = {"title": r["titlos_arthrou"].strip(), "paragraphs": []}
+                    current = doc_id
+                number, text = r["paragrafos"].strip(), r["keimeno"].strip()
+                if number:
+                    articles[doc_id]["paragraphs"].append(f"{number}. {text}")
+                elif text:
+                    articles[doc_id]["paragraphs"].append(text)
+    for a in articles.values():
+        a["text"] = "\n".join(a["paragraphs"])
+    return articles
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def nomothesia_headings(articles: dict) -> list[tuple[str, str]]:
+    by_heading: dict[str, list[str]] = {}
+    for doc_id, a in articles.items():
+        if a["title"]:
+            by_heading.setdefault(normalise(a["title"]), []).append(doc_id)
+    items = [(articles[ids[0]]["title"], ids[0]) for ids in by_heading.values() if len(ids) == 1]
+    shared = [ids for ids in by_heading.values() if len(ids) > 1]
+    print(
+        f"nomothesia-headings: {sum(map(len, shared))} articles dropped, their heading shared "
+        f"({len(shared)} headings, e.g. {', '.join(repr(articles[ids[0]]['title']) for ids in shared[:3])})"
+    )
+    return items
+
+
+def nomothesia_sentences(articles: dict, n: int, rng: random.Random) -> list[tuple[str, str]]:
+    found: dict[str, set[str]] = {}
+    items = []
+    for doc_id, a in articles.items():
+        for para in a["paragraphs"]:
+            s = first_sentence(para)
+            if len(s.split()) >= 5:
+                items.append((s, doc_id))
+                found.setdefault(normalise(s), set()).add(doc_id)
+    unique = [(s, d) for s, d in items if len(found[normalise(s)]) == 1]
+    print(f"nomothesia-sentences: {len(items) - len(unique)} of {len(items)} candidate sentences dropped, found in more than one article")
+    return rng.sample(unique, min(n, len(unique)))
+
+
+def long_only(articles: dict, items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(q, d) for q, d in items if len(articles[d]["text"].split()) > LONG_WORDS]
+
+
+def write_nomothesia(out: Path, seed: int) -> None:
+    articles = nomothesia_articles()
+    words = sorted(len(a["text"].split()) for a in articles.values())
+    print(
+        f"el-nomothesia: {len(articles)} articles, median {statistics.median(words):g} words, "
+        f"{sum(w > LONG_WORDS for w in words)} over {LONG_WORDS} words"
+    )
+    headings = nomothesia_headings(articles)
+    sentences = nomothesia_sentences(articles, 300, random.Random(seed))
+    write(out, "nomothesia-headings", headings)
+    write(out, "nomothesia-sentences", sentences)
+    write(out, "nomothesia-long-headings", long_only(articles, headings))
+    write(out, "nomothesia-long-sentences", long_only(articles, sentences))
+
+
 def write(out: Path, name: str, items: list[tuple[str, str]]) -> None:
     with (out / f"{name}.queries.jsonl").open("w", encoding="utf-8") as q, (out / f"{name}.qrels.tsv").open(
         "w", encoding="utf-8"
@@ -76,16 +175,18 @@ def write(out: Path, name: str, items: list[tuple[str, str]]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--texts", type=Path, required=True)
+    ap.add_argument("--texts", type=Path, help="the pools' texts export; without it only the el-nomothesia sets")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=13)
     args = ap.parse_args()
-    pools = load_pools(args.texts)
     args.out.mkdir(parents=True, exist_ok=True)
-    el, da = pools["el-syntagma"]["docs"], pools["da-acts"]["docs"]
-    write(args.out, "el-headings", el_headings(el))
-    write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
-    write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
+    if args.texts is not None:
+        pools = load_pools(args.texts)
+        el, da = pools["el-syntagma"]["docs"], pools["da-acts"]["docs"]
+        write(args.out, "el-headings", el_headings(el))
+        write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
+        write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
+    write_nomothesia(args.out, args.seed)
 
 
 if __name__ == "__main__":
