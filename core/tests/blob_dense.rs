@@ -5,7 +5,8 @@
 mod blob_support;
 
 use nomos_core::blob::{encode, Blob, BlobError, DenseInput, Field};
-use nomos_core::dense::DenseIndex;
+use nomos_core::dense::{DenseIndex, Passages};
+use nomos_core::embed::{Pooling, Windows};
 
 use blob_support::{input, sample, unit_vectors, DENSE_DIM};
 
@@ -19,6 +20,7 @@ fn vectors_read_back_exactly_and_rank_identically() {
         (model.id.as_str(), model.manifest_hash.as_str(), model.dim),
         ("test-model", "0123abcd", DENSE_DIM)
     );
+    assert_eq!(model.pooling, Pooling::DEFAULT);
     assert_eq!(blob.dense(Field::Text), Some(&s.dense));
     assert_eq!(blob.dense(Field::Augmented), Some(&s.dense_augmented));
     let query = &unit_vectors(1, 99);
@@ -30,9 +32,9 @@ fn vectors_read_back_exactly_and_rank_identically() {
     );
     assert_eq!(blob.take_dense(Field::Text), Some(s.dense.clone()));
     assert!(blob.dense(Field::Text).is_none());
-    let info = blob.sections().iter().find(|i| &i.tag == b"DENS").unwrap();
+    let info = blob.sections().iter().find(|i| &i.tag == b"DNSP").unwrap();
     assert_eq!(info.name, "dense");
-    assert_eq!(flags(&bytes, *b"DENS"), 1, "written as optional");
+    assert_eq!(flags(&bytes, *b"DNSP"), 1, "written as optional");
 }
 
 #[test]
@@ -43,7 +45,7 @@ fn blobs_without_vectors_have_none() {
     let blob = Blob::load(&encode(&plain).unwrap().0).unwrap();
     assert!(blob.dense_model().is_none());
     assert!(blob.dense(Field::Text).is_none());
-    assert!(blob.sections().iter().all(|i| &i.tag != b"DENS"));
+    assert!(blob.sections().iter().all(|i| &i.tag != b"DNSP"));
 }
 
 #[test]
@@ -67,7 +69,7 @@ fn a_reader_without_the_section_skips_it() {
     let (mut bytes, _) = encode(&input(&s)).unwrap();
     let at = table(&bytes)
         .iter()
-        .position(|e| e.tag == *b"DENS")
+        .position(|e| e.tag == *b"DNSP")
         .unwrap();
     bytes[32 + 24 * at..][..4].copy_from_slice(b"DENZ");
     reseal_checksum(&mut bytes);
@@ -75,6 +77,71 @@ fn a_reader_without_the_section_skips_it() {
     assert!(blob.dense_model().is_none());
     assert!(blob.sections().iter().any(|i| i.name == "(unknown DENZ)"));
     assert_eq!(blob.n_docs(), s.documents.len());
+}
+
+/// Vectors from before the pooling was recorded (tag `DENS`, one averaged
+/// vector per document) are refused with what to do, not read under a
+/// pooling they were not made with.
+#[test]
+fn vectors_from_before_the_pooling_was_recorded_are_refused_clearly() {
+    let s = sample();
+    let (mut bytes, _) = encode(&input(&s)).unwrap();
+    let at = table(&bytes)
+        .iter()
+        .position(|e| e.tag == *b"DNSP")
+        .unwrap();
+    bytes[32 + 24 * at..][..4].copy_from_slice(b"DENS");
+    reseal_checksum(&mut bytes);
+    let err = Blob::load(&bytes).err().expect("refused");
+    assert!(
+        err.to_string()
+            .contains("rebuild the pool with `nomos build --embed`"),
+        "{err}"
+    );
+}
+
+/// Several vectors per document (MaxP) round-trip with their pooling, and a
+/// document scores as its best vector.
+#[test]
+fn several_vectors_per_document_read_back_and_score_as_the_best() {
+    let s = sample();
+    let n = s.documents.len();
+    // Document 0 gets three vectors, the others one each.
+    let mut vectors = unit_vectors(2, 7);
+    vectors.extend(unit_vectors(n, 1));
+    let mut offsets = vec![0u32];
+    offsets.extend(3..=n as u32 + 2);
+    let mut starts = vec![0, 40, 95];
+    starts.extend(std::iter::repeat_n(0, n - 1));
+    let passages = Passages { offsets, starts };
+    let multi = DenseIndex::build_passages(&vectors, DENSE_DIM, Some(passages)).unwrap();
+    assert_eq!((multi.n_docs(), multi.n_vectors()), (n, n + 2));
+    let max = Pooling::new(Windows::Max, false);
+    let mut with_max = input(&s);
+    with_max.dense = Some(DenseInput {
+        pooling: max,
+        text: &multi,
+        augmented: None,
+        ..with_max.dense.unwrap()
+    });
+    let blob = Blob::load(&encode(&with_max).unwrap().0).unwrap();
+    assert_eq!(blob.dense_model().unwrap().pooling, max);
+    let loaded = blob.dense(Field::Text).unwrap();
+    assert_eq!(loaded, &multi);
+    // A query equal to document 0's second vector: document 0 wins on it.
+    let query = loaded.vector(1).unwrap();
+    let hits = loaded.search(&query, 3).unwrap();
+    assert_eq!(hits[0].doc, 0);
+    assert_eq!(
+        loaded.best_vector(&query, 0).unwrap().map(|(v, _)| v),
+        Some(1)
+    );
+    assert_eq!(loaded.search_binary(&query, 3, 1000).unwrap(), hits);
+
+    // Several vectors under a one-vector pooling cannot be written.
+    let mut mislabelled = with_max;
+    mislabelled.dense.as_mut().unwrap().pooling = Pooling::DEFAULT;
+    assert!(matches!(encode(&mislabelled), Err(BlobError::Input(_))));
 }
 
 #[test]
@@ -85,6 +152,7 @@ fn mismatched_vectors_are_refused_at_encoding() {
     bad.dense = Some(DenseInput {
         model: "m".into(),
         model_hash: String::new(),
+        pooling: Pooling::DEFAULT,
         text: &short,
         augmented: None,
     });
@@ -100,7 +168,7 @@ fn damaged_vectors_are_caught_behind_valid_hashes() {
     let (bytes, _) = encode(&input(&s)).unwrap();
     let dense = table(&bytes)
         .into_iter()
-        .find(|e| e.tag == *b"DENS")
+        .find(|e| e.tag == *b"DNSP")
         .unwrap();
     let region = dense.offset..dense.offset + dense.len;
 

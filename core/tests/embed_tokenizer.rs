@@ -132,6 +132,56 @@ fn batch_rows_wrap_windows_of_the_content_in_specials() {
 }
 
 #[test]
+fn window_starts_point_at_the_words_that_open_each_window() {
+    // Pool texts in three languages, in windows of 30 content tokens: one
+    // start per window, rising; window k's first token lies in the word
+    // holding starts[k] (counted by encoding everything before that word,
+    // and through it, in one piece). Chinese has no spaces, so there the
+    // word is a whole sentence and the start inside it approximate.
+    let width = 30;
+    let enc = encoder(width + 2);
+    let texts: Vec<Value> = serde_json::from_str(POOL_TEXTS).unwrap();
+    let (mut several, mut at_words) = (0, 0);
+    for text in texts.iter().filter_map(|t| t["text"].as_str()) {
+        let text = text.trim();
+        let starts = enc.window_starts(Role::Passage, text);
+        let windows = enc.batch(Role::Passage, &[text]).unwrap().shape()[0];
+        assert_eq!(starts.len(), windows, "{text:.60}");
+        assert!(starts.windows(2).all(|w| w[0] < w[1]), "{starts:?}");
+        several += usize::from(windows > 1);
+        for (k, &at) in starts.iter().enumerate().skip(1) {
+            assert!(text.is_char_boundary(at));
+            let word_start = text[..at]
+                .rfind(char::is_whitespace)
+                .map_or(0, |i| i + text[i..].chars().next().unwrap().len_utf8());
+            at_words += usize::from(word_start == at);
+            let word_end = text[at..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| at + i);
+            let before = match word_start {
+                0 => enc.content_ids(Role::Passage, "").unwrap().len() - 1,
+                _ => enc
+                    .content_ids(Role::Passage, &text[..word_start])
+                    .unwrap()
+                    .len(),
+            };
+            let through = enc
+                .content_ids(Role::Passage, &text[..word_end])
+                .unwrap()
+                .len();
+            assert!(
+                before <= k * width && k * width < through,
+                "window {k} of {text:.60}: its word covers tokens {before}..{through}"
+            );
+        }
+    }
+    assert!(
+        several > 10 && at_words > 10,
+        "too few long texts: {several}, {at_words}"
+    );
+}
+
+#[test]
 fn a_malformed_tokenizer_is_an_error() {
     assert!(TextEncoder::new(b"{not json", EncoderConfig::default()).is_err());
     assert!(TextEncoder::new(b"{}", EncoderConfig::default()).is_err());

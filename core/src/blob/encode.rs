@@ -97,6 +97,9 @@ pub struct DenseInput<'a> {
     pub model: String,
     /// Hash of the model's manifest (see [`DenseSection`]).
     pub model_hash: String,
+    /// How documents became vectors; several vectors per document only
+    /// with a multi-vector pooling.
+    pub pooling: crate::embed::Pooling,
     /// The text vectors.
     pub text: &'a DenseIndex,
     /// The augmented text's vectors, if any.
@@ -309,6 +312,12 @@ fn dense_section(input: &DenseInput<'_>, n_docs: u32) -> Result<DenseSection, Bl
         (VectorField::Augmented, input.augmented),
     ] {
         let Some(index) = index else { continue };
+        if index.passages().is_some() && !input.pooling.multi_vector() {
+            return Err(BlobError::Input(format!(
+                "{field:?} vectors: several per document, but pooling {} keeps one",
+                input.pooling
+            )));
+        }
         if index.n_docs() != n_docs as usize || index.dim() != dim {
             return Err(BlobError::Input(format!(
                 "{field:?} vectors: {} documents of {} dimensions, expected {n_docs} of {dim}",
@@ -322,12 +331,17 @@ fn dense_section(input: &DenseInput<'_>, n_docs: u32) -> Result<DenseSection, Bl
             scales: index.scales().to_vec(),
             bits: index.bits().to_vec(),
             mean: index.mean().to_vec(),
+            passages: index
+                .passages()
+                .map_or_else(Vec::new, |p| p.offsets.clone()),
+            starts: index.passages().map_or_else(Vec::new, |p| p.starts.clone()),
         });
     }
     Ok(DenseSection {
         model: input.model.clone(),
         model_hash: input.model_hash.clone(),
         dim: count(dim, "dimensions")?,
+        pooling: input.pooling.to_string(),
         sets,
     })
 }

@@ -61,7 +61,7 @@ impl SectionKind {
             SectionKind::Queries => *b"QURY",
             SectionKind::Qrels => *b"QREL",
             SectionKind::Graph => *b"GRPH",
-            SectionKind::Dense => *b"DENS",
+            SectionKind::Dense => *b"DNSP",
             SectionKind::Idf => *b"IDFL",
         }
     }
@@ -81,6 +81,12 @@ impl SectionKind {
             SectionKind::Idf => "idf",
         }
     }
+
+    /// The tag dense vectors had before the pooling was recorded
+    /// (one averaged vector per document, no pooling field): such a blob is
+    /// refused with a message to rebuild it, rather than its vectors being
+    /// read under a pooling they were not made with or silently dropped.
+    pub const RETIRED_DENSE: [u8; 4] = *b"DENS";
 
     /// The kind named by `tag`, if known.
     pub fn from_tag(tag: [u8; 4]) -> Option<SectionKind> {
@@ -281,10 +287,11 @@ pub struct IdfSection {
 }
 
 /// Document embeddings from one model, quantised as
-/// [`crate::dense::DenseParts`]: per document `dim` int8 codes and an f32
+/// [`crate::dense::DenseParts`]: per vector `dim` int8 codes and an f32
 /// scale, `ceil(dim / 64)` words of sign bits, and per set the corpus mean
 /// vector the bits are relative to. About `dim + 4 + dim / 8` bytes per
-/// document and set (436 for 384 dimensions).
+/// vector and set (436 for 384 dimensions); one vector per document unless
+/// the pooling keeps one per window.
 #[derive(Archive, Serialize, Debug)]
 pub struct DenseSection {
     /// The embedding model's id, for display and to pick the query encoder.
@@ -295,6 +302,9 @@ pub struct DenseSection {
     pub model_hash: String,
     /// Vector dimension.
     pub dim: u32,
+    /// How documents became vectors, in [`crate::embed::Pooling`]'s text
+    /// form (`first`, `title+max`, ...).
+    pub pooling: String,
     /// The text set first, then optionally the augmented set.
     pub sets: Vec<DenseSet>,
 }
@@ -304,14 +314,20 @@ pub struct DenseSection {
 pub struct DenseSet {
     /// Which text the vectors embed.
     pub field: VectorField,
-    /// `n_docs × dim`, document after document.
+    /// `n_vectors × dim`, vector after vector.
     pub codes: Vec<i8>,
-    /// One per document.
+    /// One per vector.
     pub scales: Vec<f32>,
-    /// `n_docs × ceil(dim / 64)` little-endian words.
+    /// `n_vectors × ceil(dim / 64)` little-endian words.
     pub bits: Vec<u64>,
     /// The corpus mean vector, for the sign bits.
     pub mean: Vec<f32>,
+    /// Each document's run of vectors ([`crate::dense::Passages::offsets`]);
+    /// empty: one per document.
+    pub passages: Vec<u32>,
+    /// Per vector, where its window begins in the document's text
+    /// ([`crate::dense::Passages::starts`]); empty with `passages`.
+    pub starts: Vec<u32>,
 }
 
 impl From<Bm25Defaults> for crate::search::Bm25Params {

@@ -16,7 +16,8 @@ use super::format::{
 use super::frame::{self, FLAG_OPTIONAL};
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
 use crate::analysis::Analyzer;
-use crate::dense::{DenseIndex, DenseParts};
+use crate::dense::{DenseIndex, DenseParts, Passages};
+use crate::embed::Pooling;
 use crate::index::{IndexParts, InvertedIndex};
 use crate::search::Bm25Params;
 use crate::search::IdfTable;
@@ -44,6 +45,14 @@ impl Blob {
         let mut found: HashMap<SectionKind, Range<usize>> = HashMap::new();
         for entry in &table {
             let range = entry.offset..entry.offset + entry.len;
+            if entry.tag == SectionKind::RETIRED_DENSE {
+                return Err(BlobError::invalid(
+                    SectionKind::Dense.name(),
+                    "the vectors are in the layout of nomos before the pooling was recorded \
+                     (section DENS); rebuild the pool with `nomos build --embed`"
+                        .to_owned(),
+                ));
+            }
             match SectionKind::from_tag(entry.tag) {
                 Some(kind) => {
                     found.insert(kind, range);
@@ -379,6 +388,10 @@ fn load_dense(
     if section.model.is_empty() {
         return bad("no model id".into());
     }
+    let pooling: Pooling = match section.pooling.parse() {
+        Ok(pooling) => pooling,
+        Err(e) => return bad(format!("{e}; this build of nomos cannot rank with it")),
+    };
     let dim = section.dim.to_native();
     let mut sets: Vec<(Field, DenseIndex)> = Vec::new();
     for set in section.sets.iter() {
@@ -395,11 +408,21 @@ fn load_dense(
             scales: set.scales.iter().map(|s| s.to_native()).collect(),
             bits: set.bits.iter().map(|b| b.to_native()).collect(),
             mean: set.mean.iter().map(|m| m.to_native()).collect(),
+            passages: (!set.passages.is_empty()).then(|| Passages {
+                offsets: set.passages.iter().map(|p| p.to_native()).collect(),
+                starts: set.starts.iter().map(|s| s.to_native()).collect(),
+            }),
         };
         let index = match DenseIndex::from_parts(parts) {
             Ok(index) => index,
             Err(e) => return bad(format!("{} vectors: {e}", field.name())),
         };
+        if index.passages().is_some() && !pooling.multi_vector() {
+            return bad(format!(
+                "{} vectors: several per document under pooling {pooling}",
+                field.name()
+            ));
+        }
         if index.n_docs() != n_docs {
             return bad(format!(
                 "{} {} vectors for {n_docs} documents",
@@ -416,6 +439,7 @@ fn load_dense(
         id: section.model.to_string(),
         manifest_hash: section.model_hash.to_string(),
         dim: dim as usize,
+        pooling,
     };
     Ok((model, sets))
 }

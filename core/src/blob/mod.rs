@@ -9,7 +9,7 @@
 //! section table) around sections that are each an rkyv archive
 //! ([`format`]), in this order: `HEAD` ([`Header`]), `DOCS`, `TEXT`,
 //! `LEXT` (plain-text field), `LEXA` (augmented field, optional), `QURY` and
-//! `QREL` (present together when the pool has queries), `GRPH`, and `DENS`
+//! `QREL` (present together when the pool has queries), `GRPH`, and `DNSP`
 //! (document embeddings, optional, see below).
 //! Separate archives keep per-section sizes exact (`nomos info`), and let
 //! the frame be checked before any archive is trusted.
@@ -29,16 +29,24 @@
 //! New data that old readers may ignore goes in a new section with the
 //! `FLAG_OPTIONAL` table flag: readers skip optional sections they do not
 //! know. Dense vectors were added that way, without a version bump: the
-//! `DENS` section ([`format::DenseSection`]) holds the model id and its
-//! manifest hash, the dimension, and per embedded field (the text, and for
-//! CRAwLeR-DK optionally the augmented text) the int8 codes with one f32
-//! scale per document, the 1-bit codes and the corpus mean vector (see
-//! [`crate::dense`]). It is written with `FLAG_OPTIONAL`, so a reader from
-//! before it loads such a blob and ignores the vectors (the content hash
-//! still covers them). Loading checks it like the rest: model id present,
-//! one text set first, at most one set per field, and every set through
+//! `DNSP` section ([`format::DenseSection`]) holds the model id and its
+//! manifest hash, the dimension, the pooling ([`crate::embed::Pooling`]:
+//! how each document became one vector or one per window), and per
+//! embedded field (the text, and for CRAwLeR-DK optionally the augmented
+//! text) the int8 codes with one f32 scale per vector, the 1-bit codes, the
+//! corpus mean vector (see [`crate::dense`]) and, with several vectors per
+//! document, each document's run of vectors and where each window begins in
+//! its text. It is written with `FLAG_OPTIONAL`, so an older reader loads
+//! such a blob and ignores the vectors (the content hash still covers
+//! them). Vectors from before the pooling was recorded (tag `DENS`, one
+//! averaged vector per document) are refused with a message to rebuild,
+//! not read under a pooling they were not made with. Loading checks the
+//! section like the rest: model id present, a pooling this build knows,
+//! one text set first, at most one set per field, several vectors per
+//! document only under a multi-vector pooling, and every set through
 //! [`DenseIndex::from_parts`] (lengths, dimension, finite non-negative
-//! scales, symmetric codes, no stray bits) over exactly the blob's documents.
+//! scales, symmetric codes, no stray bits, passage runs and starts) over
+//! exactly the blob's documents.
 //! The optional `IDFL` section ([`format::IdfSection`]) came the same way:
 //! the builder's logarithms for BM25's idf, so that readers whose `ln`
 //! rounds differently (wasm) still rank to the bit like the references.
@@ -125,4 +133,6 @@ pub struct DenseModel {
     pub manifest_hash: String,
     /// Vector dimension.
     pub dim: usize,
+    /// How documents became vectors.
+    pub pooling: crate::embed::Pooling,
 }

@@ -41,6 +41,13 @@ pub enum DenseError {
         /// The document.
         doc: usize,
     },
+    /// The per-document runs of vectors do not start at 0, end at the
+    /// number of vectors, or give every document at least one; or their
+    /// window starts are not one per vector, from 0, rising per document.
+    BadPassages {
+        /// The first document whose run is wrong.
+        doc: usize,
+    },
 }
 
 impl fmt::Display for DenseError {
@@ -60,6 +67,12 @@ impl fmt::Display for DenseError {
             DenseError::CodeOutOfRange { doc } => {
                 write!(f, "document {doc} has an int8 code of -128")
             }
+            DenseError::BadPassages { doc } => write!(
+                f,
+                "document {doc}'s vectors: passage offsets must run from 0 to the number of \
+                 vectors, at least one vector per document, with one window start per \
+                 vector rising from 0 within each document"
+            ),
             DenseError::StrayBits { doc } => {
                 write!(
                     f,

@@ -15,6 +15,12 @@
 //!   components would be nearly the same for every document; centring first
 //!   makes the bits informative. A query's bits use the same mean.
 //!
+//! A document may have several vectors (one per window of a long article,
+//! see [`crate::embed::Pooling`]): it then scores as its best vector
+//! (MaxP). [`Passages`] maps each document to its run of vectors and says
+//! where in the document's text each vector's window begins, so that the
+//! best window can be shown; without it there is one vector per document.
+//!
 //! [`DenseIndex::search`] ranks by brute-force int8 scores;
 //! [`DenseIndex::search_binary`] takes the `candidates` documents nearest in
 //! Hamming distance and rescores only those. Both rank by score descending,
@@ -49,6 +55,21 @@ pub struct DenseParts {
     pub bits: Vec<u64>,
     /// The corpus mean document vector (`dim` values) the bits are relative to.
     pub mean: Vec<f32>,
+    /// Several vectors per document; `None`: one each.
+    pub passages: Option<Passages>,
+}
+
+/// Which vectors belong to which document, when documents have several.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Passages {
+    /// Document `d`'s vectors are `offsets[d]..offsets[d + 1]`: `n_docs + 1`
+    /// offsets from 0 to the number of vectors, each document with at least
+    /// one vector.
+    pub offsets: Vec<u32>,
+    /// Per vector, the byte in its document's text where its window begins
+    /// (0 for each document's first; rising within a document). Shown as
+    /// the passage a document matched by; not used in scoring.
+    pub starts: Vec<u32>,
 }
 
 /// Quantised document vectors; see the module docs.
@@ -60,6 +81,8 @@ pub struct DenseIndex {
     scales: Vec<f32>,
     bits: Vec<u64>,
     mean: Vec<f32>,
+    /// Per-document runs of vectors; `None`: one vector per document.
+    passages: Option<Passages>,
 }
 
 impl DenseIndex {
@@ -67,6 +90,16 @@ impl DenseIndex {
     /// corpus order). They should be L2-normalised embeddings; any finite
     /// values are accepted.
     pub fn build(vectors: &[f32], dim: usize) -> Result<Self, DenseError> {
+        Self::build_passages(vectors, dim, None)
+    }
+
+    /// Like [`Self::build`], with several vectors per document when
+    /// `passages` says which are whose.
+    pub fn build_passages(
+        vectors: &[f32],
+        dim: usize,
+        passages: Option<Passages>,
+    ) -> Result<Self, DenseError> {
         if dim == 0 {
             return Err(DenseError::ZeroDimension);
         }
@@ -92,6 +125,7 @@ impl DenseIndex {
             scales.push(quantize::int8(v, &mut codes));
             quantize::sign_bits(v, &mean, &mut bits);
         }
+        let passages = check_passages(passages, n)?;
         Ok(DenseIndex {
             dim,
             words,
@@ -99,12 +133,14 @@ impl DenseIndex {
             scales,
             bits,
             mean,
+            passages,
         })
     }
 
     /// Rebuilds an index from stored parts, checking every length, that
     /// scales and the mean are finite and scales non-negative, that codes
-    /// are in −127..=127, and that no bit is set beyond `dim`.
+    /// are in −127..=127, that no bit is set beyond `dim`, and that
+    /// `passages` give every document a run of at least one vector.
     pub fn from_parts(parts: DenseParts) -> Result<Self, DenseError> {
         let DenseParts {
             dim,
@@ -112,6 +148,7 @@ impl DenseIndex {
             scales,
             bits,
             mean,
+            passages,
         } = parts;
         let dim = dim as usize;
         if dim == 0 {
@@ -157,6 +194,7 @@ impl DenseIndex {
                 return Err(DenseError::StrayBits { doc });
             }
         }
+        let passages = check_passages(passages, n)?;
         Ok(DenseIndex {
             dim,
             words,
@@ -164,6 +202,7 @@ impl DenseIndex {
             scales,
             bits,
             mean,
+            passages,
         })
     }
 
@@ -175,12 +214,57 @@ impl DenseIndex {
             scales: self.scales,
             bits: self.bits,
             mean: self.mean,
+            passages: self.passages,
         }
     }
 
-    /// Documents with a vector.
+    /// Documents with vectors.
     pub fn n_docs(&self) -> usize {
+        match &self.passages {
+            Some(p) => p.offsets.len() - 1,
+            None => self.scales.len(),
+        }
+    }
+
+    /// Stored vectors: [`Self::n_docs`], or more when documents have
+    /// several.
+    pub fn n_vectors(&self) -> usize {
         self.scales.len()
+    }
+
+    /// Document `doc`'s vectors (indexes into the codes and scales); empty
+    /// out of range.
+    pub fn doc_vectors(&self, doc: usize) -> std::ops::Range<usize> {
+        match self.passages.as_ref().map(|p| &p.offsets) {
+            Some(offsets) if doc + 1 < offsets.len() => {
+                offsets[doc] as usize..offsets[doc + 1] as usize
+            }
+            Some(_) => 0..0,
+            None if doc < self.scales.len() => doc..doc + 1,
+            None => 0..0,
+        }
+    }
+
+    /// The vectors' runs per document, when documents have several.
+    pub fn passages(&self) -> Option<&Passages> {
+        self.passages.as_ref()
+    }
+
+    /// Where in its document's text vector `vector`'s window begins (0
+    /// with one vector per document).
+    pub fn passage_start(&self, vector: usize) -> usize {
+        self.passages
+            .as_ref()
+            .and_then(|p| p.starts.get(vector))
+            .map_or(0, |&s| s as usize)
+    }
+
+    /// The document vector `vector` belongs to.
+    fn doc_of(&self, vector: usize) -> usize {
+        match &self.passages {
+            Some(p) => p.offsets.partition_point(|&o| o as usize <= vector) - 1,
+            None => vector,
+        }
     }
 
     /// Values per vector.
@@ -188,17 +272,17 @@ impl DenseIndex {
         self.dim
     }
 
-    /// The int8 codes, document after document.
+    /// The int8 codes, vector after vector.
     pub fn codes(&self) -> &[i8] {
         &self.codes
     }
 
-    /// One scale per document.
+    /// One scale per vector.
     pub fn scales(&self) -> &[f32] {
         &self.scales
     }
 
-    /// The sign bits, document after document.
+    /// The sign bits, vector after vector.
     pub fn bits(&self) -> &[u64] {
         &self.bits
     }
@@ -208,10 +292,10 @@ impl DenseIndex {
         &self.mean
     }
 
-    /// Document `doc`'s vector as stored: `scale · codes` (`None` out of range).
-    pub fn vector(&self, doc: usize) -> Option<Vec<f32>> {
-        let scale = *self.scales.get(doc)?;
-        let codes = self.doc_codes(doc);
+    /// Vector `vector` as stored: `scale · codes` (`None` out of range).
+    pub fn vector(&self, vector: usize) -> Option<Vec<f32>> {
+        let scale = *self.scales.get(vector)?;
+        let codes = self.vector_codes(vector);
         Some(codes.iter().map(|&c| scale * f32::from(c)).collect())
     }
 
@@ -230,11 +314,36 @@ impl DenseIndex {
         }
     }
 
-    fn doc_codes(&self, doc: usize) -> &[i8] {
-        &self.codes[doc * self.dim..(doc + 1) * self.dim]
+    fn vector_codes(&self, vector: usize) -> &[i8] {
+        &self.codes[vector * self.dim..(vector + 1) * self.dim]
     }
 
-    fn doc_bits(&self, doc: usize) -> &[u64] {
-        &self.bits[doc * self.words..(doc + 1) * self.words]
+    fn vector_bits(&self, vector: usize) -> &[u64] {
+        &self.bits[vector * self.words..(vector + 1) * self.words]
     }
+}
+
+/// Checks `passages` over `n` vectors: offsets from 0 to `n`, rising
+/// strictly; one start per vector, 0 for each document's first and rising
+/// within a document.
+fn check_passages(passages: Option<Passages>, n: usize) -> Result<Option<Passages>, DenseError> {
+    let Some(p) = passages else {
+        return Ok(None);
+    };
+    let bad = |doc| Err(DenseError::BadPassages { doc });
+    let ends_right =
+        p.offsets.first() == Some(&0) && p.offsets.last().map(|&e| e as usize) == Some(n);
+    if !ends_right || p.offsets.len() < 2 || p.starts.len() != n {
+        return bad(0);
+    }
+    for (doc, run) in p.offsets.windows(2).enumerate() {
+        if run[0] >= run[1] {
+            return bad(doc);
+        }
+        let starts = &p.starts[run[0] as usize..run[1] as usize];
+        if starts[0] != 0 || starts.windows(2).any(|w| w[0] >= w[1]) {
+            return bad(doc);
+        }
+    }
+    Ok(Some(p))
 }

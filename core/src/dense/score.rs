@@ -7,13 +7,33 @@ impl DenseIndex {
     /// Scores every document for the query embedding `query` (checked with
     /// [`Self::check_query`]) into `scores`, resized to the number of
     /// documents: `scale · Σ q_i c_i`, an approximation of the dot product
-    /// (the cosine, for normalised vectors).
+    /// (the cosine, for normalised vectors); a document with several
+    /// vectors scores as its best.
     pub fn score_into(&self, query: &[f32], scores: &mut Vec<f64>) -> Result<(), DenseError> {
         self.check_query(query)?;
         let query = QueryCodes::new(query);
         scores.clear();
         scores.extend((0..self.n_docs()).map(|doc| self.score_doc(&query, doc)));
         Ok(())
+    }
+
+    /// Which of document `doc`'s vectors scores best for `query`, with its
+    /// score (the first of equals); `None` for a document out of range.
+    /// With one vector per document, that vector.
+    pub fn best_vector(
+        &self,
+        query: &[f32],
+        doc: usize,
+    ) -> Result<Option<(usize, f64)>, DenseError> {
+        self.check_query(query)?;
+        let query = QueryCodes::new(query);
+        Ok(self.doc_vectors(doc).fold(None, |best, v| {
+            let score = self.score_vector(&query, v);
+            match best {
+                Some((_, s)) if s >= score => best,
+                _ => Some((v, score)),
+            }
+        }))
     }
 
     /// The best `k` documents by brute-force int8 score, ties in corpus order.
@@ -25,10 +45,10 @@ impl DenseIndex {
         Ok(hits)
     }
 
-    /// The best `k` documents among the `max(candidates, k)` nearest to the
-    /// query in Hamming distance of the centred sign bits (ties in corpus
-    /// order), rescored by int8 score. With `candidates ≥ n_docs` this is
-    /// exactly [`Self::search`].
+    /// The best `k` documents among those owning the `max(candidates, k)`
+    /// vectors nearest to the query in Hamming distance of the centred sign
+    /// bits (ties in corpus order), rescored by int8 score. With
+    /// `candidates ≥` the number of vectors this is exactly [`Self::search`].
     pub fn search_binary(
         &self,
         query: &[f32],
@@ -38,12 +58,17 @@ impl DenseIndex {
         self.check_query(query)?;
         let code = self.query_bits(query);
         let codes = QueryCodes::new(query);
-        let mut hits: Vec<Hit> = self
+        let mut docs: Vec<usize> = self
             .nearest_by_bits(&code, candidates.max(k))
             .into_iter()
+            .map(|v| self.doc_of(v as usize))
+            .collect();
+        docs.dedup();
+        let mut hits: Vec<Hit> = docs
+            .into_iter()
             .map(|doc| Hit {
-                doc,
-                score: self.score_doc(&codes, doc as usize),
+                doc: doc as u32,
+                score: self.score_doc(&codes, doc),
             })
             .collect();
         sort_hits(&mut hits, k);
@@ -51,9 +76,10 @@ impl DenseIndex {
     }
 
     /// Rocchio feedback in vector space: `normalise(α·q + β·c)`, `c` being
-    /// the mean of the stored vectors of `feedback` (documents out of range
-    /// are ignored; without any, `c` is zero). Computed in f64, returned as
-    /// f32; a zero result is returned as is.
+    /// the mean over `feedback` of each document's stored vector (the mean of
+    /// its vectors, when it has several; documents out of range are ignored;
+    /// without any, `c` is zero). Computed in f64, returned as f32; a zero
+    /// result is returned as is.
     pub fn rocchio(&self, query: &[f32], feedback: &[u32], alpha: f64, beta: f64) -> Vec<f32> {
         let mut centroid = vec![0f64; self.dim];
         let docs: Vec<usize> = feedback
@@ -62,9 +88,13 @@ impl DenseIndex {
             .filter(|&d| d < self.n_docs())
             .collect();
         for &doc in &docs {
-            let scale = f64::from(self.scales[doc]);
-            for (c, &code) in centroid.iter_mut().zip(self.doc_codes(doc)) {
-                *c += scale * f64::from(code);
+            let vectors = self.doc_vectors(doc);
+            let share = 1.0 / vectors.len() as f64;
+            for v in vectors {
+                let scale = f64::from(self.scales[v]) * share;
+                for (c, &code) in centroid.iter_mut().zip(self.vector_codes(v)) {
+                    *c += scale * f64::from(code);
+                }
             }
         }
         let n = docs.len().max(1) as f64;
@@ -85,13 +115,13 @@ impl DenseIndex {
         bits
     }
 
-    /// The `n` documents with the smallest Hamming distance to `code`, ties
+    /// The `n` vectors with the smallest Hamming distance to `code`, ties
     /// in corpus order, returned in corpus order. A counting pass over the
     /// distances (0..=dim) finds the cut-off, so this is linear in the corpus.
     fn nearest_by_bits(&self, code: &[u64], n: usize) -> Vec<u32> {
-        let distances: Vec<u32> = (0..self.n_docs())
-            .map(|doc| {
-                self.doc_bits(doc)
+        let distances: Vec<u32> = (0..self.n_vectors())
+            .map(|v| {
+                self.vector_bits(v)
                     .iter()
                     .zip(code)
                     .map(|(a, b)| (a ^ b).count_ones())
@@ -126,11 +156,18 @@ impl DenseIndex {
         out
     }
 
+    /// A document's best vector score ([`Self::score_vector`]).
+    pub(super) fn score_doc(&self, query: &QueryCodes, doc: usize) -> f64 {
+        self.doc_vectors(doc)
+            .map(|v| self.score_vector(query, v))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// `scale · Σ q_i c_i`, the dot product computed exactly in integers
     /// with the query's i16 codes (see [`QueryCodes`]).
-    pub(super) fn score_doc(&self, query: &QueryCodes, doc: usize) -> f64 {
-        let dot = int_dot(&query.codes, self.doc_codes(doc));
-        f64::from(self.scales[doc]) * dot as f64 * query.step
+    fn score_vector(&self, query: &QueryCodes, vector: usize) -> f64 {
+        let dot = int_dot(&query.codes, self.vector_codes(vector));
+        f64::from(self.scales[vector]) * dot as f64 * query.step
     }
 }
 

