@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use nomos_core::embed::Pooling;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Variant;
 
@@ -262,8 +263,14 @@ pub struct BuildArgs {
     /// and store the vectors, for the dense ranking methods.
     #[arg(long, value_name = "MODEL_DIR")]
     pub embed: Option<PathBuf>,
+    /// How a document becomes vectors: `first` (its first 510 tokens),
+    /// `average` (all windows averaged), `max` (one vector per window; the
+    /// document scores as its best), each optionally `title+` (the heading
+    /// before the text). BENCHMARKS.md, "Long articles", compares them.
+    #[arg(long, value_name = "POOLING", default_value_t = Pooling::DEFAULT, requires = "embed")]
+    pub pooling: Pooling,
     /// Also write the unquantised text vectors here (little-endian f32,
-    /// document after document), to measure quantisation against.
+    /// vector after vector), to measure quantisation against.
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub vectors_out: Option<PathBuf>,
     #[command(flatten)]

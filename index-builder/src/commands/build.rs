@@ -12,7 +12,8 @@ use anyhow::{Context, Result};
 use clap::ValueEnum;
 use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
-use nomos_core::dense::DenseIndex;
+use nomos_core::dense::{DenseIndex, Passages};
+use nomos_core::embed::Pooling;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -38,6 +39,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         Some(dir) => Some(embed_documents(
             &pool,
             dir,
+            args.pooling,
             args.runtime.ort_lib.as_deref(),
             args.vectors_out.as_deref(),
         )?),
@@ -69,6 +71,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         dense: vectors.as_ref().map(|v| DenseInput {
             model: v.model.clone(),
             model_hash: v.manifest_hash.clone(),
+            pooling: args.pooling,
             text: &v.text,
             augmented: v.augmented.as_ref(),
         }),
@@ -318,65 +321,105 @@ struct Vectors {
 
 /// Embeds each document's text (and augmented text, where the pool has
 /// any; documents without stand in with their text, as in the lexical
-/// field) one at a time, with a progress bar. One at a time keeps memory
-/// flat and costs nothing in quality: the model is batch-invariant, and
-/// batching would only pad. `vectors_out` receives the text field's
-/// unquantised vectors (little-endian f32, document after document), for
-/// measuring what quantisation costs.
+/// field) as `pooling` says, one at a time, with a progress bar. One at a
+/// time keeps memory flat and costs nothing in quality: the model is
+/// batch-invariant, and batching would only pad. `vectors_out` receives the
+/// text field's unquantised vectors (little-endian f32, vector after
+/// vector), for measuring what quantisation costs.
 fn embed_documents(
     pool: &Pool,
     model_dir: &Path,
+    pooling: Pooling,
     ort_lib: Option<&Path>,
     vectors_out: Option<&Path>,
 ) -> Result<Vectors> {
     let started = std::time::Instant::now();
     let mut embedder = embedder::open(model_dir, ort_lib)?;
     let loaded = started.elapsed();
+    let dim = embedder.dim();
     let has_augmented = pool.articles.iter().any(|a| a.augmented.is_some());
     let fields = if has_augmented { 2 } else { 1 };
     let bar = progress::bar(pool.articles.len() * fields, "embedding");
     let mut embed = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
-        let mut flat = Vec::with_capacity(pool.articles.len() * embedder.dim());
+        let mut flat = Vec::with_capacity(pool.articles.len() * dim);
+        let mut passages = Passages {
+            offsets: vec![0],
+            starts: Vec::new(),
+        };
         for a in &pool.articles {
+            let text = text_of(a);
+            let passage = pooling.passage(&a.title, text);
             let v = embedder
-                .embed_passage(text_of(a))
+                .embed_passage(&passage, pooling.windows)
                 .with_context(|| format!("embedding document {}", a.id))?;
-            if v.len() != embedder.dim() {
+            let one = !pooling.multi_vector();
+            if v.is_empty() || !v.len().is_multiple_of(dim) || (one && v.len() != dim) {
                 anyhow::bail!(
                     "document {}: the model gave {} values, not {}",
                     a.id,
                     v.len(),
-                    embedder.dim()
+                    if one {
+                        dim.to_string()
+                    } else {
+                        format!("a multiple of {dim}")
+                    }
                 );
             }
+            if !one {
+                // Offsets into the text itself: a heading put before it
+                // shifts every window but the first.
+                let heading = passage.len() - text.len();
+                let starts = embedder.window_starts(&passage);
+                if starts.len() * dim != v.len() {
+                    anyhow::bail!(
+                        "document {}: {} windows but {} vectors",
+                        a.id,
+                        starts.len(),
+                        v.len() / dim
+                    );
+                }
+                for (k, s) in starts.into_iter().enumerate() {
+                    let at = if k == 0 {
+                        0
+                    } else {
+                        s.saturating_sub(heading).max(1)
+                    };
+                    passages
+                        .starts
+                        .push(u32::try_from(at).context("text too long")?);
+                }
+            }
             flat.extend_from_slice(&v);
+            passages
+                .offsets
+                .push(u32::try_from(flat.len() / dim).context("too many vectors")?);
             bar.inc(1);
         }
-        Ok(flat)
+        let passages = pooling.multi_vector().then_some(passages);
+        let index = DenseIndex::build_passages(&flat, dim, passages).map_err(bad_input)?;
+        Ok((index, flat))
     };
-    let text = embed(&|a| &a.text)?;
+    let (text, flat) = embed(&|a| &a.text)?;
     if let Some(out) = vectors_out {
-        let bytes: Vec<u8> = text.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes: Vec<u8> = flat.iter().flat_map(|x| x.to_le_bytes()).collect();
         write_atomically(out, &bytes)?;
     }
     let augmented = match has_augmented {
-        true => Some(embed(&|a| a.augmented.as_deref().unwrap_or(&a.text))?),
+        true => Some(embed(&|a| a.augmented.as_deref().unwrap_or(&a.text))?.0),
         false => None,
     };
     bar.finish_and_clear();
     let texts = pool.articles.len() * fields;
     let took = started.elapsed() - loaded;
     eprintln!(
-        "embedded {texts} texts in {:.1} s ({:.1} ms each; model loaded in {:.1} s)",
+        "embedded {texts} texts ({pooling}: {} text vectors, {} bytes each) in {:.1} s \
+         ({:.1} ms each; model loaded in {:.1} s)",
+        text.n_vectors(),
+        dim + 4 + dim.div_ceil(64) * 8,
         took.as_secs_f64(),
         took.as_secs_f64() * 1e3 / texts.max(1) as f64,
         loaded.as_secs_f64()
     );
-    let dim = embedder.dim();
-    let text = DenseIndex::build(&text, dim).map_err(bad_input)?;
-    let augmented = augmented
-        .map(|v| DenseIndex::build(&v, dim).map_err(bad_input))
-        .transpose()?;
     Ok(Vectors {
         model: embedder.model_id().to_owned(),
         manifest_hash: embedder.manifest_hash().to_owned(),

@@ -63,6 +63,17 @@ pub fn run(path: &Path) -> Result<()> {
             )?;
         }
     }
+    if let Some(model) = blob.dense_model() {
+        let vectors = blob.dense(Field::Text).map_or(0, |d| d.n_vectors());
+        writeln!(
+            out,
+            "vectors:      {} ({} dimensions), pooling {} ({}), {vectors} text vectors",
+            model.id,
+            model.dim,
+            model.pooling,
+            model.pooling.describe()
+        )?;
+    }
     let (explicit, implicit) = blob.unknown_refs();
     writeln!(
         out,

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use nomos_core::embed::Windows;
 
 use crate::cli::{EmbedRole, ModelEmbedArgs, ModelPrepareArgs};
 use crate::embedder;
@@ -130,7 +131,9 @@ pub fn embed(args: &ModelEmbedArgs) -> Result<()> {
         let t = Instant::now();
         let vector = match args.role {
             EmbedRole::Query => embedder.embed_query(text)?,
-            EmbedRole::Passage => embedder.embed_passage(text)?,
+            // The whole text, averaged over windows: what the Python
+            // reference computes.
+            EmbedRole::Passage => embedder.embed_passage(text, Windows::Average)?,
         };
         each.push(t.elapsed().as_secs_f64() * 1e3);
         out.push_str(&serde_json::to_string(&vector)?);

@@ -14,6 +14,7 @@ pub mod runtime;
 use std::path::Path;
 
 use anyhow::Result;
+use nomos_core::embed::Windows;
 
 /// One model, ready to embed.
 pub trait Embedder {
@@ -24,7 +25,12 @@ pub trait Embedder {
     fn manifest_hash(&self) -> &str;
     fn dim(&self) -> usize;
     fn embed_query(&mut self, text: &str) -> Result<Vec<f32>>;
-    fn embed_passage(&mut self, text: &str) -> Result<Vec<f32>>;
+    /// The passage's vectors as `windows` asks: one, or one per window
+    /// (`dim` values each, concatenated).
+    fn embed_passage(&mut self, text: &str, windows: Windows) -> Result<Vec<f32>>;
+    /// Where each window of the passage `text` begins (byte offsets, the
+    /// first 0), one per vector [`Windows::Max`] gives.
+    fn window_starts(&self, text: &str) -> Vec<usize>;
 }
 
 /// Opens the model in `dir`, as written by `nomos model prepare`, with the

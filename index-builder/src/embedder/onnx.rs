@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
 use nomos_core::digest::sha256_hex;
-use nomos_core::embed::{ModelManifest, Role, TextEncoder};
+use nomos_core::embed::{ModelManifest, Role, TextEncoder, Windows};
 use ort::session::Session;
 use ort::value::TensorRef;
 
@@ -84,10 +84,10 @@ impl OnnxEmbedder {
         })
     }
 
-    /// One text through the model: its windows form one batch (a short
-    /// text is one row, so there is no padding).
-    fn embed(&mut self, role: Role, text: &str) -> Result<Vec<f32>> {
-        let batch = self.encoder.batch(role, &[text])?;
+    /// One text through the model: its windows (those `windows` needs)
+    /// form one batch (a short text is one row, so there is no padding).
+    fn embed(&mut self, role: Role, text: &str, windows: Windows) -> Result<Vec<f32>> {
+        let batch = self.encoder.batch_windows(role, &[text], windows)?;
         let shape = batch.shape();
         let ids = TensorRef::from_array_view((shape, batch.input_ids()))?;
         let mask = TensorRef::from_array_view((shape, batch.attention_mask()))?;
@@ -107,7 +107,7 @@ impl OnnxEmbedder {
                 self.output
             ));
         }
-        Ok(batch.pool(values, self.dim)?)
+        Ok(batch.vectors(values, self.dim)?.concat())
     }
 }
 
@@ -127,12 +127,20 @@ impl Embedder for OnnxEmbedder {
         self.dim
     }
 
+    /// A long query is averaged over its windows, as it always was.
     fn embed_query(&mut self, text: &str) -> Result<Vec<f32>> {
-        self.embed(Role::Query, text)
+        self.embed(Role::Query, text, Windows::Average)
     }
 
-    fn embed_passage(&mut self, text: &str) -> Result<Vec<f32>> {
-        self.embed(Role::Passage, text)
+    fn embed_passage(&mut self, text: &str, windows: Windows) -> Result<Vec<f32>> {
+        self.embed(Role::Passage, text, windows)
+    }
+
+    fn window_starts(&self, text: &str) -> Vec<usize> {
+        // The encoder embeds the trimmed text; offsets are into `text`.
+        let lead = text.len() - text.trim_start().len();
+        let starts = self.encoder.window_starts(Role::Passage, text.trim());
+        starts.into_iter().map(|s| s + lead).collect()
     }
 }
 
