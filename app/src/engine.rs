@@ -60,6 +60,9 @@ impl fmt::Display for EngineError {
 pub struct Ranking {
     pub terms: QueryTerms,
     pub hits: Vec<Hit>,
+    /// The query's embedding, when a dense list ranked it over documents
+    /// with several vectors: each row then shows its closest passage.
+    pub passages_for: Option<Vec<f32>>,
 }
 
 /// A piece of text with its marked and unmarked segments (byte ranges into
@@ -82,6 +85,29 @@ pub struct ResultRow {
     pub snippet: MarkedText,
     pub cut_start: bool,
     pub cut_end: bool,
+    /// The snippet is from the document's closest passage to the query:
+    /// its number (1-based) and how many the document has.
+    pub passage: Option<(usize, usize)>,
+}
+
+/// One window of a document with several vectors.
+struct Passage {
+    /// 1-based, in the document.
+    number: usize,
+    /// The document's windows.
+    of: usize,
+    /// Bytes of the document's text.
+    range: std::ops::Range<usize>,
+}
+
+/// The largest character boundary of `text` at or below `at`: stored
+/// offsets are untrusted bytes.
+fn char_floor(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// A link to another document.
@@ -229,9 +255,13 @@ impl Engine {
             .pool
             .rank(method, params, &tokens, embedding, k, true)
             .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
+        let multi_vector = self.pool.dense().is_some_and(|d| d.passages().is_some());
         Ok(Ranking {
             terms: QueryTerms::new(&analyzer, query),
             hits,
+            passages_for: embedding
+                .filter(|_| multi_vector && method.needs_dense())
+                .map(<[f32]>::to_vec),
         })
     }
 
@@ -257,17 +287,29 @@ impl Engine {
         self.blob.area(doc as usize)
     }
 
-    /// The result row of `hit` at `rank` (1-based), with its snippet.
-    pub fn row(&self, rank: usize, hit: Hit, terms: &QueryTerms) -> ResultRow {
+    /// The result row of `hit` in `ranking` at `rank` (1-based), with its
+    /// snippet: from the document's closest passage when the ranking was
+    /// dense over several vectors per document, else from the whole text.
+    pub fn row(&self, rank: usize, hit: Hit, ranking: &Ranking) -> ResultRow {
         let doc = hit.doc as usize;
         let text = self.blob.article(doc).map(|a| a.text).unwrap_or_default();
-        let snip = highlight::snippet(&self.pool.analyzer(), &text, terms, SNIPPET_CHARS);
-        let start = snip.range.start;
+        let passage = ranking
+            .passages_for
+            .as_deref()
+            .and_then(|q| self.closest_passage(q, doc, &text));
+        let within = passage.as_ref().map_or(0..text.len(), |p| p.range.clone());
+        let snip = highlight::snippet(
+            &self.pool.analyzer(),
+            &text[within.clone()],
+            &ranking.terms,
+            SNIPPET_CHARS,
+        );
+        let range = within.start + snip.range.start..within.start + snip.range.end;
         let segments = snip
             .segments
             .iter()
             .map(|s| Segment {
-                range: s.range.start - start..s.range.end - start,
+                range: s.range.start - snip.range.start..s.range.end - snip.range.start,
                 marked: s.marked,
             })
             .collect();
@@ -279,12 +321,35 @@ impl Engine {
             source: self.source(hit.doc).to_owned(),
             score: hit.score,
             snippet: MarkedText {
-                text: text[snip.range].to_owned(),
+                text: text[range.clone()].to_owned(),
                 segments,
             },
-            cut_start: snip.cut_start,
-            cut_end: snip.cut_end,
+            cut_start: range.start > 0,
+            cut_end: range.end < text.len(),
+            passage: passage.map(|p| (p.number, p.of)),
         }
+    }
+
+    /// The window of `doc` (whose text is `text`) whose vector is closest
+    /// to `query`, when the document has several; its byte range runs to
+    /// the next window's start.
+    fn closest_passage(&self, query: &[f32], doc: usize, text: &str) -> Option<Passage> {
+        let dense = self.pool.dense()?;
+        let vectors = dense.doc_vectors(doc);
+        if vectors.len() < 2 {
+            return None;
+        }
+        let (best, _) = dense.best_vector(query, doc).ok()??;
+        let at = |v: usize| match v < vectors.end {
+            true => char_floor(text, dense.passage_start(v)),
+            false => text.len(),
+        };
+        let range = at(best)..at(best + 1);
+        (range.start < range.end).then(|| Passage {
+            number: best - vectors.start + 1,
+            of: vectors.len(),
+            range,
+        })
     }
 
     /// The article `id` with `terms` marked, or why it cannot be shown.
@@ -346,11 +411,18 @@ impl Engine {
 pub(crate) mod tests {
     use super::*;
     use nomos_core::analysis::Analyzer;
-    use nomos_core::blob::{encode, BlobInput, Bm25Defaults, DocumentInput, Manifest};
+    use nomos_core::blob::{encode, BlobInput, Bm25Defaults, DenseInput, DocumentInput, Manifest};
+    use nomos_core::dense::{DenseIndex, Passages};
+    use nomos_core::embed::{Pooling, Windows};
     use nomos_core::index::InvertedIndex;
 
     /// A three-article Danish pool: two laws, one area, one citation.
     pub fn engine() -> Engine {
+        engine_with(None)
+    }
+
+    /// [`engine`], with `vectors` (made with `pooling`) when given.
+    fn engine_with(vectors: Option<(DenseIndex, Pooling)>) -> Engine {
         let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
             DocumentInput {
                 id: id.into(),
@@ -405,10 +477,50 @@ pub(crate) mod tests {
             judgments: &[],
             text_index: &index,
             augmented_index: None,
-            dense: None,
+            dense: vectors.as_ref().map(|(text, pooling)| DenseInput {
+                model: "test-model".into(),
+                model_hash: "00".into(),
+                pooling: *pooling,
+                text,
+                augmented: None,
+            }),
         })
         .unwrap();
         Engine::load(&bytes, "test pool").unwrap()
+    }
+
+    #[test]
+    fn a_dense_hit_shows_its_closest_passage() {
+        // B1 has two windows, the second starting at "opkræves"; a query
+        // on the second's vector ranks B1 first with that passage shown.
+        let b1 = "Afgifter og skat opkræves af staten efter mange lange regler her.";
+        let second = b1.find("opkræves").unwrap() as u32;
+        let vectors = [[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [0.0, -1.0]].concat();
+        let passages = Passages {
+            offsets: vec![0, 1, 2, 4],
+            starts: vec![0, 0, 0, second],
+        };
+        let dense = DenseIndex::build_passages(&vectors, 2, Some(passages)).unwrap();
+        let e = engine_with(Some((dense, Pooling::new(Windows::Max, false))));
+        let params = e.default_params();
+        let query = [0.0, -1.0];
+        let ranking = e
+            .rank(&Method::Dense, &params, "xyz", Some(&query))
+            .unwrap();
+        assert_eq!(ranking.hits[0].doc, 2);
+        let row = e.row(1, ranking.hits[0], &ranking);
+        assert_eq!(row.passage, Some((2, 2)));
+        assert!(row.cut_start && !row.cut_end);
+        assert_eq!(
+            row.snippet.text,
+            "opkræves af staten efter mange lange regler her."
+        );
+        // A document with one vector, and BM25, show the whole text's start.
+        let plain = e.row(2, ranking.hits[1], &ranking);
+        assert_eq!((plain.passage, plain.cut_start), (None, false));
+        let lexical = e.rank(&Method::Bm25, &params, "skat", None).unwrap();
+        assert!(lexical.passages_for.is_none());
+        assert_eq!(e.row(1, Hit { doc: 2, score: 1.0 }, &lexical).passage, None);
     }
 
     #[test]

@@ -115,6 +115,7 @@ mod tests {
             id: "e5".into(),
             manifest_hash: hash.into(),
             dim: 384,
+            pooling: nomos_core::embed::Pooling::DEFAULT,
         }
     }
 

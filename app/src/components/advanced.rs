@@ -97,6 +97,7 @@ pub fn method_fields(
 fn MethodPicker() -> impl IntoView {
     let state = use_app_state();
     let semantic = use_semantic();
+    let pools = use_pools();
     let on_method = move |ev: leptos::ev::Event| {
         if let Some(m) = Method::by_name(&event_target_value(&ev)) {
             state.method.set(m);
@@ -130,6 +131,14 @@ fn MethodPicker() -> impl IntoView {
         </div>
         {fields}
         <p class="param-note">{note}</p>
+        <p class="param-note pooling">
+            {move || {
+                pools
+                    .engine()
+                    .and_then(|e| e.dense_model().map(|m| m.pooling))
+                    .map(|p| format!("Articles are embedded as: {}.", p.describe()))
+            }}
+        </p>
     }
 }
 

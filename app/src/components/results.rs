@@ -1,5 +1,6 @@
 //! The ranked result list: rank, title, source, score and a snippet with
-//! the query's matches marked. Arrow keys move between results, Enter
+//! the query's matches marked (from the closest passage, for dense methods
+//! over articles embedded in several windows). Arrow keys move between results, Enter
 //! opens one, Escape returns to the search box.
 
 use leptos::prelude::*;
@@ -41,7 +42,7 @@ pub fn ResultsList(
             hits.iter()
                 .take(limit)
                 .enumerate()
-                .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking.terms))
+                .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking))
                 .collect::<Vec<ResultRow>>(),
         )
     });
@@ -96,6 +97,14 @@ pub fn ResultsList(
                             <span class="result-meta">
                                 <span class="source">{row.source.clone()}</span>
                                 {doc_id.map(|d| view! { <span class="doc-id">{d}</span> })}
+                                {row.passage.map(|(n, of)| view! {
+                                    <span
+                                        class="passage"
+                                        title="The snippet is from the part of the article whose vector is closest to the query"
+                                    >
+                                        {format!("closest passage: {n} of {of}")}
+                                    </span>
+                                })}
                             </span>
                             <span class="snippet">
                                 {row.cut_start.then_some("… ")}
