@@ -23,7 +23,10 @@ no texts export; without `--texts` only they are written:
 
 - `nomothesia-headings`: every article heading that is unique in the pool
   (case-folded, whitespace normalised; headings such as "Έναρξη ισχύος"
-  recur across acts and would be ambiguous) -> that article;
+  recur across acts and would be ambiguous) -> that article. Fields that
+  are not headings are left out: a directive citation in brackets
+  ("(άρθρο 4 της Οδηγίας 2006/126/ΕΚ)", pd-51-2012 and pd-74-2008) or a
+  quoted paragraph ('"1. Εξαιρούνται …', pd-237-1986);
 - `nomothesia-sentences`: the first sentence (>= 5 words, numbering removed)
   of 300 sampled paragraphs -> their article; sentences found in more than
   one article are left out, as ambiguous;
@@ -117,8 +120,10 @@ def normalise(text: str) -> str:
 
 def nomothesia_headings(articles: dict) -> list[tuple[str, str]]:
     by_heading: dict[str, list[str]] = {}
+    not_headings = [d for d, a in articles.items() if a["title"][:1] in ('(', '"', '«')]
+    print(f"nomothesia-headings: {len(not_headings)} articles dropped, their title field a citation or a quote")
     for doc_id, a in articles.items():
-        if a["title"]:
+        if a["title"] and doc_id not in not_headings:
             by_heading.setdefault(normalise(a["title"]), []).append(doc_id)
     items = [(articles[ids[0]]["title"], ids[0]) for ids in by_heading.values() if len(ids) == 1]
     shared = [ids for ids in by_heading.values() if len(ids) > 1]
