@@ -289,3 +289,35 @@ fn manifest_lists_valid_blobs_and_refuses_damaged_ones() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("broken.blob"));
 }
+
+/// The Greek acts' headings are enacted text, so lexical search finds an
+/// article by words of its heading alone (none of them is in its text).
+#[test]
+fn greek_acts_are_found_by_their_headings() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("nomothesia.blob");
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/el-nomothesia");
+    let run = nomos(&[
+        "build",
+        "--format",
+        "el-nomothesia",
+        src,
+        "-o",
+        blob.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let run = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "-k",
+        "1",
+        "Προσόντα και κωλύματα διορισμού",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).starts_with("1\tpd-237-1986::46\t"),
+        "{}",
+        text(&run.stdout)
+    );
+}

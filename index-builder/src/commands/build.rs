@@ -274,7 +274,9 @@ struct Indexes {
 
 /// Analyses and indexes the text field, and the augmented field when any
 /// article has one; articles without fall back to their plain text there,
-/// so that both fields rank the same documents.
+/// so that both fields rank the same documents. Where the pool's titles
+/// are enacted headings ([`Pool::index_titles`]), each field's tokens start
+/// with the title's.
 fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     let n_augmented = pool
         .articles
@@ -297,7 +299,12 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
             .iter()
             .map(|a| {
                 bar.inc(1);
-                analyzer.tokens(text_of(a))
+                let mut tokens = match pool.index_titles {
+                    true => analyzer.tokens(&a.title),
+                    false => Vec::new(),
+                };
+                tokens.extend(analyzer.tokens(text_of(a)));
+                tokens
             })
             .collect();
         InvertedIndex::build(&tokens).map_err(bad_input)

@@ -27,4 +27,8 @@ pub struct Pool {
     pub files: Vec<SourceFile>,
     /// Caveats shown wherever the pool's scores are (e.g. STARD's reduced pool).
     pub notes: Vec<String>,
+    /// The titles are article headings enacted with the text (Greek acts),
+    /// so the lexical index covers them too. Editorial headings (lawspot's
+    /// on the Constitution) and ids used as titles are not indexed.
+    pub index_titles: bool,
 }

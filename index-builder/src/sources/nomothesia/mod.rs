@@ -12,6 +12,8 @@
 //! Government Gazette (ΦΕΚ) itself, which `meta.json` marks by a `pigi_url`
 //! other than `file:sources/fek/…`, are private consolidations and say so:
 //! `Ν. 2960/2001 (unofficial consolidation)`. No references are resolved.
+//! The heading is the title, shown apart from the text, and indexed with
+//! it for lexical search ([`Pool::index_titles`]).
 
 #[cfg(test)]
 mod tests;
@@ -53,6 +55,9 @@ pub fn read_nomothesia(dir: &Path) -> Result<Pool> {
     }
     let mut pool = Pool {
         dataset: "el-nomothesia".into(),
+        // A Greek act's article headings are enacted with it (printed in
+        // the Gazette), so a search for their words should find them.
+        index_titles: true,
         ..Pool::default()
     };
     let mut reader = Grouper::default();
