@@ -20,7 +20,7 @@ fn vectors_read_back_exactly_and_rank_identically() {
         (model.id.as_str(), model.manifest_hash.as_str(), model.dim),
         ("test-model", "0123abcd", DENSE_DIM)
     );
-    assert_eq!(model.pooling, Pooling::DEFAULT);
+    assert_eq!(model.pooling, Pooling::new(Windows::First, false));
     assert_eq!(blob.dense(Field::Text), Some(&s.dense));
     assert_eq!(blob.dense(Field::Augmented), Some(&s.dense_augmented));
     let query = &unit_vectors(1, 99);
@@ -140,7 +140,7 @@ fn several_vectors_per_document_read_back_and_score_as_the_best() {
 
     // Several vectors under a one-vector pooling cannot be written.
     let mut mislabelled = with_max;
-    mislabelled.dense.as_mut().unwrap().pooling = Pooling::DEFAULT;
+    mislabelled.dense.as_mut().unwrap().pooling = Pooling::new(Windows::First, true);
     assert!(matches!(encode(&mislabelled), Err(BlobError::Input(_))));
 }
 
@@ -152,7 +152,7 @@ fn mismatched_vectors_are_refused_at_encoding() {
     bad.dense = Some(DenseInput {
         model: "m".into(),
         model_hash: String::new(),
-        pooling: Pooling::DEFAULT,
+        pooling: Pooling::new(Windows::First, false),
         text: &short,
         augmented: None,
     });

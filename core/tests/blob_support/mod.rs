@@ -5,7 +5,7 @@
 use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{BlobInput, DenseInput, DocumentInput, JudgmentInput, Manifest, QueryInput};
 use nomos_core::dense::DenseIndex;
-use nomos_core::embed::Pooling;
+use nomos_core::embed::{Pooling, Windows};
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 use serde_json::Value;
@@ -146,7 +146,8 @@ pub fn input(s: &Sample) -> BlobInput<'_> {
         dense: Some(DenseInput {
             model: "test-model".into(),
             model_hash: "0123abcd".into(),
-            pooling: Pooling::DEFAULT,
+            // One vector per document.
+            pooling: Pooling::new(Windows::First, false),
             text: &s.dense,
             augmented: Some(&s.dense_augmented),
         }),
