@@ -25,9 +25,9 @@ cargo build -p nomos-core --target wasm32-unknown-unknown --locked
 
 step "web toolchain, demo pools and the embedding model"
 scripts/setup.sh
-# Vectors for the two small pools only: da-acts takes 5-12 minutes. This
-# also makes models/e5-small (and .venv-model), which the dense tests use.
-scripts/build-demo.sh --embed el-syntagma,stard
+# Vectors for every pool but da-acts, which takes 5-12 minutes. This also
+# makes models/e5-small (and .venv-model), which the dense tests use.
+scripts/build-demo.sh --embed el-syntagma,el-nomothesia,stard
 
 step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.

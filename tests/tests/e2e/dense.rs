@@ -24,33 +24,18 @@ const ZH_QUERY: &str = "盗窃公私财物";
 const MIN_COSINE: f64 = 0.999;
 const PARITY_DEPTH: usize = 10;
 const TIMED_RUNS: usize = 15;
+/// How long the model may take to download and load.
+const MODEL_LOAD: std::time::Duration = std::time::Duration::from_secs(240);
 
 #[tokio::test]
 async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result<()> {
     let _turn = one_at_a_time().await;
     let server = StaticServer::start(&dist_dir()?)?;
     let file = "el-syntagma.blob";
-    let app = open_hybrid(&server, file, EL_QUERY).await?;
+    let app = open_hybrid_ready(&server, file, EL_QUERY).await?;
     let outcome = async {
         // Hybrid ranking, once the model is in: the same articles as the CLI.
-        let rows = app.results(EL_QUERY).await?;
-        let native = cli::search_method(
-            &served_blob(file)?,
-            EL_QUERY,
-            PARITY_DEPTH,
-            "rrf",
-            &model_dir()?,
-        )?;
-        let shown: Vec<&str> = rows
-            .iter()
-            .take(PARITY_DEPTH)
-            .map(|r| r.id.as_str())
-            .collect();
-        let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
-        ensure!(
-            shown == expected,
-            "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
-        );
+        hybrid_ranks_as_the_cli(&app, file, EL_QUERY).await?;
         app.screenshot("search-hybrid").await?;
 
         // Query embeddings: the queries and whole articles (several windows).
@@ -97,6 +82,60 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
     }
     .await;
     finish(app, outcome).await
+}
+
+/// The long-article pool: its vectors' pooling (the build's default, one
+/// vector per window) ranks in the browser exactly as natively, and hits
+/// show the passage their best window begins with.
+#[tokio::test]
+async fn long_articles_rank_in_the_browser_as_the_cli() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let file = "el-nomothesia.blob";
+    let query = "αφαίρεση άδειας οδήγησης για υπέρβαση του ορίου ταχύτητας";
+    let app = open_hybrid_ready(&server, file, query).await?;
+    let outcome = async {
+        hybrid_ranks_as_the_cli(&app, file, query).await?;
+        let passages = app
+            .client()
+            .execute(
+                "return [...document.querySelectorAll('ol.results .passage')]
+                    .map((p) => p.textContent);",
+                vec![],
+            )
+            .await?;
+        let labels: Vec<String> = serde_json::from_value(passages)?;
+        ensure!(
+            labels.iter().any(|l| l.starts_with("closest passage: ")),
+            "no hit shows its closest passage: {labels:?}"
+        );
+        app.screenshot("search-hybrid-long-articles").await
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// The app's hybrid top ten for `query` are `nomos search --method rrf`'s.
+async fn hybrid_ranks_as_the_cli(app: &App, file: &str, query: &str) -> Result<()> {
+    let rows = app.results(query).await?;
+    let native = cli::search_method(
+        &served_blob(file)?,
+        query,
+        PARITY_DEPTH,
+        "rrf",
+        &model_dir()?,
+    )?;
+    let shown: Vec<&str> = rows
+        .iter()
+        .take(PARITY_DEPTH)
+        .map(|r| r.id.as_str())
+        .collect();
+    let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
+    ensure!(
+        shown == expected,
+        "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
+    );
+    Ok(())
 }
 
 #[tokio::test]
@@ -186,6 +225,21 @@ async fn dense_ranking_time_per_pool() -> Result<()> {
 async fn open_hybrid(server: &StaticServer, file: &str, query: &str) -> Result<App> {
     let link = format!("{}#pool={file}&rank=rrf&q={}", server.url(), escape(query));
     App::open_at(&link, file).await
+}
+
+/// [`open_hybrid`], once the model has loaded and BM25 no longer stands in.
+async fn open_hybrid_ready(server: &StaticServer, file: &str, query: &str) -> Result<App> {
+    let app = open_hybrid(server, file, query).await?;
+    // Each test's browser downloads the 42 MB model afresh; on a loaded
+    // machine that takes longer than a page's usual wait.
+    app.poll_for(
+        "the semantic model to load",
+        "return document.querySelector('.fallback')?.textContent ? null : true;",
+        vec![],
+        MODEL_LOAD,
+    )
+    .await?;
+    Ok(app)
 }
 
 /// The page's `window.__nomosEmbed(text)`, which awaits the loaded model.
