@@ -21,7 +21,9 @@ pub enum Windows {
 }
 
 /// A document's pooling: its windows, and whether its heading is put before
-/// its text (`passage: heading\ntext`) where it has one.
+/// its text (`passage: heading\ntext`) where it has one. Which titles are
+/// headings is the source's to say (the builder passes an empty heading
+/// for the rest).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Pooling {
     /// Which windows, combined how.

@@ -275,7 +275,7 @@ struct Indexes {
 /// Analyses and indexes the text field, and the augmented field when any
 /// article has one; articles without fall back to their plain text there,
 /// so that both fields rank the same documents. Where the pool's titles
-/// are enacted headings ([`Pool::index_titles`]), each field's tokens start
+/// are enacted headings ([`Pool::titles_are_headings`]), each field's tokens start
 /// with the title's.
 fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     let n_augmented = pool
@@ -299,7 +299,7 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
             .iter()
             .map(|a| {
                 bar.inc(1);
-                let mut tokens = match pool.index_titles {
+                let mut tokens = match pool.titles_are_headings {
                     true => analyzer.tokens(&a.title),
                     false => Vec::new(),
                 };
@@ -328,7 +328,8 @@ struct Vectors {
 
 /// Embeds each document's text (and augmented text, where the pool has
 /// any; documents without stand in with their text, as in the lexical
-/// field) as `pooling` says, one at a time, with a progress bar. One at a
+/// field) as `pooling` says (its heading first only where titles are
+/// headings, [`Pool::titles_are_headings`]), one at a time, with a progress bar. One at a
 /// time keeps memory flat and costs nothing in quality: the model is
 /// batch-invariant, and batching would only pad. `vectors_out` receives the
 /// text field's unquantised vectors (little-endian f32, vector after
@@ -355,7 +356,12 @@ fn embed_documents(
         };
         for a in &pool.articles {
             let text = text_of(a);
-            let passage = pooling.passage(&a.title, text);
+            let heading = if pool.titles_are_headings {
+                a.title.as_str()
+            } else {
+                ""
+            };
+            let passage = pooling.passage(heading, text);
             let v = embedder
                 .embed_passage(&passage, pooling.windows)
                 .with_context(|| format!("embedding document {}", a.id))?;
@@ -375,7 +381,7 @@ fn embed_documents(
             if !one {
                 // Offsets into the text itself: a heading put before it
                 // shifts every window but the first.
-                let heading = passage.len() - text.len();
+                let shift = passage.len() - text.len();
                 let starts = embedder.window_starts(&passage);
                 if starts.len() * dim != v.len() {
                     anyhow::bail!(
@@ -389,7 +395,7 @@ fn embed_documents(
                     let at = if k == 0 {
                         0
                     } else {
-                        s.saturating_sub(heading).max(1)
+                        s.saturating_sub(shift).max(1)
                     };
                     passages
                         .starts

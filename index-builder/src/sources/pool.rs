@@ -27,8 +27,10 @@ pub struct Pool {
     pub files: Vec<SourceFile>,
     /// Caveats shown wherever the pool's scores are (e.g. STARD's reduced pool).
     pub notes: Vec<String>,
-    /// The titles are article headings enacted with the text (Greek acts),
-    /// so the lexical index covers them too. Editorial headings (lawspot's
-    /// on the Constitution) and ids used as titles are not indexed.
-    pub index_titles: bool,
+    /// The titles are article headings enacted with the text (Greek acts):
+    /// part of what is searched, so the lexical index covers them and a
+    /// `title+` pooling embeds them before the text. Other titles (lawspot's
+    /// editorial headings on the Constitution, labels such as "Άρθρο 39" or
+    /// "§ 5, stk. 2") are shown, never searched.
+    pub titles_are_headings: bool,
 }

@@ -13,7 +13,7 @@
 //! other than `file:sources/fek/…`, are private consolidations and say so:
 //! `Ν. 2960/2001 (unofficial consolidation)`. No references are resolved.
 //! The heading is the title, shown apart from the text, and indexed with
-//! it for lexical search ([`Pool::index_titles`]).
+//! it for search ([`Pool::titles_are_headings`]).
 
 #[cfg(test)]
 mod tests;
@@ -57,7 +57,7 @@ pub fn read_nomothesia(dir: &Path) -> Result<Pool> {
         dataset: "el-nomothesia".into(),
         // A Greek act's article headings are enacted with it (printed in
         // the Gazette), so a search for their words should find them.
-        index_titles: true,
+        titles_are_headings: true,
         ..Pool::default()
     };
     let mut reader = Grouper::default();
