@@ -93,7 +93,7 @@ def table(out: Path) -> None:
                     delta = m - mean(base.values())
                     cells[p] += [f"{m:.4f}", f"{delta:+.4f}", f"{adjusted[p]:.3g}"]
         for p in POOLINGS:
-            if cells[p]:
+            if any(cells[p]):
                 print(f"| `{p}` | " + " | ".join(cells[p]) + " |")
     times = out / "build-times.tsv"
     if times.exists():
