@@ -140,6 +140,20 @@ fn first_hit(out: &Output) -> String {
     first.split('\t').nth(1).unwrap_or_default().to_string()
 }
 
+/// The default pooling puts the heading first only where titles are
+/// enacted headings; the Constitution's are editorial, so its blob records
+/// (and its vectors are) one vector per window of the text alone.
+#[test]
+fn the_constitution_is_embedded_without_its_editorial_headings() {
+    let out = nomos(&["info", greek_blob().to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let info = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        info.contains("pooling max (best of 510-token windows), 149 text vectors"),
+        "{info}"
+    );
+}
+
 #[test]
 fn known_items_rank_first_with_every_dense_method() {
     let blob = greek_blob();

@@ -35,11 +35,12 @@ pub fn run(args: BuildArgs) -> Result<()> {
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;
+    let pooling = effective_pooling(args.pooling, &pool);
     let vectors = match &args.embed {
         Some(dir) => Some(embed_documents(
             &pool,
             dir,
-            args.pooling,
+            pooling,
             args.runtime.ort_lib.as_deref(),
             args.vectors_out.as_deref(),
         )?),
@@ -71,7 +72,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         dense: vectors.as_ref().map(|v| DenseInput {
             model: v.model.clone(),
             model_hash: v.manifest_hash.clone(),
-            pooling: args.pooling,
+            pooling,
             text: &v.text,
             augmented: v.augmented.as_ref(),
         }),
@@ -87,6 +88,18 @@ pub fn run(args: BuildArgs) -> Result<()> {
         bytes.len()
     );
     Ok(())
+}
+
+/// `pooling` as this pool can apply it, which the blob records: a `title+`
+/// pooling embeds the text alone where titles are not headings
+/// ([`Pool::titles_are_headings`]).
+fn effective_pooling(pooling: Pooling, pool: &Pool) -> Pooling {
+    if !pooling.title || pool.titles_are_headings {
+        return pooling;
+    }
+    let alone = Pooling::new(pooling.windows, false);
+    eprintln!("note: this pool's titles are not enacted headings: pooling {pooling} embeds the text alone, as {alone}");
+    alone
 }
 
 /// What a source format implies: everything `build` decides by format.
@@ -328,8 +341,8 @@ struct Vectors {
 
 /// Embeds each document's text (and augmented text, where the pool has
 /// any; documents without stand in with their text, as in the lexical
-/// field) as `pooling` says (its heading first only where titles are
-/// headings, [`Pool::titles_are_headings`]), one at a time, with a progress bar. One at a
+/// field) as `pooling` says ([`effective_pooling`] has dropped `title+`
+/// where titles are not headings), one at a time, with a progress bar. One at a
 /// time keeps memory flat and costs nothing in quality: the model is
 /// batch-invariant, and batching would only pad. `vectors_out` receives the
 /// text field's unquantised vectors (little-endian f32, vector after
