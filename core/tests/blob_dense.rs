@@ -66,13 +66,7 @@ fn text_vectors_alone_are_enough() {
 #[test]
 fn a_reader_without_the_section_skips_it() {
     let s = sample();
-    let (mut bytes, _) = encode(&input(&s)).unwrap();
-    let at = table(&bytes)
-        .iter()
-        .position(|e| e.tag == *b"DNSP")
-        .unwrap();
-    bytes[32 + 24 * at..][..4].copy_from_slice(b"DENZ");
-    reseal_checksum(&mut bytes);
+    let bytes = retagged(&s, *b"DENZ");
     let blob = Blob::load(&bytes).unwrap();
     assert!(blob.dense_model().is_none());
     assert!(blob.sections().iter().any(|i| i.name == "(unknown DENZ)"));
@@ -84,14 +78,7 @@ fn a_reader_without_the_section_skips_it() {
 /// pooling they were not made with.
 #[test]
 fn vectors_from_before_the_pooling_was_recorded_are_refused_clearly() {
-    let s = sample();
-    let (mut bytes, _) = encode(&input(&s)).unwrap();
-    let at = table(&bytes)
-        .iter()
-        .position(|e| e.tag == *b"DNSP")
-        .unwrap();
-    bytes[32 + 24 * at..][..4].copy_from_slice(b"DENS");
-    reseal_checksum(&mut bytes);
+    let bytes = retagged(&sample(), *b"DENS");
     let err = Blob::load(&bytes).err().expect("refused");
     assert!(
         err.to_string()
@@ -239,6 +226,19 @@ fn replace_once(
     header_bytes[at..at + 16].copy_from_slice(&new_hash.to_le_bytes());
     reseal_checksum(&mut out);
     out
+}
+
+/// The sample blob with its dense section's tag changed to `tag`, the
+/// checksum resealed.
+fn retagged(s: &blob_support::Sample, tag: [u8; 4]) -> Vec<u8> {
+    let (mut bytes, _) = encode(&input(s)).unwrap();
+    let at = table(&bytes)
+        .iter()
+        .position(|e| e.tag == *b"DNSP")
+        .unwrap();
+    bytes[32 + 24 * at..][..4].copy_from_slice(&tag);
+    reseal_checksum(&mut bytes);
+    bytes
 }
 
 #[derive(Clone, Copy)]

@@ -106,13 +106,7 @@ enum Chunk {
 
 /// Chunks one act file (`label` names it in errors).
 fn read_act(label: &str, bytes: &[u8]) -> Result<Vec<Article>> {
-    let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
-        bad_input(format!(
-            "{label}:{}:{}: malformed JSON: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let doc: Value = super::parse_json(label, bytes)?;
     let title = doc
         .get("title")
         .and_then(Value::as_str)

@@ -63,13 +63,7 @@ struct Entry {
 
 /// Parses the JSON array into articles (`label` names the file in errors).
 fn parse(label: &str, bytes: &[u8]) -> Result<Vec<Article>> {
-    let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
-        bad_input(format!(
-            "{label}:{}:{}: malformed JSON: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let doc: Value = super::parse_json(label, bytes)?;
     let items = doc
         .as_array()
         .ok_or_else(|| bad_input(format!("{label}: expected a JSON array of articles")))?;

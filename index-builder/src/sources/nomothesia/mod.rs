@@ -121,14 +121,8 @@ fn relative(root: &Path, path: &Path) -> String {
 
 /// `meta.json`'s `pigi_url` (where the act's text was taken from).
 fn pigi_url(path: &Path, bytes: &[u8]) -> Result<String> {
-    let label = path.display();
-    let doc: Value = serde_json::from_slice(bytes).map_err(|e| {
-        bad_input(format!(
-            "{label}:{}:{}: malformed JSON: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let label = path.display().to_string();
+    let doc: Value = super::parse_json(&label, bytes)?;
     doc.get("pigi_url")
         .and_then(Value::as_str)
         .map(str::to_owned)
