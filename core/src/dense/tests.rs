@@ -309,3 +309,48 @@ fn parts_round_trip_and_are_checked() {
         DenseError::StrayBits { doc: 2 }
     );
 }
+
+#[test]
+fn passages_are_checked() {
+    // Five vectors: document 0 has two, document 1 three.
+    let mut rng = Lcg(5);
+    let vectors = random_vectors(&mut rng, 5, 8);
+    let good = Passages {
+        offsets: vec![0, 2, 5],
+        starts: vec![0, 40, 0, 10, 90],
+    };
+    let index = DenseIndex::build_passages(&vectors, 8, Some(good.clone())).unwrap();
+    assert_eq!((index.n_docs(), index.n_vectors()), (2, 5));
+    assert_eq!((index.doc_vectors(1), index.passage_start(4)), (2..5, 90));
+    let parts = index.into_parts();
+    let with = |passages: Passages| {
+        DenseIndex::from_parts(DenseParts {
+            passages: Some(passages),
+            ..parts.clone()
+        })
+    };
+    assert!(with(good.clone()).is_ok());
+    let bad = |offsets: Vec<u32>, starts: Vec<u32>| with(Passages { offsets, starts }).unwrap_err();
+    // Not ending at the number of vectors, a document without vectors, a
+    // start missing, a document's first start not 0, starts falling.
+    assert_eq!(
+        bad(vec![0, 2, 4], good.starts.clone()),
+        DenseError::BadPassages { doc: 0 }
+    );
+    assert_eq!(
+        bad(vec![0, 2, 2, 5], good.starts.clone()),
+        DenseError::BadPassages { doc: 1 }
+    );
+    assert_eq!(
+        bad(good.offsets.clone(), vec![0, 40, 0, 10]),
+        DenseError::BadPassages { doc: 0 }
+    );
+    assert_eq!(
+        bad(good.offsets.clone(), vec![0, 40, 5, 10, 90]),
+        DenseError::BadPassages { doc: 1 }
+    );
+    assert_eq!(
+        bad(good.offsets.clone(), vec![0, 40, 0, 90, 10]),
+        DenseError::BadPassages { doc: 1 }
+    );
+}
