@@ -101,6 +101,7 @@ pub mod embed;
 pub mod eval;
 pub mod hits;
 pub mod index;
+pub mod llm;
 pub mod methods;
 pub mod pool;
 pub mod search;

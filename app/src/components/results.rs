@@ -166,9 +166,13 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
 /// (RRF sums of 1/(60 + rank) differ in the third or fourth).
 fn score_kind(method: Method) -> (&'static str, usize) {
     match method {
-        Method::Bm25 | Method::Prf { .. } => ("BM25 score", 2),
-        Method::Dense | Method::DenseBinary { .. } | Method::Rocchio { .. } => ("cosine", 3),
-        Method::Rrf { .. } => ("reciprocal rank fusion score", 4),
+        Method::Bm25 | Method::Prf { .. } | Method::ReformSparse => ("BM25 score", 2),
+        Method::Dense
+        | Method::DenseBinary { .. }
+        | Method::Rocchio { .. }
+        | Method::ReformDense => ("cosine", 3),
+        Method::Rrf { .. } | Method::ReformHybrid { .. } => ("reciprocal rank fusion score", 4),
+        Method::ReactBm25 { .. } => ("ReAct rank score (100 − rank)", 0),
         Method::Weighted { .. } => ("fused normalised score", 3),
     }
 }

@@ -118,6 +118,10 @@ pub fn rank<S: AsRef<str>>(
             fused.truncate(k);
             fused
         }
+        Method::ReformSparse
+        | Method::ReformDense
+        | Method::ReformHybrid { .. }
+        | Method::ReactBm25 { .. } => return Err(RankError::NeedsLlm(method.name())),
     };
     Ok(hits)
 }
@@ -142,6 +146,8 @@ pub enum RankError {
     },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
+    /// An LLM method, which `crate::llm::run` ranks.
+    NeedsLlm(&'static str),
 }
 
 impl fmt::Display for RankError {
@@ -158,6 +164,7 @@ impl fmt::Display for RankError {
                 "the dense vectors cover {dense} documents but the index {lexical}"
             ),
             RankError::Dense(e) => e.fmt(f),
+            RankError::NeedsLlm(name) => write!(f, "`{name}` needs an LLM endpoint"),
         }
     }
 }

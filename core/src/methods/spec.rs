@@ -58,6 +58,30 @@ pub enum Method {
         /// How much of each list is fused.
         depth: usize,
     },
+    /// An LLM turns the query into legal keywords, searched with BM25
+    /// (GreekBarRetrieval's Reform-BM25; see [`crate::llm`]).
+    ReformSparse,
+    /// An LLM restates the query as the legal issue in legal terms, which
+    /// is embedded and searched densely.
+    ReformDense,
+    /// Both reformulations, fused as [`Method::Rrf`] fuses: BM25 over the
+    /// keywords, dense over the statement.
+    ReformHybrid {
+        /// Damps the weight of top ranks.
+        k: f64,
+        /// How much of each list is fused.
+        depth: usize,
+    },
+    /// The paper's planner/observer loop over BM25 (see
+    /// [`crate::llm::react`]).
+    ReactBm25 {
+        /// Planner/observer rounds.
+        rounds: usize,
+        /// BM25 hits shown to the observer each round.
+        candidates: usize,
+        /// Characters of each candidate's text shown (0: all of it).
+        chars: usize,
+    },
 }
 
 /// A parameter value, for printing and parsing.
@@ -87,6 +111,15 @@ impl Method {
         "rocchio",
         "rrf",
         "weighted",
+    ];
+
+    /// The methods that need an LLM (see [`crate::llm`]), listed apart so
+    /// that a picker without an LLM configured can leave them out.
+    pub const LLM_NAMES: [&'static str; 4] = [
+        "reform-sparse",
+        "reform-dense",
+        "reform-hybrid",
+        "react-bm25",
     ];
 
     /// What to rank with when nobody chose: hybrid (`rrf` with its
@@ -119,6 +152,19 @@ impl Method {
                 depth: 100,
             },
             "weighted" => Method::Weighted { w: 0.5, depth: 100 },
+            "reform-sparse" => Method::ReformSparse,
+            "reform-dense" => Method::ReformDense,
+            "reform-hybrid" => Method::ReformHybrid {
+                k: 60.0,
+                depth: 100,
+            },
+            // The paper's settings: 10 rounds over BM25's top 100, whole
+            // articles.
+            "react-bm25" => Method::ReactBm25 {
+                rounds: 10,
+                candidates: 100,
+                chars: 0,
+            },
             _ => return None,
         })
     }
@@ -133,19 +179,47 @@ impl Method {
             Method::Rocchio { .. } => "rocchio",
             Method::Rrf { .. } => "rrf",
             Method::Weighted { .. } => "weighted",
+            Method::ReformSparse => "reform-sparse",
+            Method::ReformDense => "reform-dense",
+            Method::ReformHybrid { .. } => "reform-hybrid",
+            Method::ReactBm25 { .. } => "react-bm25",
+        }
+    }
+
+    /// Whether the method calls an LLM, so [`crate::llm::run`] ranks it
+    /// rather than `Pool::rank`.
+    pub fn needs_llm(&self) -> bool {
+        self.ranks_reformulation().is_some() || matches!(self, Method::ReactBm25 { .. })
+    }
+
+    /// For a reformulation method, the method that ranks the reformulated
+    /// query: BM25 over the keywords, dense over the statement, or RRF of
+    /// the two.
+    pub fn ranks_reformulation(&self) -> Option<Method> {
+        match *self {
+            Method::ReformSparse => Some(Method::Bm25),
+            Method::ReformDense => Some(Method::Dense),
+            Method::ReformHybrid { k, depth } => Some(Method::Rrf { k, depth }),
+            _ => None,
         }
     }
 
     /// Whether the method needs document vectors and a query embedding.
     pub fn needs_dense(&self) -> bool {
-        !matches!(self, Method::Bm25 | Method::Prf { .. })
+        !matches!(
+            self,
+            Method::Bm25 | Method::Prf { .. } | Method::ReformSparse | Method::ReactBm25 { .. }
+        )
     }
 
     /// Whether the method ranks with BM25 at all.
     pub fn needs_lexical(&self) -> bool {
         !matches!(
             self,
-            Method::Dense | Method::DenseBinary { .. } | Method::Rocchio { .. }
+            Method::Dense
+                | Method::DenseBinary { .. }
+                | Method::Rocchio { .. }
+                | Method::ReformDense
         )
     }
 
@@ -154,7 +228,7 @@ impl Method {
     pub fn validate(&self) -> Result<(), MethodError> {
         for (key, value) in self.params() {
             let ok = match (key, value) {
-                ("terms", _) => true,
+                ("terms", _) | ("chars", _) => true,
                 (_, Value::Count(n)) => n >= 1,
                 ("k", Value::Real(x)) => x.is_finite() && x > 0.0,
                 ("w", Value::Real(x)) => (0.0..=1.0).contains(&x),
@@ -202,7 +276,7 @@ impl Method {
     fn params(&self) -> Vec<(&'static str, Value)> {
         use Value::{Count, Real};
         match *self {
-            Method::Bm25 | Method::Dense => vec![],
+            Method::Bm25 | Method::Dense | Method::ReformSparse | Method::ReformDense => vec![],
             Method::DenseBinary { candidates } => vec![("candidates", Count(candidates))],
             Method::Prf { docs, terms } => vec![("docs", Count(docs)), ("terms", Count(terms))],
             Method::Rocchio { docs, alpha, beta } => vec![
@@ -212,6 +286,16 @@ impl Method {
             ],
             Method::Rrf { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
             Method::Weighted { w, depth } => vec![("w", Real(w)), ("depth", Count(depth))],
+            Method::ReformHybrid { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
+            Method::ReactBm25 {
+                rounds,
+                candidates,
+                chars,
+            } => vec![
+                ("rounds", Count(rounds)),
+                ("candidates", Count(candidates)),
+                ("chars", Count(chars)),
+            ],
         }
     }
 
@@ -232,11 +316,14 @@ impl Method {
             (Method::Prf { terms, .. }, "terms") => *terms = count()?,
             (Method::Rocchio { alpha, .. }, "alpha") => *alpha = real()?,
             (Method::Rocchio { beta, .. }, "beta") => *beta = real()?,
-            (Method::Rrf { k, .. }, "k") => *k = real()?,
+            (Method::Rrf { k, .. }, "k") | (Method::ReformHybrid { k, .. }, "k") => *k = real()?,
             (Method::Weighted { w, .. }, "w") => *w = real()?,
-            (Method::Rrf { depth, .. }, "depth") | (Method::Weighted { depth, .. }, "depth") => {
-                *depth = count()?
-            }
+            (Method::Rrf { depth, .. }, "depth")
+            | (Method::Weighted { depth, .. }, "depth")
+            | (Method::ReformHybrid { depth, .. }, "depth") => *depth = count()?,
+            (Method::ReactBm25 { rounds, .. }, "rounds") => *rounds = count()?,
+            (Method::ReactBm25 { candidates, .. }, "candidates") => *candidates = count()?,
+            (Method::ReactBm25 { chars, .. }, "chars") => *chars = count()?,
             _ => {
                 return Err(MethodError::UnknownKey {
                     method: name,

@@ -16,12 +16,13 @@ fn docs(hits: &[Hit]) -> Vec<u32> {
 
 #[test]
 fn method_strings_round_trip() {
-    for name in Method::NAMES {
+    for name in Method::NAMES.iter().chain(&Method::LLM_NAMES) {
         let m = Method::by_name(name).unwrap();
-        assert_eq!(m.to_string(), name, "defaults are left out");
+        assert_eq!(m.needs_llm(), Method::LLM_NAMES.contains(name));
+        assert_eq!(m.to_string(), *name, "defaults are left out");
         assert_eq!(name.parse::<Method>(), Ok(m));
         assert_eq!(format!("{m:#}").parse::<Method>(), Ok(m));
-        assert_eq!(m.name(), name);
+        assert_eq!(m.name(), *name);
     }
     let m: Method = "rrf:k=20".parse().unwrap();
     assert_eq!(
@@ -36,6 +37,25 @@ fn method_strings_round_trip() {
     let m: Method = "rocchio:beta=0.5,docs=5".parse().unwrap();
     assert_eq!(m.to_string(), "rocchio:docs=5,beta=0.5");
     assert_eq!(format!("{:#}", Method::Bm25), "bm25");
+    let m: Method = "react-bm25:rounds=2,candidates=10,chars=300".parse().unwrap();
+    assert_eq!(
+        m,
+        Method::ReactBm25 {
+            rounds: 2,
+            candidates: 10,
+            chars: 300
+        }
+    );
+    assert_eq!(m.ranks_reformulation(), None);
+    let m: Method = "reform-hybrid:k=30".parse().unwrap();
+    assert_eq!(
+        m.ranks_reformulation(),
+        Some(Method::Rrf {
+            k: 30.0,
+            depth: 100
+        })
+    );
+    assert!("react-bm25:rounds=0".parse::<Method>().is_err());
 }
 
 #[test]

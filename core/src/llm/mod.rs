@@ -1,0 +1,32 @@
+//! The LLM methods of GreekBarRetrieval and CRAwLeR-DK: query
+//! reformulation ([`reform`]), the ReAct-BM25 planner/observer loop
+//! ([`react`]) and contextual chunks ([`augment`]), with no I/O: the CLI
+//! and the browser bring the transport by implementing [`Chat`] over an
+//! OpenAI-compatible endpoint (or an in-page model), and a
+//! [`Transcript`] records every exchange so that a run replays, with no
+//! LLM, to the identical ranking.
+//!
+//! Every request is built here from versioned [`prompts`] and the run's
+//! [`Settings`]; replies are read leniently ([`reply`]) and a reply that is
+//! not the JSON asked for is retried once, then recorded as a failure.
+
+mod ask;
+pub mod augment;
+mod backend;
+mod chat;
+mod corpus;
+pub mod prompts;
+pub mod react;
+pub mod reform;
+pub mod reply;
+mod transcript;
+
+pub use ask::{Cost, Failure, Settings};
+pub use backend::{Chat, LlmError};
+pub use chat::{ChatReply, ChatRequest, Message, ReplyError, Role, Schema, TokenLimitField, Usage};
+pub use corpus::{Corpus, PoolCorpus};
+pub use prompts::Prompts;
+pub use transcript::{Exchange, Recorder, Transcript, TranscriptError};
+
+#[cfg(test)]
+mod tests;
