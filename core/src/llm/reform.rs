@@ -20,7 +20,7 @@ pub enum Reform {
 }
 
 /// The most keywords asked for.
-const MAX_KEYWORDS: usize = 40;
+const MAX_KEYWORDS: usize = 30;
 
 /// A reformulated query.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
