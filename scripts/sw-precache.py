@@ -5,7 +5,9 @@ directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
 JS, wasm and CSS by content hash, so the list is only known after a build.
 The app's files are precached; the blobs (indexes/*.blob), the semantic
 model (models/) and ONNX Runtime (ort/) are not: the service worker keeps
-each on first use (see public/sw.js). The version is a
+each on first use (see public/sw.js). Nor are LLM transcripts
+(transcripts/*.jsonl, possibly large): the app keeps those it loads in
+IndexedDB; their list, transcripts/index.json, is precached. The version is a
 hash of every precached file and of the worker itself, so any change makes
 browsers install the new worker, which then deletes the old caches.
 """
@@ -36,7 +38,7 @@ def main() -> None:
         for p in stage.rglob("*")
         if p.is_file()
         and p.name != WORKER
-        and p.suffix != ".blob"
+        and p.suffix not in {".blob", ".jsonl"}
         and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )
     digest = hashlib.sha256(source.encode())

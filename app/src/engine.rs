@@ -265,6 +265,16 @@ impl Engine {
         })
     }
 
+    /// A ranking made elsewhere (by an LLM method), with `marked`'s
+    /// words marked in the snippets.
+    pub fn ranking_of(&self, hits: Vec<Hit>, marked: &str) -> Ranking {
+        Ranking {
+            terms: QueryTerms::new(&self.pool.analyzer(), marked),
+            hits,
+            passages_for: None,
+        }
+    }
+
     /// How BM25 with `params` scores `doc` for `query`, term by term.
     pub fn explain(
         &self,
@@ -277,6 +287,14 @@ impl Engine {
             .explain(params, &tokens, doc)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no document {doc} in {}", self.name))
+    }
+
+    /// A document's id, as runs and the observer name it.
+    pub fn doc_id(&self, doc: u32) -> String {
+        self.blob
+            .doc_id(doc as usize)
+            .unwrap_or_default()
+            .to_owned()
     }
 
     pub fn source(&self, doc: u32) -> &str {

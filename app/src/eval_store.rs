@@ -6,34 +6,33 @@
 //!
 //! Staleness is [`Latest`]'s: a job holds a ticket, publishes only while
 //! it is current, and stops at its next turn for the browser once a newer
-//! job, Cancel or the pool's close superseded it.
+//! job, Cancel or the pool's close superseded it. An LLM method's job also
+//! holds its run's canceller, so Cancel reaches the request in flight.
 
 use std::sync::Arc;
 
+use futures::FutureExt;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::llm::Prompts;
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 use nomos_core::search::Bm25Params;
 
 use crate::engine::Engine;
-use crate::evaluate::config::Config;
-use crate::evaluate::job::{self, Outcome, Pacer, Ranker, Stop};
+use crate::evaluate::config::{Config, Slot};
+use crate::evaluate::job::{self, Outcome, Pacer, Ranker, Stop, DEPTH};
+use crate::evaluate::llm_job::{self, LlmRanker};
 use crate::evaluate::measures;
+use crate::evaluate::scope;
 use crate::evaluate::sweep::{self, Grid};
 use crate::format::{plural, thousands};
 use crate::latest::{Latest, Ticket};
+use crate::llm::{Llm, Run};
+use crate::llm_rank::{LlmQuery, Step};
 use crate::semantic::{ModelError, Semantic};
-use crate::web::now;
-
-/// Which result an evaluation fills.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Slot {
-    /// The current method (the one Search uses).
-    Current,
-    /// The method it is compared with.
-    Compared,
-}
+use crate::transcript_files::TranscriptLink;
+use crate::web::{now, Canceller};
 
 /// The job in progress.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,17 +80,23 @@ pub struct EvalStore {
     pub job: RwSignal<Option<JobStatus>>,
     /// The last announcement (start, milestones, end), for a live region.
     pub message: RwSignal<String>,
+    /// The LLM transcript that reproduces the LLM results shown (A's, B's
+    /// or both), which links carry.
+    pub transcript: RwSignal<Option<TranscriptLink>>,
     /// Each benchmark query's embedding, computed for the first dense
     /// evaluation and kept for the pool.
     embeddings: StoredValue<Option<Arc<Vec<Vec<f32>>>>>,
     jobs: Latest,
+    /// The running LLM job's Cancel.
+    canceller: StoredValue<Option<Canceller>, LocalStorage>,
     engine: StoredValue<Arc<Engine>>,
     semantic: Semantic,
+    llm: Llm,
 }
 
 impl EvalStore {
     /// An empty store for `engine`'s pool.
-    pub fn new(engine: Arc<Engine>, semantic: Semantic) -> Self {
+    pub fn new(engine: Arc<Engine>, semantic: Semantic, llm: Llm) -> Self {
         EvalStore {
             bench: RwSignal::new(None),
             current: RwSignal::new(None),
@@ -99,15 +104,19 @@ impl EvalStore {
             sweep: RwSignal::new(None),
             job: RwSignal::new(None),
             message: RwSignal::new(String::new()),
+            transcript: RwSignal::new(None),
             embeddings: StoredValue::new(None),
             jobs: Latest::new(),
+            canceller: StoredValue::new_local(None),
             engine: StoredValue::new(engine),
             semantic,
+            llm,
         }
     }
 
     /// The pool is being replaced: stop the job and let go of the results.
     pub fn close(&self) {
+        self.stop_requests();
         self.jobs.cancel();
         self.embeddings.set_value(None);
         for slot in [self.current, self.compared] {
@@ -115,6 +124,7 @@ impl EvalStore {
         }
         self.sweep.set(None);
         self.job.set(None);
+        self.transcript.set(None);
     }
 
     pub fn outcome(&self, slot: Slot) -> RwSignal<Option<Arc<Outcome>>> {
@@ -126,6 +136,7 @@ impl EvalStore {
 
     /// Stops the running job at once (its work ends at its next turn).
     pub fn cancel(&self) {
+        self.stop_requests();
         self.jobs.cancel();
         if self.job.with_untracked(Option::is_some) {
             self.job.set(None);
@@ -133,17 +144,32 @@ impl EvalStore {
         }
     }
 
+    /// Aborts the LLM requests in flight, if any.
+    fn stop_requests(&self) {
+        if let Some(c) = self.canceller.try_update_value(Option::take).flatten() {
+            c.cancel();
+        }
+    }
+
     /// Evaluates each `(slot, config)` in turn, keeping rankings for the
     /// per-query view and exports. A dense method first embeds every
     /// benchmark query with the semantic model (once per pool), which
-    /// is downloaded first if need be.
-    pub fn evaluate(self, targets: Vec<(Slot, Config)>) {
-        let dense_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
+    /// is downloaded first if need be. A job with an LLM method ranks the
+    /// first `llm_queries` queries (see [`scope::plan`]).
+    pub fn evaluate(self, targets: Vec<(Slot, Config)>, llm_queries: usize) {
         let Some((ticket, bench)) = self.start() else {
             return;
         };
+        let current = self
+            .current
+            .with_untracked(|o| o.as_ref().map(|o| (o.config, o.queries)));
+        let (targets, n) = scope::plan(targets, current, llm_queries, bench.queries.len());
+        let model_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
+        // LLM methods embed what the model wrote, not the queries.
+        let queries_embedded = targets
+            .iter()
+            .any(|(_, c)| c.method.needs_dense() && !c.method.needs_llm());
         let engine = self.engine.get_value();
-        let n = bench.queries.len();
         let embedded = self.embeddings.get_value();
         let total = n * targets.len();
         spawn_local(async move {
@@ -152,12 +178,12 @@ impl EvalStore {
             let started = now();
             self.message
                 .set(format!("Evaluating {}…", plural(n, "query", "queries")));
-            if dense_needed {
+            if model_needed {
                 if let Err(stop) = self.wait_for_model(ticket).await {
                     return self.stopped(ticket, stop);
                 }
             }
-            let embedding = dense_needed && embedded.is_none();
+            let embedding = queries_embedded && embedded.is_none();
             let embeddings = match embedded {
                 Some(e) => Some(e),
                 None if embedding => match self.embed_queries(ticket, &bench, &mut pacer).await {
@@ -166,19 +192,58 @@ impl EvalStore {
                 },
                 None => None,
             };
+            let mut failed = 0;
+            // One run for the job's LLM methods: one transcript for both.
+            let mut run: Option<Run> = None;
             for (i, (slot, config)) in targets.iter().enumerate() {
                 let label = format!("Ranking with {}", config.describe());
-                let mut progress = |done| self.progress(ticket, &label, i * n + done, total);
-                let ranker = Ranker {
-                    config: *config,
-                    pool: engine.pool(),
-                    embeddings: embeddings.as_deref().map(Vec::as_slice),
+                let outcome = match config.method.needs_llm() {
+                    true => {
+                        if run.is_none() {
+                            match self.llm.run().await {
+                                Ok(r) => run = Some(r),
+                                Err(why) => return self.stopped(ticket, Stop::Failed(why)),
+                            }
+                        }
+                        let Some(run) = &run else { return };
+                        let at = (i * n, total);
+                        self.evaluate_llm(ticket, &bench, n, *config, &label, at, run)
+                            .await
+                    }
+                    false => {
+                        let mut progress =
+                            |done| self.progress(ticket, &label, i * n + done, total);
+                        let ranker = Ranker {
+                            config: *config,
+                            pool: engine.pool(),
+                            embeddings: embeddings.as_deref().map(Vec::as_slice),
+                        };
+                        let reported = measures::reported();
+                        job::run(
+                            &bench,
+                            n,
+                            &ranker,
+                            &reported,
+                            true,
+                            &mut pacer,
+                            &mut progress,
+                        )
+                        .await
+                    }
                 };
-                let reported = measures::reported();
-                match job::run(&bench, &ranker, &reported, true, &mut pacer, &mut progress).await {
-                    Ok(o) => self.outcome(*slot).set(Some(Arc::new(o))),
+                match outcome {
+                    Ok(o) => {
+                        failed += o.llm.as_ref().map_or(0, |l| l.failures().count());
+                        self.outcome(*slot).set(Some(Arc::new(o)));
+                    }
                     Err(stop) => return self.stopped(ticket, stop),
                 }
+            }
+            let slots: Vec<Slot> = targets.iter().map(|(s, _)| *s).collect();
+            match &run {
+                Some(run) => self.share(run, &slots, n, &engine.name).await,
+                None if !self.shows_llm() => self.transcript.set(None),
+                None => {}
             }
             let seconds = (now() - started) / 1000.0;
             let mean = |slot: Slot| {
@@ -190,16 +255,115 @@ impl EvalStore {
                 (Some(a), None) => format!(" nDCG@10 {a:.4}."),
                 _ => String::new(),
             };
+            let failures = match failed {
+                0 => String::new(),
+                n => format!(
+                    " {} without replies, evaluated as empty rankings (listed under LLM).",
+                    plural(n, "query", "queries")
+                ),
+            };
             let rankings = plural(total, "ranking", "rankings");
             let done = match embedding {
                 true => format!(
                     "Embedded {} and evaluated {rankings}",
-                    plural(n, "query", "queries")
+                    plural(bench.queries.len(), "query", "queries")
                 ),
                 false => format!("Evaluated {rankings}"),
             };
-            self.finish(ticket, format!("{done} in {seconds:.2} s.{summary}"));
+            self.finish(
+                ticket,
+                format!("{done} in {seconds:.2} s.{summary}{failures}"),
+            );
         });
+    }
+
+    /// Whether an LLM method's results are shown.
+    fn shows_llm(&self) -> bool {
+        [Slot::Current, Slot::Compared].iter().any(|s| {
+            self.outcome(*s)
+                .with_untracked(|o| o.as_ref().is_some_and(|o| o.llm.is_some()))
+        })
+    }
+
+    /// Keeps the job's transcript, with the exchanges of LLM results
+    /// shown beside it (the slot the job did not rank), so that one link
+    /// reproduces both.
+    async fn share(&self, run: &Run, slots: &[Slot], n: usize, pool: &str) {
+        let other_llm = [Slot::Current, Slot::Compared]
+            .iter()
+            .filter(|s| !slots.contains(s))
+            .any(|s| {
+                self.outcome(*s)
+                    .with_untracked(|o| o.as_ref().is_some_and(|o| o.llm.is_some()))
+            });
+        let earlier = match self.transcript.get_untracked().filter(|_| other_llm) {
+            Some(link) => self.llm.transcripts.get(&link).await.ok(),
+            None => None,
+        };
+        let name = format!(
+            "{pool} · evaluation · first {} · {}",
+            plural(n, "query", "queries"),
+            run.settings.model
+        );
+        let link = self.llm.share(run, name, earlier.as_deref());
+        self.transcript.set(Some(link));
+    }
+
+    /// Ranks the first `n` queries with an LLM method through `run`;
+    /// `at` is where its queries start in the job's count, and the job's
+    /// total.
+    #[allow(clippy::too_many_arguments)]
+    async fn evaluate_llm(
+        &self,
+        ticket: Ticket,
+        bench: &Benchmark,
+        n: usize,
+        config: Config,
+        label: &str,
+        at: (usize, usize),
+        run: &Run,
+    ) -> Result<Outcome, Stop> {
+        if !ticket.is_current() {
+            return Err(Stop::Cancelled);
+        }
+        self.canceller.set_value(Some(run.canceller.clone()));
+        let engine = self.engine.get_value();
+        let semantic = self.semantic;
+        let embed = move |text: String| {
+            async move {
+                semantic.ready().await.map_err(|e| e.to_string())?;
+                semantic.embed_query(text).await.map_err(|e| e.to_string())
+            }
+            .boxed_local()
+        };
+        let ranker = LlmRanker {
+            llm: &run.chat,
+            query: LlmQuery {
+                pool: engine.pool(),
+                blob: engine.blob(),
+                method: config.method,
+                params: config.params,
+                settings: &run.settings,
+                prompts: Prompts::for_analyzer(engine.pool().analyzer().name()),
+                k: DEPTH,
+                positive_only: false,
+            },
+            embed: &embed,
+            concurrency: self.llm.config.with_untracked(|c| c.concurrency),
+        };
+        let progress = |done: usize, step: Option<(&str, Step)>| {
+            let mut detail = format!("{} of {} queries", thousands(done), thousands(n));
+            if let Some((query, step)) = step {
+                detail.push_str(&format!(" — query {query}: {}", step.describe()));
+            }
+            self.step(ticket, label, at.0 + done, at.1, Some(detail));
+        };
+        let keep_going = move || ticket.is_current();
+        let reported = measures::reported();
+        let outcome =
+            llm_job::run(bench, n, config, &ranker, &reported, &keep_going, &progress).await;
+        self.canceller.set_value(None);
+        outcome
     }
 
     /// Waits for the semantic model (its download shows under Search's
@@ -300,6 +464,7 @@ impl EvalStore {
                 };
                 let outcome = job::run(
                     &bench,
+                    n,
                     &ranker,
                     &[measure_spec],
                     false,

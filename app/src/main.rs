@@ -13,31 +13,44 @@
 //! 3. Stores, the app's signals and async work: [`pools`] (manifest,
 //!    loading, the current [`session`]), [`session`] (one loaded pool and
 //!    what belongs to it), [`eval_store`] (an evaluation's results and
-//!    job), [`semantic`] (the embedding model), [`search_store`] (the
-//!    Search view's debounced, embedded, ranked query).
+//!    job), [`semantic`] (the embedding model), [`llm`] (the LLM
+//!    endpoint, runs' backends, transcripts), [`search_store`] (the
+//!    Search view's debounced, embedded, ranked query), [`llm_search`]
+//!    (the Search view's LLM run).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
-//!    exports), [`url_state`] (links), [`latest`] (staleness).
-//! 5. Leaves: [`web`] (fetch, time, hashing, DOM, JS errors), [`format`]
-//!    (numbers and sizes), [`timings`] (loading milestones).
+//!    exports), [`url_state`] (links), [`latest`] (staleness),
+//!    [`endpoint`] (an LLM endpoint's settings, checked), [`retry`] (what
+//!    follows a failed request), [`transcript_files`] (transcripts' names,
+//!    paths and the site's list), [`llm_rank`] (a query ranked by an LLM
+//!    method).
+//! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
+//!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
+//!    (numbers, sizes, durations), [`timings`] (loading milestones).
 
 mod app;
 mod components;
+mod endpoint;
 mod engine;
 mod eval_store;
 mod evaluate;
 mod format;
 mod latest;
+mod llm;
+mod llm_rank;
+mod llm_search;
 mod manifest;
 mod offline;
 mod pools;
+mod retry;
 mod search_pipeline;
 mod search_store;
 mod semantic;
 mod session;
 mod state;
 mod timings;
+mod transcript_files;
 mod url_state;
 mod url_sync;
 mod web;

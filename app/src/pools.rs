@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 
 use crate::engine::{Engine, EngineError};
 use crate::latest::{Latest, Ticket};
+use crate::llm::Llm;
 use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
 use crate::semantic::Semantic;
 use crate::session::Session;
@@ -65,10 +66,11 @@ pub struct Pools {
     loads: Latest,
     state: AppState,
     semantic: Semantic,
+    llm: Llm,
 }
 
 impl Pools {
-    pub fn new(state: AppState, semantic: Semantic) -> Self {
+    pub fn new(state: AppState, semantic: Semantic, llm: Llm) -> Self {
         Pools {
             manifest: RwSignal::new(None),
             session: RwSignal::new(None),
@@ -76,6 +78,7 @@ impl Pools {
             loads: Latest::new(),
             state,
             semantic,
+            llm,
         }
     }
 
@@ -192,7 +195,8 @@ impl Pools {
                     .reset_for_new_pool(engine.default_method(served), engine.default_params());
                 self.semantic.set_source(model.clone());
                 let choice = self.state.pool.get_untracked();
-                let session = Session::new(choice, Arc::new(engine), model, self.semantic);
+                let session =
+                    Session::new(choice, Arc::new(engine), model, self.semantic, self.llm);
                 self.session.set(Some(session));
                 self.status.set(LoadStatus::Ready);
             }

@@ -1,8 +1,8 @@
 //! From the committed query to what the Search view lists, with no
 //! browser in sight (so it is tested natively, as `url_state` is): which
 //! method really ranks (BM25 stands in while a dense method cannot run
-//! yet, and says why), the ranking, the source and area filters, and the
-//! facet counts. The reactive glue (debounce, embedding, memos) is the
+//! yet, or until an LLM method has ranked, and says why), the ranking,
+//! the source and area filters, and the facet counts. The reactive glue (debounce, embedding, memos) is the
 //! search store's.
 
 use std::collections::BTreeMap;
@@ -38,6 +38,19 @@ pub enum QueryVector<'a> {
     Waiting(&'a str),
 }
 
+/// What an LLM method has for the committed query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LlmHits<'a> {
+    /// Its ranking, the text whose words to mark, and how long it took.
+    Ranked {
+        hits: &'a [Hit],
+        marked: &'a str,
+        millis: f64,
+    },
+    /// None yet, for this reason (not asked, asking, failed).
+    Pending(&'a str),
+}
+
 /// What to rank.
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
@@ -46,6 +59,8 @@ pub struct Request<'a> {
     pub params: Bm25Params,
     /// Only read when `method` needs a query embedding.
     pub vector: QueryVector<'a>,
+    /// Only read when `method` needs an LLM.
+    pub llm: LlmHits<'a>,
 }
 
 /// Ranks `request` on `engine`, timing it with `clock` (milliseconds).
@@ -58,7 +73,27 @@ pub fn rank(
     previous: Option<&Timed>,
     clock: &dyn Fn() -> f64,
 ) -> Option<Timed> {
-    let wanted = request.method.needs_dense() && !request.query.trim().is_empty();
+    let asked = !request.query.trim().is_empty();
+    let llm = request.method.needs_llm();
+    if let (
+        true,
+        true,
+        LlmHits::Ranked {
+            hits,
+            marked,
+            millis,
+        },
+    ) = (llm, asked, request.llm)
+    {
+        return Some(Timed {
+            ranking: engine.ranking_of(hits.to_vec(), marked),
+            millis,
+            method: request.method,
+            fallback: None,
+            embed_millis: None,
+        });
+    }
+    let wanted = !llm && request.method.needs_dense() && asked;
     let (vector, embed_millis, fallback) = match (wanted, request.vector) {
         (false, _) => (None, None, None),
         (true, QueryVector::Embedded { vector, millis }) => (Some(vector), Some(millis), None),
@@ -71,9 +106,13 @@ pub fn rank(
         }
         (true, QueryVector::Waiting(reason)) => (None, None, Some(reason.to_owned())),
     };
-    let used = match fallback {
-        Some(_) => Method::Bm25,
-        None => request.method,
+    let fallback = match (llm && asked, request.llm) {
+        (true, LlmHits::Pending(reason)) => Some(reason.to_owned()),
+        _ => fallback,
+    };
+    let used = match fallback.is_some() || llm {
+        true => Method::Bm25,
+        false => request.method,
     };
     let started = clock();
     let ranked = engine.rank(&used, &request.params, request.query, vector);
@@ -135,6 +174,7 @@ mod tests {
             method,
             params: Bm25Params::default(),
             vector,
+            llm: LlmHits::Pending("not asked"),
         }
     }
 
@@ -213,6 +253,34 @@ mod tests {
         let t = rank(&e, &embedding, Some(&last), CLOCK).unwrap();
         assert_eq!(t.fallback.as_deref(), Some("the query is being embedded"));
         assert_eq!(docs(&t), [1]);
+    }
+
+    #[test]
+    fn an_llm_method_shows_bm25_until_it_has_ranked() {
+        let e = engine();
+        let react: Method = "react-bm25".parse().unwrap();
+        let mut r = request("skat", react, QueryVector::Embedding);
+        r.llm = LlmHits::Pending("press Enter to ask the LLM");
+        let t = rank(&e, &r, None, CLOCK).unwrap();
+        assert_eq!((t.method, docs(&t)), (Method::Bm25, vec![0, 2]));
+        assert_eq!(t.fallback.as_deref(), Some("press Enter to ask the LLM"));
+        let hits = [Hit {
+            doc: 1,
+            score: 100.0,
+        }];
+        r.llm = LlmHits::Ranked {
+            hits: &hits,
+            marked: "lov",
+            millis: 2500.0,
+        };
+        let t = rank(&e, &r, None, CLOCK).unwrap();
+        assert_eq!((t.method, docs(&t), t.millis), (react, vec![1], 2500.0));
+        assert_eq!(t.fallback, None);
+        assert!(!t.ranking.terms.is_empty(), "the keywords are marked");
+        // No query: nothing to ask, no reason to give.
+        let empty = request(" ", react, QueryVector::Embedding);
+        let t = rank(&e, &empty, None, CLOCK).unwrap();
+        assert_eq!((t.fallback, t.ranking.hits.len()), (None, 0));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The Search view's reactive pipeline: the query box's text debounced
 //! into the committed query, the committed query embedded when a dense
-//! method wants it, and memos for the ranking (through
+//! method wants it, an LLM method's run (asked for, or started at once
+//! when a transcript is replayed), and memos for the ranking (through
 //! [`search_pipeline`](crate::search_pipeline), which decides what ranks),
 //! the filtered hits and the facet counts. Views read these; none of the
 //! logic lives in a view.
@@ -10,9 +11,12 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
 
+use crate::llm::{Llm, Readiness};
+use crate::llm_search::{RunStatus, SearchKey};
 use crate::pools::Pools;
-use crate::search_pipeline::{self, QueryVector, Request, Timed};
+use crate::search_pipeline::{self, LlmHits, QueryVector, Request, Timed};
 use crate::semantic::{ModelStatus, Semantic};
 use crate::session::QueryEmbedding;
 use crate::state::AppState;
@@ -31,11 +35,15 @@ pub struct SearchStore {
     pub filtered: Memo<Option<Vec<Hit>>>,
     pub source_counts: Memo<Option<Vec<(String, usize)>>>,
     pub area_counts: Memo<Option<Vec<(String, usize)>>>,
+    state: AppState,
+    pools: Pools,
+    semantic: Semantic,
+    llm: Llm,
 }
 
 impl SearchStore {
     /// Starts the pipeline; it lives as long as the calling view.
-    pub fn new(state: AppState, pools: Pools, semantic: Semantic) -> Self {
+    pub fn new(state: AppState, pools: Pools, semantic: Semantic, llm: Llm) -> Self {
         let committed = RwSignal::new(state.query.get_untracked());
         let timer = StoredValue::new(None::<TimeoutHandle>);
         Effect::new(move |_| {
@@ -47,6 +55,7 @@ impl SearchStore {
             timer.set_value(handle);
         });
         embed_committed(committed, state, pools, semantic);
+        replay_committed(committed, state, pools, semantic, llm);
 
         let ranking = Memo::new(move |previous: Option<&Option<Timed>>| {
             let session = pools.session.get()?;
@@ -72,11 +81,36 @@ impl SearchStore {
                 None if status == ModelStatus::Ready => QueryVector::Embedding,
                 None => QueryVector::Waiting(&waiting),
             };
+            let method = state.method.get();
+            let params = state.params.get();
+            let key = SearchKey {
+                query: query.clone(),
+                method,
+                params,
+                source: state.llm.get(),
+            };
+            let status = method
+                .needs_llm()
+                .then(|| session.llm_search.status_for(&key))
+                .flatten();
+            let pending;
+            let llm_hits = match &status {
+                Some(RunStatus::Done(f)) => LlmHits::Ranked {
+                    hits: &f.ranking.hits,
+                    marked: &f.ranking.marked,
+                    millis: f.millis,
+                },
+                other => {
+                    pending = waiting_for_llm(other.as_ref(), method, llm);
+                    LlmHits::Pending(&pending)
+                }
+            };
             let request = Request {
                 query: &query,
-                method: state.method.get(),
-                params: state.params.get(),
+                method,
+                params,
                 vector,
+                llm: llm_hits,
             };
             let previous = previous.and_then(Option::as_ref);
             search_pipeline::rank(&session.engine, &request, previous, &now)
@@ -117,8 +151,109 @@ impl SearchStore {
             filtered,
             source_counts,
             area_counts,
+            state,
+            pools,
+            semantic,
+            llm,
         }
     }
+
+    /// Ranks the query in the box (now, without waiting for the debounce)
+    /// with the chosen LLM method.
+    pub fn ask_llm(&self) {
+        let query = self.state.query.get_untracked();
+        let method = self.state.method.get_untracked();
+        let Some(session) = self.pools.session.get_untracked() else {
+            return;
+        };
+        if !method.needs_llm() || query.trim().is_empty() {
+            return;
+        }
+        self.committed.set(query.clone());
+        let key = SearchKey {
+            query,
+            method,
+            params: self.state.params.get_untracked(),
+            source: self.state.llm.get_untracked(),
+        };
+        session
+            .llm_search
+            .start(session.engine.clone(), key, self.llm, self.semantic);
+    }
+}
+
+/// Why an LLM method has not ranked the query (yet), for the fallback
+/// line: its run's status, or what would start one.
+fn waiting_for_llm(status: Option<&RunStatus>, method: Method, llm: Llm) -> String {
+    match status {
+        Some(RunStatus::Running(Some(step))) => {
+            format!("the LLM is working ({})", step.describe())
+        }
+        Some(RunStatus::Running(None)) => "the LLM run is starting".to_owned(),
+        Some(RunStatus::Failed(why)) => format!("the LLM run failed: {why}"),
+        Some(RunStatus::Cancelled) => "cancelled; press Enter to ask again".to_owned(),
+        Some(RunStatus::Done(_)) | None => match llm.readiness() {
+            Readiness::Endpoint(origin) => format!(
+                "press Enter to rank with {} ({}, sent to {origin})",
+                method.name(),
+                calls(method)
+            ),
+            Readiness::Replay { known: true, .. } => "replaying the transcript".to_owned(),
+            Readiness::Replay { sha256, .. } => format!(
+                "the transcript {}… is not in this browser; load it in LLM settings",
+                &sha256[..12.min(sha256.len())]
+            ),
+            Readiness::Unset(why) => why,
+        },
+    }
+}
+
+/// About how many LLM calls a query costs with `method`.
+fn calls(method: Method) -> String {
+    match method {
+        Method::ReactBm25 { rounds, .. } => format!("about {} LLM calls", 2 * rounds),
+        Method::ReformHybrid { .. } => "2 LLM calls".to_owned(),
+        _ => "1 LLM call".to_owned(),
+    }
+}
+
+/// Starts a replay of the committed query whenever an LLM method is
+/// chosen and a known transcript is the source: replies come from the
+/// transcript, so nothing is sent and nothing is spent.
+fn replay_committed(
+    committed: RwSignal<String>,
+    state: AppState,
+    pools: Pools,
+    semantic: Semantic,
+    llm: Llm,
+) {
+    Effect::new(move |_| {
+        let query = committed.get();
+        let method = state.method.get();
+        let Some(session) = pools.session.get() else {
+            return;
+        };
+        let replay = matches!(llm.readiness(), Readiness::Replay { known: true, .. });
+        if !method.needs_llm() || !replay || query.trim().is_empty() {
+            return;
+        }
+        let key = SearchKey {
+            query,
+            method,
+            params: state.params.get(),
+            source: state.llm.get(),
+        };
+        if session
+            .llm_search
+            .run
+            .with_untracked(|r| r.as_ref().is_some_and(|r| r.key == key))
+        {
+            return;
+        }
+        session
+            .llm_search
+            .start(session.engine.clone(), key, llm, semantic);
+    });
 }
 
 /// Embeds the committed query whenever a dense method is chosen, the
@@ -131,7 +266,9 @@ fn embed_committed(committed: RwSignal<String>, state: AppState, pools: Pools, s
         let Some(session) = pools.session.get() else {
             return;
         };
-        if !state.method.get().needs_dense() || !ready || query.trim().is_empty() {
+        let method = state.method.get();
+        // An LLM method embeds what the model wrote, not the query.
+        if !method.needs_dense() || method.needs_llm() || !ready || query.trim().is_empty() {
             return;
         }
         if session

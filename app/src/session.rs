@@ -1,6 +1,6 @@
 //! One loaded pool and everything that belongs to it: the engine, where
 //! its model is served, its evaluation results and running job, and the
-//! Search view's query embedding. The pools store replaces the session as
+//! Search view's query embedding and LLM run. The pools store replaces the session as
 //! a whole when another pool loads, so nothing downstream has to detect a
 //! pool change: what subscribes to the session re-runs exactly then, and
 //! a BM25 slider (a signal of its own) never touches it.
@@ -12,6 +12,8 @@ use leptos::prelude::*;
 use crate::engine::Engine;
 use crate::eval_store::EvalStore;
 use crate::latest::Latest;
+use crate::llm::Llm;
+use crate::llm_search::LlmSearch;
 use crate::manifest::ModelSource;
 use crate::semantic::{ModelError, Semantic};
 use crate::state::PoolChoice;
@@ -38,6 +40,8 @@ pub struct Session {
     pub embedded: RwSignal<Option<QueryEmbedding>>,
     /// Query embeddings in flight: only the latest may publish.
     pub embeds: Latest,
+    /// The Search view's LLM run.
+    pub llm_search: LlmSearch,
 }
 
 impl Session {
@@ -46,20 +50,23 @@ impl Session {
         engine: Arc<Engine>,
         model: Option<Result<ModelSource, String>>,
         semantic: Semantic,
+        llm: Llm,
     ) -> Self {
         Session {
             choice,
-            eval: EvalStore::new(engine.clone(), semantic),
+            eval: EvalStore::new(engine.clone(), semantic, llm),
             engine,
             model,
             embedded: RwSignal::new(None),
             embeds: Latest::new(),
+            llm_search: LlmSearch::new(),
         }
     }
 
     /// The pool is being replaced: stop its work and let go of results.
     pub fn close(&self) {
         self.eval.close();
+        self.llm_search.cancel();
         self.embeds.cancel();
         self.embedded.set(None);
     }

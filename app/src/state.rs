@@ -8,6 +8,11 @@ use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 use crate::evaluate::config::Config;
+use crate::transcript_files::LlmSource;
+
+/// Benchmark queries an LLM method is evaluated on by default (the first
+/// ten): a small local model takes minutes per query.
+pub const DEFAULT_LLM_QUERIES: usize = 10;
 
 /// The top-level views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +60,12 @@ pub struct AppState {
     /// Evaluate view: the measure whose per-query B − A differences the
     /// comparison charts and the tables list.
     pub delta_measure: RwSignal<String>,
+    /// Where the LLM methods get their replies: the endpoint, or a
+    /// transcript replayed (a link names one).
+    pub llm: RwSignal<LlmSource>,
+    /// Evaluate view: how many of the benchmark's queries (the first N)
+    /// a job with an LLM method ranks.
+    pub llm_queries: RwSignal<usize>,
 }
 
 /// How the Evaluate view's per-query table is sorted.
@@ -90,6 +101,8 @@ impl AppState {
             compare: RwSignal::new(None),
             eval_sort: RwSignal::new(EvalSort::default()),
             delta_measure: RwSignal::new("ndcg@10".to_owned()),
+            llm: RwSignal::new(LlmSource::Endpoint),
+            llm_queries: RwSignal::new(DEFAULT_LLM_QUERIES),
         }
     }
 

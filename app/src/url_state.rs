@@ -1,6 +1,10 @@
 //! The state a link carries, and its text form in the URL's fragment:
 //! `#pool=el-syntagma.blob&hash=e21e…&rank=rrf&bm25=okapi:k1=1.5,b=0.75&q=…&doc=…`,
 //! and for the Evaluate view `view=evaluate&vs=lucene:k1=1.2,b=0.75&vsrank=rrf&sort=-ndcg@10&eq=…`.
+//! An LLM method's results name the transcript they replay from
+//! (`transcript=<sha256>`, with `tpath=transcripts/….jsonl` when the site
+//! serves it) and, in Evaluate, how many queries were ranked (`n=10`);
+//! never an endpoint or a key.
 //!
 //! Why the fragment and not the query string: a static host serves the
 //! same `index.html` whatever the fragment, with no rewrite rules; the
@@ -21,6 +25,7 @@ use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::state::{EvalSort, View};
+use crate::transcript_files::{sha256_of, site_path, TranscriptLink};
 
 /// The advanced panel's k1 slider range; links are clamped into it.
 pub const K1_MAX: f64 = 3.0;
@@ -29,6 +34,8 @@ pub const K1_MAX: f64 = 3.0;
 const HASH_MAX: usize = 64;
 /// Longest sort column accepted (`id`, `gold`, `delta`, `recall@1000`…).
 const COLUMN_MAX: usize = 32;
+/// Most benchmark queries a link may ask an LLM method to rank.
+pub const LLM_QUERIES_MAX: usize = 100_000;
 
 /// Everything a link restores. `None` (or empty) means "not in the link":
 /// the app keeps its default, e.g. the pool's own BM25 method.
@@ -56,6 +63,10 @@ pub struct LinkState {
     pub compare_rank: Option<Method>,
     /// Evaluate view: the per-query table's order.
     pub sort: EvalSort,
+    /// The transcript an LLM method's results replay from.
+    pub transcript: Option<TranscriptLink>,
+    /// Evaluate view: the first N queries an LLM method ranks.
+    pub llm_queries: Option<usize>,
 }
 
 /// A BM25 method as a link states it: variant, k1 and b (epsilon stays
@@ -131,6 +142,8 @@ impl Default for LinkState {
             compare: None,
             compare_rank: None,
             sort: EvalSort::default(),
+            transcript: None,
+            llm_queries: None,
         }
     }
 }
@@ -163,6 +176,15 @@ impl LinkState {
             let sign = if self.sort.descending { "-" } else { "" };
             pairs.push(("sort", format!("{sign}{}", self.sort.column)));
         }
+        if let Some(t) = &self.transcript {
+            pairs.push(("transcript", t.sha256.clone()));
+            if let Some(path) = &t.path {
+                pairs.push(("tpath", path.clone()));
+            }
+        }
+        if let Some(n) = self.llm_queries {
+            pairs.push(("n", n.to_string()));
+        }
         let mut out = String::new();
         for (key, value) in pairs {
             if !out.is_empty() {
@@ -181,6 +203,7 @@ impl LinkState {
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
         let mut state = LinkState::default();
         let mut seen: Vec<&str> = Vec::new();
+        let mut transcript_path = None;
         for pair in fragment.split('&') {
             let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
             if seen.contains(&key) {
@@ -208,8 +231,23 @@ impl LinkState {
                 "vs" => state.compare = Bm25Link::decode(&value),
                 "vsrank" => state.compare_rank = value.parse().ok(),
                 "sort" => state.sort = decode_sort(&value),
+                "transcript" => {
+                    state.transcript =
+                        sha256_of(&value).map(|sha256| TranscriptLink { sha256, path: None })
+                }
+                "tpath" => transcript_path = site_path(&value).ok(),
+                "n" => {
+                    state.llm_queries = value
+                        .parse::<usize>()
+                        .ok()
+                        .map(|n| n.clamp(1, LLM_QUERIES_MAX))
+                }
                 _ => {}
             }
+        }
+        // A path means nothing without the hash it must have.
+        if let Some(t) = &mut state.transcript {
+            t.path = transcript_path;
         }
         state
     }
@@ -334,6 +372,11 @@ mod tests {
                 eval_query: self.some_text(),
                 compare: (self.below(3) == 0).then(|| self.method()),
                 compare_rank: (self.below(3) == 0).then(|| self.rank()),
+                transcript: (self.below(3) == 0).then(|| TranscriptLink {
+                    sha256: hex(self).repeat(2),
+                    path: (self.below(2) == 0).then(|| "transcripts/stard-react.jsonl".into()),
+                }),
+                llm_queries: (self.below(3) == 0).then(|| 1 + self.below(2000)),
                 sort: match self.below(3) {
                     0 => EvalSort::default(),
                     _ => EvalSort {
@@ -349,7 +392,8 @@ mod tests {
         /// A method as the picker makes them: defaults, or one parameter
         /// changed.
         fn rank(&mut self) -> Method {
-            let m = Method::by_name(self.pick(&Method::NAMES)).unwrap();
+            let names = [&Method::NAMES[..], &Method::LLM_NAMES[..]].concat();
+            let m = Method::by_name(self.pick(&names)).unwrap();
             match (m.parameters().first(), self.below(2)) {
                 (Some((key, _)), 0) => m
                     .with_param(key, &(1 + self.below(50)).to_string())
@@ -466,6 +510,38 @@ mod tests {
     }
 
     #[test]
+    fn transcripts_are_named_by_hash_and_site_path_only() {
+        let sha = "0f".repeat(32);
+        let read = |s: &str| LinkState::decode(s).transcript;
+        assert_eq!(
+            read(&format!(
+                "transcript={}&tpath=transcripts/a.jsonl",
+                sha.to_uppercase()
+            )),
+            Some(TranscriptLink {
+                sha256: sha.clone(),
+                path: Some("transcripts/a.jsonl".into())
+            })
+        );
+        // A path outside the site is dropped; the hash stays.
+        for path in [
+            "https://evil.example/a.jsonl",
+            "../a.jsonl",
+            "/etc/passwd",
+            "%2F%2Fevil",
+        ] {
+            let link = read(&format!("transcript={sha}&tpath={path}")).unwrap();
+            assert_eq!(link.path, None, "{path}");
+        }
+        // No hash, no transcript (a path alone names nothing).
+        assert_eq!(read("tpath=transcripts/a.jsonl"), None);
+        assert_eq!(read("transcript=abc"), None);
+        let n = |s: &str| LinkState::decode(s).llm_queries;
+        assert_eq!((n("n=5"), n("n=0"), n("n=x")), (Some(5), Some(1), None));
+        assert_eq!(n("n=99999999999"), Some(LLM_QUERIES_MAX));
+    }
+
+    #[test]
     fn sort_orders_read_back_or_fall_back() {
         let sort = |s: &str| LinkState::decode(&format!("sort={s}")).sort;
         let order = |column: &str, descending| EvalSort {
@@ -483,9 +559,49 @@ mod tests {
     fn garbage_never_panics() {
         let mut rng = Rng(42);
         const PIECES: &[&str] = &[
-            "&", "=", "#", "%", "%2", "%zz", "%C3", "%FF", "+", "q", "pool", "bm25", "k1", "b",
-            ":", ",", "okapi", "lucene", "view", "doc", "hash", "1e308", "-0", "NaN", "§", "😀",
-            "vs", "eq", "sort", "-", "@", "rank", "rrf", "dense", "k=", "depth",
+            "&",
+            "=",
+            "#",
+            "%",
+            "%2",
+            "%zz",
+            "%C3",
+            "%FF",
+            "+",
+            "q",
+            "pool",
+            "bm25",
+            "k1",
+            "b",
+            ":",
+            ",",
+            "okapi",
+            "lucene",
+            "view",
+            "doc",
+            "hash",
+            "1e308",
+            "-0",
+            "NaN",
+            "§",
+            "😀",
+            "vs",
+            "eq",
+            "sort",
+            "-",
+            "@",
+            "rank",
+            "rrf",
+            "dense",
+            "k=",
+            "depth",
+            "transcript",
+            "tpath",
+            "n",
+            "react-bm25",
+            "0123456789abcdef",
+            "/",
+            "..",
         ];
         for _ in 0..20_000 {
             let n = rng.below(16);

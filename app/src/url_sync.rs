@@ -3,6 +3,10 @@
 //! (the link's form is [`crate::url_state`]), and likewise the Evaluate
 //! view's compared method, table order and open query.
 //!
+//! An LLM method's results carry the transcript that reproduces them (the
+//! one replayed, or the one the run recorded here); a link to a
+//! transcript this browser lacks says so, with how to load it.
+//!
 //! The link is read on load and on Back/Forward (`popstate`), and written
 //! as the state changes: `replaceState` while typing or moving a slider,
 //! `pushState` when an article or benchmark query opens or the view or
@@ -15,8 +19,11 @@ use leptos::prelude::*;
 use wasm_bindgen::JsValue;
 
 use crate::evaluate::config::Config;
+use crate::llm::Llm;
+use crate::llm_search::RunStatus;
 use crate::pools::{LoadStatus, Pools};
-use crate::state::{AppState, PoolChoice};
+use crate::state::{AppState, PoolChoice, View};
+use crate::transcript_files::{short_hash, LlmSource, TranscriptLink};
 use crate::url_state::{Bm25Link, LinkState};
 
 /// Hex digits of a content hash shown in messages.
@@ -32,22 +39,27 @@ pub struct LinkSync {
     /// The link last written or followed: a change of view, pool or
     /// article from it is a new history entry.
     written: StoredValue<LinkState>,
+    /// The missing transcript the user was told about.
+    told: StoredValue<Option<String>>,
     state: AppState,
     pools: Pools,
+    llm: Llm,
 }
 
 impl LinkSync {
     /// Applies the page's link and keeps the two in step from now on.
     /// Call before [`Pools::start`], so that the link's pool is the one
     /// loaded first.
-    pub fn start(state: AppState, pools: Pools) -> LinkSync {
+    pub fn start(state: AppState, pools: Pools, llm: Llm) -> LinkSync {
         let link = LinkState::decode(&fragment());
         let sync = LinkSync {
             notice: RwSignal::new(None),
             pending: StoredValue::new(None),
             written: StoredValue::new(link.clone()),
+            told: StoredValue::new(None),
             state,
             pools,
+            llm,
         };
         sync.follow(link);
         Effect::new(move |_| sync.on_session());
@@ -59,6 +71,7 @@ impl LinkSync {
             }
         });
         Effect::new(move |_| sync.write());
+        Effect::new(move |_| sync.on_transcripts());
         // The app lives as long as the page: the listener is never removed.
         let _ = window_event_listener(leptos::ev::popstate, move |_| {
             let link = LinkState::decode(&fragment());
@@ -76,6 +89,13 @@ impl LinkSync {
         state.view.set(link.view);
         state.query.set(link.query.clone());
         state.eval_sort.set(link.sort.clone());
+        state.llm.set(match &link.transcript {
+            Some(t) => LlmSource::Replay(t.clone()),
+            None => LlmSource::Endpoint,
+        });
+        if let Some(n) = link.llm_queries {
+            state.llm_queries.set(n);
+        }
         if let Some(file) = &link.pool {
             let choice = Some(PoolChoice::Listed(file.clone()));
             if state.pool.get_untracked() != choice {
@@ -158,6 +178,56 @@ impl LinkSync {
         }
     }
 
+    /// Says so when the transcript a link replays is not in this browser
+    /// and the site does not serve it (once the kept list and the site's
+    /// are read).
+    fn on_transcripts(self) {
+        let transcripts = self.llm.transcripts;
+        let LlmSource::Replay(link) = self.state.llm.get() else {
+            return;
+        };
+        let read = transcripts.ready.get() && transcripts.site.with(Option::is_some);
+        if !read || transcripts.knows(&link) {
+            return;
+        }
+        if self
+            .told
+            .with_value(|t| t.as_deref() == Some(link.sha256.as_str()))
+        {
+            return;
+        }
+        self.told.set_value(Some(link.sha256.clone()));
+        self.notice.set(Some(format!(
+            "This link's results come from the LLM transcript {}… (SHA-256 {}), which this \
+             browser does not have. Load its .jsonl file in LLM settings → Transcripts (ask \
+             whoever shared the link for it) to see them; nothing is sent to any LLM meanwhile.",
+            short_hash(&link.sha256),
+            link.sha256
+        )));
+    }
+
+    /// The transcript that reproduces what the view shows: the one
+    /// replayed, else the one the shown LLM results recorded.
+    fn shown_transcript(&self, view: View) -> Option<TranscriptLink> {
+        let state = self.state;
+        if let LlmSource::Replay(link) = state.llm.get() {
+            return Some(link);
+        }
+        let session = self.pools.session.get()?;
+        match view {
+            View::Search => session.llm_search.run.with(|r| {
+                let r = r.as_ref()?;
+                let shown = r.key.method == state.method.get()
+                    && state.query.with(|q| q.trim() == r.key.query.trim());
+                match &r.status {
+                    RunStatus::Done(f) if shown => Some(f.transcript.clone()),
+                    _ => None,
+                }
+            }),
+            View::Evaluate => session.eval.transcript.get(),
+        }
+    }
+
     /// A link naming a pool the manifest lacks opens the first listed.
     fn on_manifest(self) {
         let state = self.state;
@@ -196,8 +266,14 @@ impl LinkSync {
             Some(PoolChoice::Listed(file)) => Some(file),
             _ => None,
         };
+        let view = state.view.get();
+        let compare = state.compare.get();
+        let llm_evaluated = view == View::Evaluate
+            && (state.method.get().needs_llm() || compare.is_some_and(|c| c.method.needs_llm()));
         let link = LinkState {
-            view: state.view.get(),
+            transcript: self.shown_transcript(view),
+            llm_queries: llm_evaluated.then(|| state.llm_queries.get()),
+            view,
             hash: listed.as_ref().map(|_| session.engine.content_hash()),
             pool: listed,
             rank: Some(state.method.get()),

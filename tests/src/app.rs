@@ -92,6 +92,13 @@ impl App {
     /// Starts a browser, opens `url` and waits until the pool from `file`
     /// is ready (e.g. the pool a shared URL names).
     pub async fn open_at(url: &str, file: &str) -> Result<App> {
+        let app = App::start(url).await?;
+        app.wait_for_pool(file).await?;
+        Ok(app)
+    }
+
+    /// Starts a browser and opens `url`, without waiting for anything.
+    pub async fn start(url: &str) -> Result<App> {
         let titles = read_manifest()?["indexes"]
             .as_array()
             .context("manifest without indexes")?
@@ -109,7 +116,6 @@ impl App {
             titles,
         };
         app.browser.client.goto(url).await?;
-        app.wait_for_pool(file).await?;
         Ok(app)
     }
 
@@ -196,6 +202,21 @@ impl App {
             bail!("pool {file} failed to load: {message}");
         }
         Ok(())
+    }
+
+    /// Waits until the Evaluate view shows the pool from `file` (a link
+    /// can open that view, which has no search box).
+    pub async fn wait_for_evaluate(&self, file: &str) -> Result<()> {
+        let script = "const [title] = arguments;
+            const summary = document.querySelector('.eval-summary')?.textContent ?? '';
+            return summary.startsWith(title + ' has ') ? true : null;";
+        self.poll(
+            &format!("the Evaluate view of {file}"),
+            script,
+            vec![json!(self.title(file)?)],
+        )
+        .await
+        .map(drop)
     }
 
     /// Chooses a manifest pool in the picker and waits until it is ready.

@@ -11,10 +11,12 @@
 //! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
 //! - [`app`]: the Nomos page (search, results, article, load errors).
 //! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+//! - [`llm_server`]: the real local LLM the LLM methods' tests ask.
 
 pub mod app;
 pub mod browser;
 pub mod cli;
+pub mod llm_server;
 pub mod paths;
 pub mod server;
 

@@ -3,13 +3,15 @@
 //! reach the app state (k1 in [0, 3], b in [0, 1] by the sliders' ranges,
 //! `Bm25Params::validate` and `Method::with_param` before every change).
 //! The dense and hybrid methods are offered where the pool has vectors
-//! and the site serves their model.
+//! and the site serves their model; the LLM methods, listed apart, where
+//! an endpoint is set up or a transcript is replayed.
 
 use leptos::prelude::*;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::format::megabytes;
+use crate::llm::{use_llm, Readiness};
 use crate::pools::use_pools;
 use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
@@ -24,8 +26,19 @@ pub fn method_label(name: &str) -> &'static str {
         "rocchio" => "Dense + Rocchio feedback",
         "rrf" => "Hybrid: rank fusion (RRF)",
         "weighted" => "Hybrid: weighted scores",
+        "reform-sparse" => "Reformulated as keywords → BM25",
+        "reform-dense" => "Reformulated as a statement → dense",
+        "reform-hybrid" => "Both reformulations, fused (RRF)",
+        "react-bm25" => "ReAct: planner and observer over BM25",
         _ => "",
     }
+}
+
+/// Whether the LLM methods can run (an endpoint is set up, or a
+/// transcript is replayed), for the method pickers.
+pub fn llm_offered() -> impl Fn() -> bool + Copy {
+    let llm = use_llm();
+    move || llm.readiness().can_run()
 }
 
 /// Whether the pool offers the dense and hybrid methods (it has vectors
@@ -41,19 +54,49 @@ pub fn dense_offered() -> impl Fn() -> bool + Copy {
 }
 
 /// One `<option>` per method, the dense ones disabled where `dense_ok`
-/// says the pool cannot run them.
-pub fn method_options(dense_ok: impl Fn() -> bool + Copy + Send + Sync + 'static) -> impl IntoView {
-    Method::NAMES
-        .iter()
-        .map(|&name| {
-            let needs_dense = Method::by_name(name).is_some_and(|m| m.needs_dense());
-            view! {
-                <option value=name prop:disabled=move || needs_dense && !dense_ok()>
-                    {method_label(name)}
-                </option>
-            }
-        })
-        .collect_view()
+/// says the pool cannot run them; then the LLM methods in a group of
+/// their own, disabled until `llm_ok`.
+pub fn method_options(
+    dense_ok: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    llm_ok: impl Fn() -> bool + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let option = move |name: &'static str| {
+        let method = Method::by_name(name);
+        let needs_dense = method.is_some_and(|m| m.needs_dense());
+        let needs_llm = method.is_some_and(|m| m.needs_llm());
+        view! {
+            <option
+                value=name
+                prop:disabled=move || (needs_dense && !dense_ok()) || (needs_llm && !llm_ok())
+            >
+                {method_label(name)}
+            </option>
+        }
+    };
+    view! {
+        {Method::NAMES.iter().map(|&n| option(n)).collect_view()}
+        <optgroup label="With an LLM">
+            {Method::LLM_NAMES.iter().map(|&n| option(n)).collect_view()}
+        </optgroup>
+    }
+}
+
+/// Under a method picker: how to make the LLM methods available, with a
+/// button to the settings, while they are not.
+#[component]
+pub fn LlmHint() -> impl IntoView {
+    let llm = use_llm();
+    move || match llm.readiness() {
+        Readiness::Unset(_) => Some(view! {
+            <p class="param-note llm-hint">
+                "The LLM methods need an OpenAI-compatible endpoint, or a transcript to replay. "
+                <button type="button" class="link-button" on:click=move |_| llm.open_settings()>
+                    "LLM settings…"
+                </button>
+            </p>
+        }),
+        _ => None,
+    }
 }
 
 /// One number field per parameter of `method()`, ids `{prefix}-{key}`;
@@ -126,11 +169,12 @@ fn MethodPicker() -> impl IntoView {
         <div class="param">
             <label for="method">"Method"</label>
             <select id="method" prop:value=move || state.method.get().name() on:change=on_method>
-                {method_options(dense_offered())}
+                {method_options(dense_offered(), llm_offered())}
             </select>
         </div>
         {fields}
         <p class="param-note">{note}</p>
+        <LlmHint />
         <p class="param-note pooling">
             {move || {
                 pools

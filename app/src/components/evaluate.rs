@@ -11,12 +11,15 @@
 //!   per-query deltas;
 //! - [`queries`]: the sortable per-query table, and [`detail`]: one
 //!   query's ranking with its gold articles marked, and an article reader;
+//! - [`llm_card`]: an LLM method's transcript, cost, failures and (for
+//!   ReAct) its measures round by round;
 //! - [`sweep`]: the k1 × b heat map.
 
 mod breakdown;
 mod chart;
 mod compare;
 mod detail;
+mod llm_card;
 mod means;
 mod queries;
 mod run_bar;
@@ -72,6 +75,7 @@ pub fn EvaluateView() -> impl IntoView {
                                 <means::MeansCard />
                                 <breakdown::BreakdownCard />
                             </div>
+                            <llm_card::LlmCard />
                             <compare::CompareCard />
                             <queries::QueriesCard />
                             <sweep::SweepCard />

@@ -1,10 +1,12 @@
-//! The top bar: name, the view switch (Search | Evaluate) and the pool
+//! The top bar: name, the view switch (Search | Evaluate), the LLM
+//! settings (saying where LLM methods get their replies) and the pool
 //! picker.
 
 use leptos::prelude::*;
 
 use super::offline_badge::OfflineBadge;
 use super::pool_picker::PoolPicker;
+use crate::llm::{use_llm, Readiness};
 use crate::state::{use_app_state, View};
 
 #[component]
@@ -33,7 +35,32 @@ pub fn Header() -> impl IntoView {
                 {tab(View::Search, "Search")}
                 {tab(View::Evaluate, "Evaluate")}
             </nav>
-            <PoolPicker />
+            <div class="header-end">
+                <LlmButton />
+                <PoolPicker />
+            </div>
         </header>
+    }
+}
+
+/// Opens the LLM settings; its label says what LLM methods would use.
+#[component]
+fn LlmButton() -> impl IntoView {
+    let llm = use_llm();
+    let label = move || match llm.readiness() {
+        Readiness::Endpoint(_) => "LLM: endpoint",
+        Readiness::Replay { .. } => "LLM: transcript",
+        Readiness::Unset(_) => "LLM: not set up",
+    };
+    view! {
+        <button
+            type="button"
+            class="button llm-button"
+            aria-haspopup="dialog"
+            data-testid="llm-button"
+            on:click=move |_| llm.open_settings()
+        >
+            {label}
+        </button>
     }
 }

@@ -20,3 +20,7 @@ pub fn result_id(i: usize) -> String {
 pub fn query_link_id(query: &str) -> String {
     format!("eval-query-{query}")
 }
+
+/// The LLM settings dialog (opened from the header and the method
+/// pickers).
+pub const LLM_SETTINGS_ID: &str = "llm-settings";

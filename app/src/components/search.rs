@@ -3,18 +3,18 @@
 //! What is ranked, and how, is [`SearchStore`]'s; this view only shows it.
 
 use leptos::prelude::*;
-use nomos_core::hits::Hit;
 
 use super::advanced::AdvancedPanel;
 use super::article::ArticlePane;
 use super::filters::Filters;
 use super::ids::{result_id, SEARCH_BOX_ID};
+use super::llm_run::LlmRun;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
 use super::results::ResultsList;
-use crate::format::{plural, thousands};
+use crate::format::{duration, plural, thousands};
+use crate::llm::use_llm;
 use crate::pools::use_pools;
-use crate::search_pipeline::Timed;
 use crate::search_store::SearchStore;
 use crate::semantic::use_semantic;
 use crate::state::use_app_state;
@@ -24,13 +24,14 @@ use crate::web::focus_id;
 pub fn SearchView() -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
-    let store = SearchStore::new(state, pools, use_semantic());
+    let store = SearchStore::new(state, pools, use_semantic(), use_llm());
     let SearchStore {
         committed,
         ranking,
         filtered,
         source_counts,
         area_counts,
+        ..
     } = store;
 
     // Time to first result, for the end-to-end loading benchmark.
@@ -44,7 +45,7 @@ pub fn SearchView() -> impl IntoView {
 
     view! {
         <div class="search-view">
-            <SearchBox committed=committed ranking=ranking filtered=filtered />
+            <SearchBox store=store />
             <div class="workspace" class:reading=reading>
                 <aside class="sidebar" aria-label="Filters and method">
                     <Filters
@@ -66,11 +67,13 @@ pub fn SearchView() -> impl IntoView {
 }
 
 #[component]
-fn SearchBox(
-    committed: RwSignal<String>,
-    ranking: Memo<Option<Timed>>,
-    filtered: Memo<Option<Vec<Hit>>>,
-) -> impl IntoView {
+fn SearchBox(store: SearchStore) -> impl IntoView {
+    let SearchStore {
+        committed,
+        ranking,
+        filtered,
+        ..
+    } = store;
     let state = use_app_state();
     let pools = use_pools();
     let placeholder = move || match pools.engine() {
@@ -113,6 +116,7 @@ fn SearchBox(
             return None;
         }
         let ranked = match timed.millis {
+            ms if timed.method.needs_llm() => format!("ranked with the LLM in {}", duration(ms)),
             // Browsers coarsen timers to 0.1 ms or more.
             ms if ms < 0.1 => "ranked in < 0.1 ms".to_owned(),
             ms => format!("ranked in {ms:.1} ms"),
@@ -127,15 +131,22 @@ fn SearchBox(
         let timed = ranking.get()?;
         let reason = timed.fallback?;
         let chosen = state.method.get();
-        Some(format!(
-            "BM25 results: {reason}; {} follows when it can run.",
-            chosen.name()
-        ))
+        Some(match chosen.needs_llm() {
+            true => format!("BM25 results until {} has ranked: {reason}.", chosen.name()),
+            false => format!(
+                "BM25 results: {reason}; {} follows when it can run.",
+                chosen.name()
+            ),
+        })
     };
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| match ev.key().as_str() {
         "ArrowDown" => {
             ev.prevent_default();
             focus_id(&result_id(0));
+        }
+        "Enter" if state.method.get_untracked().needs_llm() => {
+            ev.prevent_default();
+            store.ask_llm();
         }
         "Escape" if !state.query.with(String::is_empty) => {
             ev.prevent_default();
@@ -171,6 +182,7 @@ fn SearchBox(
             </p>
             <p class="fallback" role="status">{fallback}</p>
             <ModelLine />
+            <LlmRun store=store />
         </div>
     }
 }

@@ -1,8 +1,17 @@
 //! What one evaluation ranks with: a method and the BM25 settings it uses
-//! (ignored by the purely dense methods).
+//! (ignored by the purely dense methods), and which result it fills.
 
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
+
+/// Which result an evaluation fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The current method (the one Search uses), A.
+    Current,
+    /// The method it is compared with, B.
+    Compared,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Config {

@@ -130,8 +130,10 @@ mod tests {
                 params: Bm25Params::new(Bm25Variant::Okapi),
             },
             rows: vec![0; eval.queries.len()],
+            queries: eval.queries.len(),
             eval,
             hits: Vec::new(),
+            llm: None,
             rank_millis: 0.0,
             eval_millis: 0.0,
         }

@@ -13,6 +13,7 @@ use nomos_core::hits::Hit;
 use nomos_core::pool::{Benchmark, Pool};
 
 use super::config::Config;
+use super::llm_job::LlmOutcome;
 use crate::web::{next_task, now};
 
 /// Ranking depth per query, as `nomos eval`'s default.
@@ -31,6 +32,11 @@ pub struct Outcome {
     /// Each query's ranking by benchmark index, best first (empty when the
     /// job did not keep rankings).
     pub hits: Vec<Vec<Hit>>,
+    /// How many of the benchmark's queries were ranked: the first ones
+    /// (all but for LLM methods, which are slow).
+    pub queries: usize,
+    /// What the LLM did, for an LLM method.
+    pub llm: Option<LlmOutcome>,
     /// Wall-clock milliseconds, turns for the browser included.
     pub rank_millis: f64,
     pub eval_millis: f64,
@@ -99,11 +105,12 @@ pub struct Ranker<'a> {
     pub embeddings: Option<&'a [Vec<f32>]>,
 }
 
-/// Ranks every query of `bench` with `ranker` and evaluates `measures`.
-/// `progress` hears how many queries are ranked before every turn (not
-/// after every query: each report re-renders the progress bar).
+/// Ranks the first `n` queries of `bench` with `ranker` and evaluates
+/// `measures`. `progress` hears how many queries are ranked before every
+/// turn (not after every query: each report re-renders the progress bar).
 pub async fn run(
     bench: &Benchmark,
+    n: usize,
     ranker: &Ranker<'_>,
     measures: &[Measure],
     keep_hits: bool,
@@ -112,9 +119,10 @@ pub async fn run(
 ) -> Result<Outcome, Stop> {
     let started = now();
     let mut run = Run::new();
-    let mut all_hits = Vec::with_capacity(if keep_hits { bench.queries.len() } else { 0 });
+    let queries = &bench.queries[..n.min(bench.queries.len())];
+    let mut all_hits = Vec::with_capacity(if keep_hits { queries.len() } else { 0 });
     let Config { method, params } = ranker.config;
-    for (i, q) in bench.queries.iter().enumerate() {
+    for (i, q) in queries.iter().enumerate() {
         if pacer.due() {
             progress(i);
             pacer.turn().await?;
@@ -134,21 +142,48 @@ pub async fn run(
             all_hits.push(hits);
         }
     }
-    progress(bench.queries.len());
+    progress(queries.len());
     let ranked = now();
-    let eval = evaluate(&bench.qrels, &run, measures);
+    let (eval, rows) = score(bench, &run, measures)?;
+    Ok(Outcome {
+        config: ranker.config,
+        eval,
+        rows,
+        hits: all_hits,
+        queries: queries.len(),
+        llm: None,
+        rank_millis: ranked - started,
+        eval_millis: now() - ranked,
+    })
+}
+
+/// A run whose queries are `bench`'s first `hits.len()`, each with its
+/// ranking.
+pub fn run_of(bench: &Benchmark, hits: &[Vec<Hit>]) -> Result<Run, Stop> {
+    let mut run = Run::new();
+    for (q, hits) in bench.queries.iter().zip(hits) {
+        run.add_query(&q.id);
+        for hit in hits {
+            run.push(&q.id, &bench.doc_ids[hit.doc as usize], hit.score)
+                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
+        }
+    }
+    Ok(run)
+}
+
+/// Evaluates `run` on `bench`'s judgments, with each evaluated query's
+/// benchmark index.
+pub fn score(
+    bench: &Benchmark,
+    run: &Run,
+    measures: &[Measure],
+) -> Result<(Evaluation, Vec<usize>), Stop> {
+    let eval = evaluate(&bench.qrels, run, measures);
     let rows = eval
         .queries
         .iter()
         .map(|q| bench.position(&q.query_id))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| Stop::Failed("the evaluation names an unknown query".to_owned()))?;
-    Ok(Outcome {
-        config: ranker.config,
-        eval,
-        rows,
-        hits: all_hits,
-        rank_millis: ranked - started,
-        eval_millis: now() - ranked,
-    })
+    Ok((eval, rows))
 }

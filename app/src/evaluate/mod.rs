@@ -11,12 +11,17 @@
 //!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
 //! - [`config`]: a method with its BM25 settings.
+//! - [`scope`]: which queries a job ranks (the first N for LLM methods).
 //! - [`job`]: ranking and evaluating one configuration.
+//! - [`llm_job`]: the same for an LLM method, with ReAct's rounds and the
+//!   calls' cost.
 //! - [`sweep`]: the k1 × b grid.
 //! - [`export`]: TREC run, metrics JSON and CSV as files.
 
 pub mod config;
 pub mod export;
 pub mod job;
+pub mod llm_job;
 pub mod measures;
+pub mod scope;
 pub mod sweep;

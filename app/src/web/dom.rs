@@ -13,6 +13,19 @@ pub fn focus_id(id: &str) {
     }
 }
 
+/// Opens the `<dialog>` with `id` as a modal (focus moves into it, Esc
+/// closes it), if it exists and is closed.
+pub fn show_dialog(id: &str) {
+    if let Some(dialog) = document()
+        .get_element_by_id(id)
+        .and_then(|el| el.dyn_into::<web_sys::HtmlDialogElement>().ok())
+    {
+        if !dialog.open() {
+            let _ = dialog.show_modal();
+        }
+    }
+}
+
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("could not save {name}: {e:?}");

@@ -1,17 +1,29 @@
-//! The browser's APIs, wrapped once: fetching with progress, time and
-//! yielding to the event loop, hashing, the DOM helpers the views share,
+//! The browser's APIs, wrapped once: fetching with progress, POSTing to
+//! an LLM endpoint with a time limit and Cancel, time and yielding to the
+//! event loop, hashing, `localStorage` and IndexedDB, the page's
+//! Content-Security-Policy violations, the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
 //! only through here (and `semantic`'s runtime), so a change of browser
 //! API touches one place. Depends on nothing else in the app.
 
+mod csp;
 mod dom;
 mod fetch;
 mod hash;
+mod http;
+mod idb;
+mod location;
+mod storage;
 mod time;
 
-pub use dom::{download, focus_id};
+pub use csp::{csp_blocked, watch_csp_violations};
+pub use dom::{download, focus_id, show_dialog};
 pub use fetch::{fetch_bytes, read_file, FetchError};
 pub use hash::sha384_base64;
+pub use http::{post_json, Canceller, HttpError};
+pub use idb::Idb;
+pub use location::{page_origin, resolve_url, site_dir};
+pub use storage::{local_get, local_remove, local_set};
 pub use time::{next_task, now, sleep};
 
 use js_sys::Reflect;

@@ -1,7 +1,8 @@
 //! The browser app end to end, in headless Chromium: search in Danish and
 //! Greek with the CLI's ranking, read articles and follow their
 //! cross-references, evaluate STARD's queries to the CLI's metrics, and
-//! get a clear error (not a dead page) from a damaged blob. Expectations
+//! get a clear error (not a dead page) from a damaged blob; run the LLM
+//! methods against a real local model and replay them by link. Expectations
 //! come from the data: the `nomos` CLI's rankings and metrics, and the
 //! blobs' own reference graphs.
 //!
@@ -12,6 +13,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod llm;
 mod loading;
 mod native;
 mod offline;

@@ -8,9 +8,8 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
 use super::{compared, current, use_eval_store};
-use crate::components::advanced::{dense_offered, method_fields, method_options};
-use crate::eval_store::Slot;
-use crate::evaluate::config::Config;
+use crate::components::advanced::{dense_offered, llm_offered, method_fields, method_options};
+use crate::evaluate::config::{Config, Slot};
 use crate::evaluate::measures::{label, per_query_columns};
 use crate::state::use_app_state;
 
@@ -68,7 +67,7 @@ pub fn CompareCard() -> impl IntoView {
             targets.push((Slot::Current, a));
         }
         targets.push((Slot::Compared, b));
-        store.evaluate(targets);
+        store.evaluate(targets, state.llm_queries.get_untracked());
     };
     let stop_comparing = move |_| {
         state.compare.set(None);
@@ -133,7 +132,7 @@ pub fn CompareCard() -> impl IntoView {
                         }
                     }
                 >
-                    {method_options(dense_ok)}
+                    {method_options(dense_ok, llm_offered())}
                 </select>
                 {method_fields(
                     "compare-method",

@@ -2,7 +2,8 @@
 //! its ranking as evaluated (trec_eval's order: score, then document id
 //! descending) with the gold articles marked, plus the gold articles the
 //! ranking missed. Any article opens in place with the query's matches
-//! marked, or in the Search view.
+//! marked, or in the Search view. For an LLM method, what the model did
+//! for the query (or why it got no replies).
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use nomos_core::search::highlight::QueryTerms;
 
 use super::{compared, current, use_eval_store};
 use crate::components::ids::{query_link_id, DETAIL_TITLE_ID};
+use crate::components::llm_trace::{cost_line, LlmTrace};
 use crate::components::marked::marked_text;
 use crate::engine::Engine;
 use crate::evaluate::job::{Outcome, DEPTH};
@@ -137,6 +139,27 @@ fn query_summary(
             </table>
         }
     });
+    let traces = [Some(("A", a)), b.map(|b| ("B", b))]
+        .into_iter()
+        .flatten()
+        .filter_map(|(name, o)| {
+            let trace = o.llm.as_ref()?.traces.get(position)?.clone();
+            let engine = pools.engine_untracked()?;
+            let title = format!("What the LLM did ({name}: {})", o.config.method.name());
+            Some(match trace {
+                Ok(trace) => view! {
+                    <details class="llm-what">
+                        <summary>{title}</summary>
+                        <p class="muted">{cost_line(&trace.cost())}</p>
+                        <LlmTrace trace=trace engine=engine />
+                    </details>
+                }
+                .into_any(),
+                Err(why) => view! { <p class="error">{format!("{title}: no replies — {why}")}</p> }
+                    .into_any(),
+            })
+        })
+        .collect_view();
     view! {
         <p class="query-full" lang=lang>{q.text.clone()}</p>
         <p class="detail-meta">
@@ -144,6 +167,7 @@ fn query_summary(
             <span>{q.groups.join(" · ")}</span>
         </p>
         {values}
+        {traces}
     }
 }
 

@@ -55,8 +55,8 @@ pub fn MeansCard() -> impl IntoView {
             }
         });
         let evaluated = a.eval.queries.len();
-        let ranked = bench.queries.len();
-        let counted = if evaluated == ranked {
+        let ranked = a.queries;
+        let mut counted = if evaluated == ranked {
             plural(ranked, "query", "queries")
         } else {
             format!(
@@ -65,6 +65,12 @@ pub fn MeansCard() -> impl IntoView {
                 thousands(ranked)
             )
         };
+        if ranked < bench.queries.len() {
+            counted.push_str(&format!(
+                ", the first of {}",
+                thousands(bench.queries.len())
+            ));
+        }
         view! {
             <table class="metric-table" data-testid="metric-means">
                 <caption>{format!("Means over {counted}")}</caption>

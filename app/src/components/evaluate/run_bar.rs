@@ -6,12 +6,14 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
-use crate::eval_store::Slot;
-use crate::evaluate::config::Config;
+use crate::evaluate::config::{Config, Slot};
 use crate::evaluate::job::DEPTH;
 use crate::format::{fraction, megabytes};
+use crate::llm::use_llm;
+use crate::pools::use_pools;
 use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
+use crate::url_state::LLM_QUERIES_MAX;
 
 #[component]
 pub fn RunBar() -> impl IntoView {
@@ -27,7 +29,7 @@ pub fn RunBar() -> impl IntoView {
         if let Some(b) = state.compare.get_untracked() {
             targets.push((Slot::Compared, b));
         }
-        store.evaluate(targets);
+        store.evaluate(targets, state.llm_queries.get_untracked());
     };
     let label = move || {
         let comparing = state.compare.with(Option::is_some);
@@ -81,6 +83,7 @@ pub fn RunBar() -> impl IntoView {
                     </span>
                 </p>
             </div>
+            <LlmScope />
             <JobProgress />
             <p class="eval-status" role="status" aria-live="polite">
                 {move || store.message.get()}
@@ -88,6 +91,65 @@ pub fn RunBar() -> impl IntoView {
             {stale}
             <AdvancedPanel />
         </div>
+    }
+}
+
+/// With an LLM method as A or B: how many of the first queries a job
+/// ranks, and how many at once.
+#[component]
+fn LlmScope() -> impl IntoView {
+    let state = use_app_state();
+    let llm = use_llm();
+    let pools = use_pools();
+    let involved = move || {
+        state.method.get().needs_llm()
+            || state
+                .compare
+                .with(|c| c.is_some_and(|c| c.method.needs_llm()))
+    };
+    let total = move || pools.engine().map(|e| e.n_queries());
+    move || {
+        involved().then(|| {
+            view! {
+                <div class="llm-scope">
+                    <label for="llm-queries">"An LLM method ranks the first"</label>
+                    <input
+                        id="llm-queries"
+                        type="number"
+                        min="1"
+                        step="1"
+                        prop:value=move || state.llm_queries.get().to_string()
+                        on:change=move |ev| {
+                            if let Ok(n) = event_target_value(&ev).trim().parse::<usize>() {
+                                state.llm_queries.set(n.clamp(1, LLM_QUERIES_MAX));
+                            }
+                        }
+                    />
+                    <span>
+                        {move || match total() {
+                            Some(t) => format!("of {t} queries,"),
+                            None => "queries,".to_owned(),
+                        }}
+                    </span>
+                    <label for="eval-concurrency">"asking about"</label>
+                    <input
+                        id="eval-concurrency"
+                        type="number"
+                        min="1"
+                        step="1"
+                        prop:value=move || llm.config.with(|c| c.concurrency.to_string())
+                        on:change=move |ev| {
+                            if let Ok(n) = event_target_value(&ev).trim().parse::<usize>() {
+                                let mut c = llm.config.get_untracked();
+                                c.concurrency = n;
+                                llm.set_config(c);
+                            }
+                        }
+                    />
+                    <span>"at once. A compared method ranks the same queries."</span>
+                </div>
+            }
+        })
     }
 }
 

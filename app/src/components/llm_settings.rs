@@ -1,0 +1,325 @@
+//! The LLM settings, a dialog any view opens (the header's LLM button,
+//! the method pickers' hint): the endpoint (address, model, key, sampling
+//! settings) with a Test connection that reports the model's answer or
+//! exactly what failed, what the endpoint and this page must allow (CORS
+//! and the Content-Security-Policy, in plain words), and the transcripts
+//! ([`super::transcripts`]).
+
+use leptos::prelude::*;
+
+use super::ids::LLM_SETTINGS_ID;
+use super::transcripts::TranscriptsPanel;
+use crate::endpoint::{EndpointConfig, LimitField, MAX_CONCURRENCY};
+use crate::llm::{use_llm, Llm, TestStatus};
+use crate::state::use_app_state;
+use crate::transcript_files::LlmSource;
+use crate::web::{page_origin, show_dialog};
+
+#[component]
+pub fn LlmSettings() -> impl IntoView {
+    let llm = use_llm();
+    // Opened on request; Esc and the Close button close it natively.
+    Effect::new(move |_| {
+        if llm.open.get() {
+            show_dialog(LLM_SETTINGS_ID);
+            llm.open.set(false);
+        }
+    });
+    view! {
+        <dialog id=LLM_SETTINGS_ID class="llm-settings" aria-labelledby="llm-settings-title">
+            <div class="dialog-head">
+                <h2 id="llm-settings-title">"LLM settings"</h2>
+                <form method="dialog">
+                    <button type="submit" class="button close" aria-label="Close">"✕"</button>
+                </form>
+            </div>
+            <p class="muted">
+                "The LLM methods ask an OpenAI-compatible chat endpoint, or replay a transcript of \
+                 an earlier run with nothing sent anywhere. Every run is recorded as a transcript \
+                 you can download and share."
+            </p>
+            <Source />
+            <EndpointForm />
+            <Reaching />
+            <TranscriptsPanel />
+        </dialog>
+    }
+}
+
+/// Where runs get their replies now.
+#[component]
+fn Source() -> impl IntoView {
+    let state = use_app_state();
+    let llm = use_llm();
+    move || {
+        let text = match state.llm.get() {
+            LlmSource::Endpoint => match llm.config.with(|c| c.endpoint()) {
+                Ok(e) => format!(
+                    "Runs ask {} at {}.",
+                    e.settings.model,
+                    e.url.trim_end_matches("/chat/completions")
+                ),
+                Err(_) => "Runs ask the endpoint below, once it is set up.".to_owned(),
+            },
+            LlmSource::Replay(link) => format!(
+                "Runs replay the transcript {}… (nothing is sent to any endpoint).",
+                &link.sha256[..12]
+            ),
+        };
+        let replaying = matches!(state.llm.get(), LlmSource::Replay(_));
+        view! {
+            <p class="llm-source" data-testid="llm-source">
+                <strong>{text}</strong>
+                {replaying.then(|| view! {
+                    " "
+                    <button
+                        type="button"
+                        class="button"
+                        on:click=move |_| llm.use_source(LlmSource::Endpoint)
+                    >
+                        "Ask the endpoint instead"
+                    </button>
+                })}
+            </p>
+        }
+    }
+}
+
+/// The endpoint's fields; each change is kept at once.
+#[component]
+fn EndpointForm() -> impl IntoView {
+    let llm = use_llm();
+    let config = llm.config;
+    let update = move |change: &dyn Fn(&mut EndpointConfig)| {
+        let mut c = config.get_untracked();
+        change(&mut c);
+        llm.set_config(c);
+    };
+    let text = move |id: &'static str,
+                     label: &'static str,
+                     placeholder: &'static str,
+                     get: fn(&EndpointConfig) -> String,
+                     put: fn(&mut EndpointConfig, String)| {
+        view! {
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="text"
+                spellcheck="false"
+                autocomplete="off"
+                placeholder=placeholder
+                prop:value=move || config.with(get)
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    update(&|c| put(c, v.clone()));
+                }
+            />
+        }
+    };
+    let number = move |id: &'static str,
+                       label: &'static str,
+                       step: &'static str,
+                       get: fn(&EndpointConfig) -> String,
+                       put: fn(&mut EndpointConfig, &str)| {
+        view! {
+            <label for=id>{label}</label>
+            <input
+                id=id
+                type="number"
+                inputmode="decimal"
+                min="0"
+                step=step
+                prop:value=move || config.with(get)
+                on:change=move |ev| {
+                    let v = event_target_value(&ev);
+                    update(&|c| put(c, v.trim()));
+                }
+            />
+        }
+    };
+    let problem = move || config.with(|c| c.endpoint().err());
+    view! {
+        <fieldset class="llm-endpoint">
+            <legend>"Endpoint"</legend>
+            <div class="fields">
+                {text(
+                    "llm-base-url",
+                    "Base URL",
+                    "http://127.0.0.1:8080/v1",
+                    |c| c.base_url.clone(),
+                    |c, v| c.base_url = v,
+                )}
+                {text(
+                    "llm-model",
+                    "Model",
+                    "e.g. smollm2-135m-instruct, llama3.1:8b, gpt-4o-mini",
+                    |c| c.model.clone(),
+                    |c, v| c.model = v,
+                )}
+                <label for="llm-key">"API key"</label>
+                <span class="key">
+                    <input
+                        id="llm-key"
+                        type="password"
+                        autocomplete="off"
+                        placeholder="none"
+                        prop:value=move || llm.key.get()
+                        on:change=move |ev| llm.set_key(event_target_value(&ev))
+                    />
+                    <label class="check">
+                        <input
+                            type="checkbox"
+                            id="llm-remember"
+                            prop:checked=move || llm.remember.get()
+                            on:change=move |ev| llm.set_remember(event_target_checked(&ev))
+                        />
+                        "Remember on this device"
+                    </label>
+                </span>
+                {number(
+                    "llm-temperature",
+                    "Temperature",
+                    "0.1",
+                    |c| c.temperature.to_string(),
+                    |c, v| {
+                        if let Ok(t) = v.parse() {
+                            c.temperature = t;
+                        }
+                    },
+                )}
+                {number(
+                    "llm-seed",
+                    "Seed",
+                    "1",
+                    |c| c.seed.map(|s| s.to_string()).unwrap_or_default(),
+                    |c, v| c.seed = v.parse().ok(),
+                )}
+                {number(
+                    "llm-max-tokens",
+                    "Max tokens",
+                    "1",
+                    |c| c.max_tokens.to_string(),
+                    |c, v| {
+                        if let Ok(n) = v.parse() {
+                            c.max_tokens = n;
+                        }
+                    },
+                )}
+                <label for="llm-limit-field">"Token limit field"</label>
+                <select
+                    id="llm-limit-field"
+                    prop:value=move || config.with(|c| c.limit_field.name())
+                    on:change=move |ev| {
+                        if let Some(f) = LimitField::from_name(&event_target_value(&ev)) {
+                            update(&|c| c.limit_field = f);
+                        }
+                    }
+                >
+                    <option value="max_tokens">"max_tokens (llama.cpp, Ollama, vLLM)"</option>
+                    <option value="max_completion_tokens">
+                        "max_completion_tokens (OpenAI's newer models)"
+                    </option>
+                </select>
+                {number(
+                    "llm-timeout",
+                    "Timeout (s)",
+                    "1",
+                    |c| c.timeout_secs.to_string(),
+                    |c, v| {
+                        if let Ok(n) = v.parse() {
+                            c.timeout_secs = n;
+                        }
+                    },
+                )}
+                {number(
+                    "llm-concurrency",
+                    "Queries at once",
+                    "1",
+                    |c| c.concurrency.to_string(),
+                    |c, v| {
+                        if let Ok(n) = v.parse() {
+                            c.concurrency = n;
+                        }
+                    },
+                )}
+            </div>
+            <p class="param-note">
+                {format!(
+                    "An empty seed sends none. Evaluations ask about up to {MAX_CONCURRENCY} queries \
+                     at once; a server with one slot answers them in turn. The key is held in \
+                     memory, kept on this device only if you tick the box, sent only to this \
+                     endpoint, and never put in links, transcripts or exports."
+                )}
+            </p>
+            {move || llm.save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            <TestConnection llm=llm problem=Signal::derive(problem) />
+        </fieldset>
+    }
+}
+
+/// "Test connection" and what came of it.
+#[component]
+fn TestConnection(llm: Llm, problem: Signal<Option<String>>) -> impl IntoView {
+    let status = move || match llm.test.get() {
+        TestStatus::Idle => problem
+            .get()
+            .map(|p| view! { <p class="muted">{p}</p> }.into_any()),
+        TestStatus::Testing => Some(
+            view! { <p class="muted" role="status">"Asking the model for a short JSON reply…"</p> }
+                .into_any(),
+        ),
+        TestStatus::Answered(text) => Some(
+            view! { <p class="test-ok" role="status" data-testid="llm-test">{text}</p> }.into_any(),
+        ),
+        TestStatus::Failed(text) => Some(
+            view! { <p class="error" role="alert" data-testid="llm-test">{text}</p> }.into_any(),
+        ),
+    };
+    view! {
+        <div class="llm-test">
+            <button
+                type="button"
+                class="button primary"
+                prop:disabled=move || llm.test.get() == TestStatus::Testing
+                on:click=move |_| llm.test_connection()
+            >
+                "Test connection"
+            </button>
+            {status}
+        </div>
+    }
+}
+
+/// What the endpoint and this page must allow, in plain words.
+#[component]
+fn Reaching() -> impl IntoView {
+    let origin = page_origin();
+    view! {
+        <details class="llm-reach">
+            <summary>"Why the page may not reach an endpoint"</summary>
+            <p>
+                "Your browser sends the requests from this page, whose origin is "
+                <code>{origin.clone()}</code>
+                ". Two things must allow that:"
+            </p>
+            <ul>
+                <li>
+                    <strong>"The endpoint (CORS). "</strong>
+                    "It must answer the browser's preflight for this origin. llama.cpp's \
+                     llama-server allows any origin by default (its --api-key still applies). \
+                     Ollama allows only origins listed in OLLAMA_ORIGINS: start it with "
+                    <code>{format!("OLLAMA_ORIGINS={origin}")}</code>
+                    ". Other servers have a similar setting."
+                </li>
+                <li>
+                    <strong>"This page (Content-Security-Policy). "</strong>
+                    "It connects only to itself and to loopback addresses ("
+                    <code>"http://127.0.0.1:*"</code>", "<code>"http://localhost:*"</code>
+                    "). To use an endpoint elsewhere, the site's host adds it to the policy's \
+                     connect-src (the README says how); until then the test names the policy as \
+                     the reason."
+                </li>
+            </ul>
+        </details>
+    }
+}

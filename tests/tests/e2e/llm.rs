@@ -1,0 +1,636 @@
+//! The LLM methods in the browser against a real LLM: SmolLM2-135M
+//! behind llama.cpp's OpenAI-compatible server on loopback (see
+//! `nomos_e2e::llm_server`). A tiny model: the tests check the machinery
+//! (requests, progress, recording, replay, links), not legal quality.
+//!
+//! Each run's transcript is exported, and a fresh browser with no
+//! endpoint set up opens the run's link: without the transcript it says
+//! which one is missing and how to load it; with it (opened from a file,
+//! or shipped by the site under `transcripts/`) it shows the identical
+//! metrics, rounds and rankings, with nothing sent to any LLM.
+//!
+//! Hooks: the header's `[data-testid=llm-button]`, the settings' fields
+//! (`#llm-base-url`, `#llm-model`, `#llm-key`) and
+//! `[data-testid=llm-test]`; Search's `[data-testid=llm-done]` (its
+//! `data-transcript`), `[data-testid=llm-progress]`, `.llm-trace`;
+//! Evaluate's `#llm-queries`, `[data-testid=react-rounds]` rows
+//! `tr[data-round]` with `td[data-measure][data-value]`,
+//! `[data-testid=llm-cost]` and `[data-testid=eval-transcript]` (its
+//! `data-sha256`); the transcripts' file input in `.llm-transcripts`.
+
+use std::time::Duration;
+
+use anyhow::{bail, ensure, Context, Result};
+use fantoccini::key::Key;
+use fantoccini::Locator;
+use nomos_core::digest::sha256_hex;
+use nomos_e2e::app::{finish, App};
+use nomos_e2e::llm_server::{llm_base_url, DEFAULT_MODEL};
+use nomos_e2e::one_at_a_time;
+use nomos_e2e::paths::dist_dir;
+use nomos_e2e::server::StaticServer;
+use serde_json::{json, Value};
+
+/// The brief's loop: two rounds over BM25's top 10, 300 characters of
+/// each candidate.
+const REACT: &str = "react-bm25:rounds=2,candidates=10,chars=300";
+/// STARD queries evaluated with it.
+const QUERIES: usize = 3;
+/// Sent as the API key; llama.cpp without --api-key ignores it. It must
+/// appear nowhere but in requests to the endpoint.
+const KEY: &str = "sk-e2e-not-a-real-key-4711";
+/// A small model on two idle cores reads an observer prompt of 6,000
+/// tokens in about 40 s, and writes 60 tokens a second; on a machine busy
+/// with builds, ten times slower. Requests may take this long…
+const REQUEST_TIMEOUT_SECS: u32 = 900;
+/// …and a whole run this long (an upper bound, not an expectation).
+const LLM_JOB: Duration = Duration::from_secs(5400);
+/// The tiny model often repeats itself until the limit: 256 tokens bound
+/// such a reply (a cut reply is not JSON, and is retried, then recorded as
+/// a failed step, which the tests then also see handled) while leaving
+/// room for an observer keeping several of STARD's long ids.
+const MAX_TOKENS: u32 = 256;
+/// A replay ranks from memory.
+const REPLAY: Duration = Duration::from_secs(60);
+
+#[tokio::test]
+async fn react_bm25_evaluation_replays_offline_by_its_link() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let base = llm_base_url()?;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let link = format!("{}#pool=stard.blob&rank={REACT}", server.url());
+    let app = App::open_at(&link, "stard.blob").await?;
+    let sender = async {
+        set_up_endpoint(&app, &base).await?;
+        app.screenshot("llm-settings").await?;
+        close_settings(&app).await?;
+        open_evaluate(&app).await?;
+        set_field(&app, "llm-queries", &QUERIES.to_string()).await?;
+        click(&app, "[data-testid=run-evaluation]").await?;
+        let shown = evaluation(&app, LLM_JOB).await?;
+        let rounds = rounds(&app).await?;
+        let round_numbers: Vec<&str> = rounds.iter().map(|(r, _)| r.as_str()).collect();
+        ensure!(round_numbers == ["0", "1", "2"], "rounds shown: {round_numbers:?}");
+        // The last round is the method's result.
+        for (measure, value) in rounds[2].1.as_object().context("round 2")? {
+            ensure!(
+                shown["means"][measure] == *value,
+                "round 2's {measure} is {value}, the means say {}",
+                shown["means"][measure]
+            );
+        }
+        let cost = app
+            .poll(
+                "the LLM cost",
+                "const rows = document.querySelectorAll('[data-testid=llm-cost] tr[data-cost]');
+                return rows.length ? Object.fromEntries(Array.from(rows, r => [r.dataset.cost, Number(r.dataset.value)])) : null;",
+                vec![],
+            )
+            .await?;
+        let calls = cost["calls"].as_f64().unwrap_or_default();
+        ensure!(
+            calls >= (2 * QUERIES) as f64,
+            "{calls} LLM calls for {QUERIES} queries of 2 rounds"
+        );
+        println!(
+            "react-bm25 on {QUERIES} STARD queries with {DEFAULT_MODEL}: {calls} calls, \
+             {} prompt + {} completion tokens, {:.1} s of LLM time; failed queries: {}",
+            cost["prompt_tokens"],
+            cost["completion_tokens"],
+            cost["millis"].as_f64().unwrap_or_default() / 1000.0,
+            shown["failed"]
+        );
+        app.screenshot("llm-evaluate").await?;
+
+        // Round 0 is BM25 on the same queries: B = BM25 follows A's.
+        let bm25 = compare_with_bm25(&app).await?;
+        for (measure, value) in rounds[0].1.as_object().context("round 0")? {
+            ensure!(
+                bm25[measure] == *value,
+                "round 0's {measure} is {value}, BM25 on the same queries {}",
+                bm25[measure]
+            );
+        }
+
+        let sha = shown["transcript"]
+            .as_str()
+            .context("no transcript shown")?
+            .to_owned();
+        let url = app.client().current_url().await?.to_string();
+        ensure!(url.contains(&format!("transcript={sha}")), "the link lacks the transcript: {url}");
+        ensure!(!url.contains("8089") && !url.contains(KEY), "the link leaks the endpoint: {url}");
+        let transcript = captured(&app, "[data-testid=eval-transcript] [data-testid=download-transcript]").await?;
+        ensure!(
+            sha256_hex(transcript.as_bytes()) == sha,
+            "the downloaded transcript's SHA-256 is not the link's"
+        );
+        ensure!(!transcript.contains(KEY), "the transcript holds the API key");
+        let run = captured(&app, "xpath://div[contains(@class,'exports')]/button[normalize-space(.)='Run (TREC)']").await?;
+        let remembered = app
+            .client()
+            .execute("return localStorage.getItem('nomos-llm-key');", vec![])
+            .await?;
+        ensure!(remembered.is_null(), "the key was stored without being asked to");
+        Ok((url, sha, transcript, shown, rounds, run))
+    }
+    .await;
+    let closed = app.close().await;
+    let (url, sha, transcript, shown, rounds, run) = sender?;
+    closed?;
+
+    // A fresh browser without the transcript: told which one, and how.
+    let receiver = App::start(&url).await?;
+    let outcome = async {
+        receiver.wait_for_evaluate("stard.blob").await?;
+        let notice = receiver
+            .poll(
+                "the missing-transcript notice",
+                "return document.querySelector('.link-notice')?.textContent || null;",
+                vec![],
+            )
+            .await?;
+        let notice = notice.as_str().unwrap_or_default();
+        ensure!(
+            notice.contains(&sha)
+                && notice.contains("does not have")
+                && notice.contains("LLM settings"),
+            "the notice says {notice:?}"
+        );
+        receiver.screenshot("llm-missing-transcript").await?;
+        // Opened from a file, it replays to the same results.
+        let file = tempfile::Builder::new().suffix(".jsonl").tempfile()?;
+        std::fs::write(file.path(), &transcript)?;
+        click(&receiver, "[data-testid=llm-button]").await?;
+        receiver
+            .client()
+            .find(Locator::Css(".llm-transcripts input[type=file]"))
+            .await?
+            .send_keys(file.path().to_str().context("temp path")?)
+            .await?;
+        receiver
+            .poll(
+                "the transcript to load",
+                "const ok = document.querySelector('.llm-transcripts .test-ok');
+                 const error = document.querySelector('.llm-transcripts .error');
+                 return ok ? ok.textContent : (error ? { error: error.textContent } : null);",
+                vec![],
+            )
+            .await
+            .and_then(|v| match v.get("error") {
+                Some(e) => bail!("loading the transcript failed: {e}"),
+                None => Ok(v),
+            })?;
+        close_settings(&receiver).await?;
+        same_results(&receiver, &shown, &rounds, &run).await
+    }
+    .await;
+    finish(receiver, outcome).await?;
+
+    // A fresh browser on a site that ships it: found by its hash alone.
+    server.replace("transcripts/e2e-react.jsonl", transcript.into_bytes());
+    server.replace(
+        "transcripts/index.json",
+        site_index("e2e-react.jsonl", REACT, &sha),
+    );
+    let receiver = App::start(&url).await?;
+    let outcome = async {
+        receiver.wait_for_evaluate("stard.blob").await?;
+        same_results(&receiver, &shown, &rounds, &run).await?;
+        let notice = receiver
+            .client()
+            .execute(
+                "return document.querySelector('.link-notice')?.textContent ?? '';",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            notice == json!(""),
+            "a notice although the site has it: {notice}"
+        );
+        Ok(())
+    }
+    .await;
+    let outcome = finish(receiver, outcome).await;
+    server.stop();
+    outcome
+}
+
+#[tokio::test]
+async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let base = llm_base_url()?;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let query = "ελευθερία του τύπου";
+    let app = App::open_at(
+        &format!("{}#pool=el-syntagma.blob", server.url()),
+        "el-syntagma.blob",
+    )
+    .await?;
+    let sender = async {
+        // An endpoint the page's policy does not allow is named as such.
+        click(&app, "[data-testid=llm-button]").await?;
+        set_field(&app, "llm-base-url", "http://192.0.2.1:9/v1").await?;
+        set_field(&app, "llm-model", DEFAULT_MODEL).await?;
+        let refused = test_connection(&app).await?;
+        ensure!(
+            !refused.0 && refused.1.contains("Content-Security-Policy (connect-src)"),
+            "a non-loopback endpoint: {refused:?}"
+        );
+        set_up_endpoint(&app, &base).await?;
+        close_settings(&app).await?;
+
+        // reform-sparse: one call, the keywords shown and ranked.
+        app.choose_method("reform-sparse").await?;
+        let input = app.client().find(Locator::Id("search-box")).await?;
+        input.send_keys(query).await?;
+        press_enter(&app).await?;
+        let done = llm_done(&app).await?;
+        let keywords = text_of(&app, ".llm-trace .reformulated q").await?;
+        ensure!(!keywords.is_empty(), "no keywords shown");
+        let reform_rows = app.results(query).await?;
+        let reform_url = app.client().current_url().await?.to_string();
+        ensure!(reform_url.contains(&format!("transcript={done}")), "{reform_url}");
+        let reform_transcript = captured(&app, "[data-testid=llm-done] [data-testid=download-transcript]").await?;
+        app.screenshot("llm-search-reform").await?;
+
+        // ReAct: progress round by round, Cancel, then a whole run.
+        app.choose_method("react-bm25").await?;
+        for (key, value) in [("rounds", "2"), ("candidates", "10"), ("chars", "300")] {
+            set_field(&app, &format!("method-{key}"), value).await?;
+        }
+        press_enter(&app).await?;
+        let progress = app
+            .poll(
+                "ReAct's progress",
+                "const label = document.querySelector('[data-testid=llm-progress] .job-label')?.textContent ?? '';
+                 return label.startsWith('Round') ? label : null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            progress.as_str().is_some_and(|p| p.starts_with("Round 1 of 2")),
+            "progress says {progress}"
+        );
+        app.screenshot("llm-search-progress").await?;
+        click(&app, "[data-testid=llm-progress] button").await?;
+        app.poll(
+            "the run to cancel",
+            "return document.querySelector('.llm-run')?.textContent.includes('Cancelled') || null;",
+            vec![],
+        )
+        .await?;
+        press_enter(&app).await?;
+        let react_sha = llm_done(&app).await?;
+        let rounds = app
+            .client()
+            .execute(
+                "return Array.from(document.querySelectorAll('.llm-trace tr.llm-round'),
+                    r => [r.dataset.round, r.querySelector('.planner-query').textContent]);",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            rounds.as_array().is_some_and(|r| r.len() == 2),
+            "the rounds shown: {rounds}"
+        );
+        let react_rows = app.results(query).await?;
+        let react_url = app.client().current_url().await?.to_string();
+        let react_transcript = captured(&app, "[data-testid=llm-done] [data-testid=download-transcript]").await?;
+        ensure!(sha256_hex(react_transcript.as_bytes()) == react_sha, "ReAct's transcript hash");
+        app.screenshot("llm-search-react").await?;
+        Ok((
+            (reform_url, done, reform_transcript, reform_rows, keywords),
+            (react_url, react_sha, react_transcript, react_rows, rounds),
+        ))
+    }
+    .await;
+    let closed = app.close().await;
+    let (reform, react) = sender?;
+    closed?;
+
+    // Fresh browsers, no endpoint; the site ships both transcripts.
+    let mut index = Vec::new();
+    for (name, method, sha, text) in [
+        ("e2e-reform.jsonl", "reform-sparse", &reform.1, &reform.2),
+        ("e2e-react-search.jsonl", REACT, &react.1, &react.2),
+    ] {
+        server.replace(&format!("transcripts/{name}"), text.clone().into_bytes());
+        index.push(
+            json!({"file": name, "name": name, "pool": "el-syntagma.blob",
+            "method": method, "sha256": sha, "model": DEFAULT_MODEL}),
+        );
+    }
+    server.replace(
+        "transcripts/index.json",
+        serde_json::to_vec(&json!({"format_version": 1, "transcripts": index}))?,
+    );
+    for (url, rows, what) in [
+        (&reform.0, &reform.3, "reform-sparse"),
+        (&react.0, &react.3, "react-bm25"),
+    ] {
+        let receiver = App::open_at(url, "el-syntagma.blob").await?;
+        let outcome = async {
+            llm_done(&receiver).await?;
+            let replayed = receiver.results(query).await?;
+            ensure!(replayed == *rows, "{what} replays to another ranking");
+            if what == "reform-sparse" {
+                ensure!(text_of(&receiver, ".llm-trace .reformulated q").await? == reform.4);
+            } else {
+                let rounds = receiver
+                    .client()
+                    .execute(
+                        "return Array.from(document.querySelectorAll('.llm-trace tr.llm-round'),
+                            r => [r.dataset.round, r.querySelector('.planner-query').textContent]);",
+                        vec![],
+                    )
+                    .await?;
+                ensure!(rounds == react.4, "the rounds replay differently: {rounds}");
+            }
+            Ok(())
+        }
+        .await;
+        finish(receiver, outcome).await?;
+    }
+    server.stop();
+    Ok(())
+}
+
+/// Opens the LLM settings and sets the endpoint up, with the test's key
+/// (not remembered); Test connection must report the model's answer.
+async fn set_up_endpoint(app: &App, base: &str) -> Result<()> {
+    if !dialog_open(app).await? {
+        click(app, "[data-testid=llm-button]").await?;
+    }
+    set_field(app, "llm-base-url", base).await?;
+    set_field(app, "llm-model", DEFAULT_MODEL).await?;
+    set_field(app, "llm-key", KEY).await?;
+    set_field(app, "llm-timeout", &REQUEST_TIMEOUT_SECS.to_string()).await?;
+    set_field(app, "llm-max-tokens", &MAX_TOKENS.to_string()).await?;
+    let (ok, said) = test_connection(app).await?;
+    ensure!(ok, "Test connection failed: {said}");
+    ensure!(
+        said.contains("answered in"),
+        "Test connection says {said:?}"
+    );
+    Ok(())
+}
+
+/// Clicks Test connection; whether it succeeded, and what it says.
+async fn test_connection(app: &App) -> Result<(bool, String)> {
+    app.client()
+        .execute(
+            "document.querySelector('[data-testid=llm-test]')?.remove();",
+            vec![],
+        )
+        .await?;
+    app.client()
+        .find(Locator::XPath(
+            "//button[normalize-space(.)='Test connection']",
+        ))
+        .await?
+        .click()
+        .await?;
+    let said = app
+        .poll_for(
+            "Test connection",
+            "const p = document.querySelector('[data-testid=llm-test]');
+             return p ? [p.classList.contains('test-ok'), p.textContent] : null;",
+            vec![],
+            Duration::from_secs(2 * REQUEST_TIMEOUT_SECS as u64),
+        )
+        .await?;
+    Ok((
+        said[0].as_bool().unwrap_or(false),
+        said[1].as_str().unwrap_or_default().to_owned(),
+    ))
+}
+
+async fn dialog_open(app: &App) -> Result<bool> {
+    let open = app
+        .client()
+        .execute(
+            "return document.getElementById('llm-settings')?.open ?? false;",
+            vec![],
+        )
+        .await?;
+    Ok(open == json!(true))
+}
+
+async fn close_settings(app: &App) -> Result<()> {
+    click(app, "#llm-settings form[method=dialog] button").await?;
+    ensure!(!dialog_open(app).await?, "the settings stayed open");
+    Ok(())
+}
+
+/// Sets an input's value as typing would, and lets the app see it.
+async fn set_field(app: &App, id: &str, value: &str) -> Result<()> {
+    let done = app
+        .client()
+        .execute(
+            "const [id, value] = arguments;
+             const el = document.getElementById(id);
+             if (!el) return false;
+             el.value = value;
+             el.dispatchEvent(new Event('input', { bubbles: true }));
+             el.dispatchEvent(new Event('change', { bubbles: true }));
+             return true;",
+            vec![json!(id), json!(value)],
+        )
+        .await?;
+    ensure!(done == json!(true), "no field #{id}");
+    Ok(())
+}
+
+/// Clicks the element `selector` (CSS, or `xpath:` and an XPath).
+async fn click(app: &App, selector: &str) -> Result<()> {
+    let locator = match selector.strip_prefix("xpath:") {
+        Some(xpath) => Locator::XPath(xpath),
+        None => Locator::Css(selector),
+    };
+    app.client()
+        .find(locator)
+        .await
+        .with_context(|| format!("nothing matches {selector}"))?
+        .click()
+        .await?;
+    Ok(())
+}
+
+async fn press_enter(app: &App) -> Result<()> {
+    app.client()
+        .find(Locator::Id("search-box"))
+        .await?
+        .send_keys(&Key::Enter.to_string())
+        .await?;
+    Ok(())
+}
+
+async fn text_of(app: &App, selector: &str) -> Result<String> {
+    let text = app
+        .client()
+        .execute(
+            "return document.querySelector(arguments[0])?.textContent ?? '';",
+            vec![json!(selector)],
+        )
+        .await?;
+    Ok(text.as_str().unwrap_or_default().to_owned())
+}
+
+/// Waits for Search's LLM run to finish; its transcript's hash.
+async fn llm_done(app: &App) -> Result<String> {
+    let state = app
+        .poll_for(
+            "the LLM run",
+            "const done = document.querySelector('[data-testid=llm-done]');
+             const error = document.querySelector('[data-testid=llm-error]');
+             return done ? { sha: done.dataset.transcript } : (error ? { error: error.textContent } : null);",
+            vec![],
+            LLM_JOB,
+        )
+        .await?;
+    if let Some(e) = state.get("error") {
+        bail!("the LLM run failed: {e}");
+    }
+    Ok(state["sha"].as_str().unwrap_or_default().to_owned())
+}
+
+async fn open_evaluate(app: &App) -> Result<()> {
+    click(
+        app,
+        "xpath://nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
+    )
+    .await
+}
+
+/// Waits for the evaluation to end: its means (by measure, as the
+/// `data-value` text), the LLM transcript's hash and the failed queries.
+async fn evaluation(app: &App, limit: Duration) -> Result<Value> {
+    let script = "const rows = document.querySelectorAll('[data-testid=metric-means] tr[data-measure]');
+        const status = document.querySelector('.eval-status')?.textContent ?? '';
+        const running = document.querySelector('.run-bar .job');
+        if (!running && rows.length) return {
+            means: Object.fromEntries(Array.from(rows, r => [r.dataset.measure, r.dataset.value])),
+            transcript: document.querySelector('[data-testid=eval-transcript]')?.dataset.sha256 ?? null,
+            failed: Number(document.querySelector('[data-testid=llm-failed]')?.dataset.count ?? 0),
+        };
+        if (!running && status && !status.startsWith('Evaluating')) return { error: status };
+        return null;";
+    let shown = app
+        .poll_for("the evaluation", script, vec![], limit)
+        .await?;
+    if let Some(e) = shown.get("error") {
+        bail!("the evaluation failed: {e}");
+    }
+    Ok(shown)
+}
+
+/// ReAct's rows: round, and its measures (`data-value` text).
+async fn rounds(app: &App) -> Result<Vec<(String, Value)>> {
+    let rows = app
+        .poll(
+            "ReAct's rounds",
+            "const rows = document.querySelectorAll('[data-testid=react-rounds] tr[data-round]');
+             return rows.length ? Array.from(rows, r => [r.dataset.round, Object.fromEntries(
+                 Array.from(r.querySelectorAll('td[data-measure]'), c => [c.dataset.measure, c.dataset.value]))]) : null;",
+            vec![],
+        )
+        .await?;
+    Ok(serde_json::from_value(rows)?)
+}
+
+/// Compares with BM25 (B) and returns B's means.
+async fn compare_with_bm25(app: &App) -> Result<Value> {
+    set_field(app, "compare-method", "bm25").await?;
+    click(
+        app,
+        "xpath://div[contains(@class,'compare-form')]/button[normalize-space(.)='Compare']",
+    )
+    .await?;
+    app.poll_for(
+        "B's means",
+        "const rows = document.querySelectorAll('[data-testid=metric-means] tr[data-measure]');
+         const b = Array.from(rows, r => [r.dataset.measure, r.querySelector('td[data-value]')?.dataset.value]);
+         return b.length && b.every(([, v]) => v) ? Object.fromEntries(b) : null;",
+        vec![],
+        REPLAY,
+    )
+    .await
+}
+
+/// Runs the evaluation the link describes (replaying) and checks it
+/// shows `shown`'s means, `rounds` and the TREC run `run`.
+async fn same_results(
+    app: &App,
+    shown: &Value,
+    rounds_shown: &[(String, Value)],
+    run: &str,
+) -> Result<()> {
+    click(app, "[data-testid=run-evaluation]").await?;
+    let replayed = evaluation(app, REPLAY).await?;
+    ensure!(
+        replayed["means"] == shown["means"] && replayed["failed"] == shown["failed"],
+        "the replay's means differ: {replayed} vs {shown}"
+    );
+    ensure!(
+        replayed["transcript"] == shown["transcript"],
+        "the replay names another transcript"
+    );
+    ensure!(
+        rounds(app).await? == rounds_shown,
+        "the rounds replay differently"
+    );
+    ensure!(
+        captured(
+            app,
+            "xpath://div[contains(@class,'exports')]/button[normalize-space(.)='Run (TREC)']"
+        )
+        .await?
+            == run,
+        "the replay's run file differs"
+    );
+    Ok(())
+}
+
+/// Clicks a download button and returns what would have been saved,
+/// caught at `URL.createObjectURL` (typed blobs only: the semantic
+/// model's untyped one must still work).
+async fn captured(app: &App, button: &str) -> Result<String> {
+    app.client()
+        .execute(
+            "if (!window.exported) {
+                window.exported = [];
+                const create = URL.createObjectURL;
+                URL.createObjectURL = blob => {
+                    if (!blob.type) return create(blob);
+                    window.exported.push(blob);
+                    return 'data:,';
+                };
+                HTMLAnchorElement.prototype.click = function () {};
+            }
+            window.exported.length = 0;",
+            vec![],
+        )
+        .await?;
+    click(app, button).await?;
+    let text = app
+        .poll(
+            "the download",
+            "return window.exported.length ? window.exported[0].text().then(t => t) : null;",
+            vec![],
+        )
+        .await?;
+    Ok(text
+        .as_str()
+        .context("a download that is not text")?
+        .to_owned())
+}
+
+/// A `transcripts/index.json` listing one transcript.
+fn site_index(file: &str, method: &str, sha: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "format_version": 1,
+        "transcripts": [{"file": file, "name": file, "pool": "stard.blob",
+            "method": method, "sha256": sha, "model": DEFAULT_MODEL}],
+    }))
+    .expect("JSON")
+}
