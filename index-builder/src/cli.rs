@@ -273,6 +273,11 @@ pub struct BuildArgs {
     /// vector after vector), to measure quantisation against.
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub vectors_out: Option<PathBuf>,
+    /// LLM-augmented texts to index beside each article's text: rows of
+    /// `chunk_id` and `chunk`, as `nomos augment` (or CRAwLeR-DK's
+    /// `augmented_chunks.jsonl`) writes them.
+    #[arg(long, value_name = "FILE")]
+    pub augmented: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
 }

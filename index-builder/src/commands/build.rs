@@ -22,7 +22,8 @@ use crate::cli::{BuildArgs, SourceFormat};
 use crate::embedder;
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
-use crate::sources::{beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
+use crate::sources::tabular::read_table;
+use crate::sources::{augmented, beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
 
 /// How many example ids a warning or error lists.
 const EXAMPLES: usize = 5;
@@ -30,8 +31,16 @@ const EXAMPLES: usize = 5;
 pub fn run(args: BuildArgs) -> Result<()> {
     let row = format_row(args.format);
     let analyzer = analyzer_by_name(&analyzer_name(&args, &row)?)?;
-    let pool = (row.read)(&args.src)?;
+    let mut pool = (row.read)(&args.src)?;
     check_ids(&pool)?;
+    if let Some(path) = &args.augmented {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        augmented::attach(&mut pool, read_table(dir, name)?)?;
+    }
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;

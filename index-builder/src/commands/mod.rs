@@ -1,6 +1,7 @@
 //! One module per subcommand; `run` dispatches.
 
 mod analyze;
+mod augment;
 mod build;
 mod eval;
 mod fetch;
