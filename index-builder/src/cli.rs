@@ -8,6 +8,8 @@ use nomos_core::embed::Pooling;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Variant;
 
+use crate::llm::LlmArgs;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "nomos",
@@ -158,7 +160,10 @@ pub struct RankingArgs {
     /// weighted, optionally with parameters as NAME:KEY=VALUE,... (e.g.
     /// `rrf:k=60,depth=100`, `dense-binary:candidates=1000`). All but bm25
     /// and prf need a blob built with `--embed` and `--model`. Default: rrf
-    /// when the blob has vectors and --model is given, else bm25.
+    /// when the blob has vectors and --model is given, else bm25. The LLM
+    /// methods reform-sparse, reform-dense, reform-hybrid:k=60,depth=100
+    /// and react-bm25:rounds=10,candidates=100,chars=0 need --llm-url or
+    /// --replay (reform-dense and reform-hybrid also vectors and --model).
     #[arg(long, value_parser = parse_method)]
     pub method: Option<Method>,
     /// Model directory (from `nomos model prepare`) to embed queries with;
@@ -167,6 +172,8 @@ pub struct RankingArgs {
     pub model: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
+    #[command(flatten)]
+    pub llm: LlmArgs,
 }
 
 /// Where the ONNX Runtime library that runs the embedding model is.
