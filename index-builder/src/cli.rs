@@ -42,6 +42,9 @@ pub enum Command {
     },
     /// Build an index blob from a source.
     Build(BuildArgs),
+    /// Write LLM contexts situating each article in its act (contextual
+    /// chunks), for `nomos build --augmented`. Resumable.
+    Augment(AugmentArgs),
     /// Print a blob's header and section sizes.
     Info { blob: PathBuf },
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
@@ -170,10 +173,22 @@ pub struct RankingArgs {
     /// the same model the blob's vectors were built with.
     #[arg(long, value_name = "MODEL_DIR")]
     pub model: Option<PathBuf>,
+    /// Which of a blob's texts to rank: `augmented` ranks the LLM-augmented
+    /// texts (context + text, from `nomos build --augmented` or CRAwLeR-DK's
+    /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.
+    #[arg(long, value_enum, default_value_t = RankedField::Text)]
+    pub field: RankedField,
     #[command(flatten)]
     pub runtime: OrtArgs,
     #[command(flatten)]
     pub llm: LlmArgs,
+}
+
+/// A blob field to rank.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RankedField {
+    Text,
+    Augmented,
 }
 
 /// Where the ONNX Runtime library that runs the embedding model is.
@@ -236,6 +251,32 @@ pub struct EvalArgs {
     /// method with all its parameters, plus the BM25 settings it used).
     #[arg(long)]
     pub tag: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct AugmentArgs {
+    /// Source format, as for `nomos build`.
+    #[arg(long, value_enum)]
+    pub format: SourceFormat,
+    /// Source directory (or file), as for `nomos build`.
+    pub src: PathBuf,
+    /// Output: rows of `chunk_id`, `chunk` (context, blank line, text) and
+    /// what resuming needs, as CRAwLeR-DK's augmented_chunks.jsonl. An
+    /// existing file is resumed: chunks whose text it already covers are
+    /// skipped.
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
+    /// Analyzer, which picks the prompts' language; defaults by format.
+    #[arg(long)]
+    pub analyzer: Option<String>,
+    /// Characters of the act shown around each chunk (whole chunks).
+    #[arg(long, value_name = "N", default_value_t = 6000)]
+    pub window_chars: usize,
+    /// Augment at most N chunks this run.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

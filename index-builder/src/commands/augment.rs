@@ -24,9 +24,48 @@ use nomos_core::llm::augment::{act_window, augmented_text, situate, Chunk};
 use nomos_core::llm::{Chat, Cost, LlmError, Prompts, Settings};
 use serde::{Deserialize, Serialize};
 
-use super::progress;
+use super::{build, progress};
+use crate::cli::AugmentArgs;
 use crate::error::bad_input;
+use crate::llm::{block_on, Backend};
 use crate::sources::pool::Pool;
+
+/// `nomos augment`.
+pub fn run(args: &AugmentArgs) -> Result<()> {
+    let (pool, analyzer) = build::read_pool(args.format, &args.src, args.analyzer.as_deref())?;
+    let (backend, settings) = Backend::open(&args.llm, "augment")?;
+    let job = Job {
+        pool: &pool,
+        prompts: Prompts::for_analyzer(&analyzer),
+        settings: &settings,
+        window_chars: args.window_chars,
+        concurrency: args.llm.llm_concurrency as usize,
+        limit: args.limit,
+    };
+    let outcome = augment(&job, &backend, &args.out);
+    backend.finish()?;
+    let report = outcome?;
+    let cost = report.cost;
+    eprintln!(
+        "{}: {} chunks written, {} already done, {} failed; {} calls, {} prompt + {} completion tokens, {:.1} s of LLM time",
+        args.out.display(),
+        report.written,
+        report.skipped,
+        report.failed.len(),
+        cost.calls,
+        cost.prompt_tokens,
+        cost.completion_tokens,
+        cost.millis / 1000.0
+    );
+    if !report.failed.is_empty() {
+        eprintln!(
+            "warning: {} chunks got no usable context twice (not written; run again to retry): {}",
+            report.failed.len(),
+            crate::sources::augmented::elide(&report.failed)
+        );
+    }
+    Ok(())
+}
 
 /// One line of the output: CRAwLeR-DK's `chunk_id` and `chunk` (context,
 /// blank line, text), and what resuming and auditing need.
@@ -247,20 +286,6 @@ fn write_in_pool_order(path: &Path, pool: &Pool, rows: &HashMap<String, Row>) ->
         .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
         .and_then(|_| fs::rename(&tmp, path))
         .with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// Runs a future whose awaits are all ready: the transport is blocking, so
-/// core's async steps complete on their first poll.
-fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    use std::task::{Context as TaskContext, Poll, Waker};
-    let mut future = std::pin::pin!(future);
-    let mut cx = TaskContext::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::yield_now();
-    }
 }
 
 #[cfg(test)]

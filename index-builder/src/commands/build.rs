@@ -175,17 +175,36 @@ fn format_row(format: SourceFormat) -> FormatRow {
 }
 
 fn analyzer_name(args: &BuildArgs, row: &FormatRow) -> Result<String> {
-    match (&args.analyzer, row.analyzer) {
-        (Some(name), _) => Ok(name.clone()),
+    pick_analyzer(args.format, args.analyzer.as_deref(), row)
+}
+
+/// `given`, else the format's analyzer.
+fn pick_analyzer(format: SourceFormat, given: Option<&str>, row: &FormatRow) -> Result<String> {
+    match (given, row.analyzer) {
+        (Some(name), _) => Ok(name.to_owned()),
         (None, Some(name)) => Ok(name.to_owned()),
         (None, None) => Err(bad_input(format!(
             "--analyzer is required with --format {} (gbr-greek, da or zh)",
-            args.format
+            format
                 .to_possible_value()
                 .expect("formats have names")
                 .get_name()
         ))),
     }
+}
+
+/// Reads `src` as `format` reads it for `build`, with the name of the
+/// analyzer `build` would use (`analyzer`, else the format's).
+pub(super) fn read_pool(
+    format: SourceFormat,
+    src: &Path,
+    analyzer: Option<&str>,
+) -> Result<(Pool, String)> {
+    let row = format_row(format);
+    let name = pick_analyzer(format, analyzer, &row)?;
+    let pool = (row.read)(src)?;
+    check_ids(&pool)?;
+    Ok((pool, name))
 }
 
 /// `--title`, else the format's, else the source directory's name.

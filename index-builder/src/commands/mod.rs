@@ -32,6 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => eval::run(&args),
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Build(args) => build::run(args),
+        Command::Augment(args) => augment::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {

@@ -7,14 +7,14 @@ use std::path::Path;
 
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::Blob;
+use nomos_core::blob::{Blob, Field};
 use nomos_core::eval::Qrels;
 use nomos_core::index::InvertedIndex;
 use nomos_core::pool::{Benchmark, Pool};
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, progress};
-use crate::cli::{PoolArg, RankingArgs};
+use crate::cli::{PoolArg, RankedField, RankingArgs};
 use crate::error::bad_input;
 use crate::sources::beir::read_beir;
 use crate::sources::pool::{Article, Pool as SourcePool};
@@ -42,6 +42,9 @@ impl Ranking {
     /// Loads the pool named on the command line.
     pub fn load(pool: &PoolArg, ranking: &RankingArgs) -> Result<Ranking> {
         match (&pool.corpus, &pool.index) {
+            (Some(_), None) if ranking.field == RankedField::Augmented => Err(bad_input(
+                "--field augmented needs a blob (--index) built with augmented texts",
+            )),
             (Some(dir), None) => {
                 let name = ranking.analyzer.as_deref().ok_or_else(|| {
                     bad_input("--analyzer is required with --corpus (gbr-greek, da or zh)")
@@ -80,7 +83,11 @@ impl Ranking {
             }
         }
         let params = bm25_params(args, blob.bm25_params())?;
-        let pool = Pool::from_blob(&mut blob)
+        let field = match args.field {
+            RankedField::Text => Field::Text,
+            RankedField::Augmented => Field::Augmented,
+        };
+        let pool = Pool::from_blob_field(&mut blob, field)
             .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
         let benchmark = Benchmark::from_blob(&blob, &pool.analyzer())
             .map_err(|e| bad_input(format!("{}: the blob's benchmark: {e}", path.display())))?;
