@@ -232,7 +232,16 @@ fn react_bm25_records_then_replays_byte_for_byte() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(replayed, recorded);
-    assert_eq!(metrics["llm"]["cost"]["total"]["calls"], 12);
+    let total = &metrics["llm"]["cost"]["total"];
+    assert_eq!(total["calls"], 12);
+    assert_eq!(
+        total["llm_ms"], llm["cost"]["total"]["llm_ms"],
+        "as recorded"
+    );
+    assert_eq!(
+        total["overhead_ms"], total["wall_ms"],
+        "a replay waits for no LLM"
+    );
     assert_eq!(metrics["llm"]["replay"], transcript.display().to_string());
 
     // The same pool as a blob shows the model the same text: same run.

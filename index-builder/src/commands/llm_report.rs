@@ -299,13 +299,29 @@ pub fn print_costs(out: &mut impl Write, bench: &Benchmark, run: &LlmRun) -> io:
     let mut wall = 0.0;
     for (q, answered) in bench.queries.iter().zip(&run.answers) {
         let seconds = answered.wall.as_secs_f64();
-        row(out, &q.id, width, &answered.cost, seconds, 1.0)?;
+        row(
+            out,
+            &q.id,
+            width,
+            &answered.cost,
+            seconds,
+            run.waited_ms(&answered.cost),
+            1.0,
+        )?;
         total.add(&answered.cost);
         wall += seconds;
     }
-    row(out, "total", width, &total, wall, 1.0)?;
+    let waited = run.waited_ms(&total);
+    row(out, "total", width, &total, wall, waited, 1.0)?;
     let n = run.answers.len().max(1) as f64;
-    row(out, "mean", width, &total, wall, n)?;
+    row(out, "mean", width, &total, wall, waited, n)?;
+    if let Origin::Replay { .. } = run.origin {
+        writeln!(
+            out,
+            "(LLM times as recorded; wall time and overhead are this replay's, which waited for \
+             no LLM)"
+        )?;
+    }
     writeln!(
         out,
         "run wall time {:.2} s ({} queries on {} worker{}); loop overhead apart from the LLM \
@@ -314,18 +330,20 @@ pub fn print_costs(out: &mut impl Write, bench: &Benchmark, run: &LlmRun) -> io:
         run.answers.len(),
         run.workers,
         if run.workers == 1 { "" } else { "s" },
-        (wall - total.millis / 1000.0) / n
+        (wall - waited / 1000.0) / n
     )
 }
 
 /// One row: the cost divided by `per` (1 for a query and the total, the
-/// number of queries for the mean).
+/// number of queries for the mean); `wall` in seconds, `waited` (the LLM
+/// time this run waited for, see [`LlmRun::waited_ms`]) in milliseconds.
 fn row(
     out: &mut impl Write,
     label: &str,
     width: usize,
     cost: &Cost,
     wall: f64,
+    waited: f64,
     per: f64,
 ) -> io::Result<()> {
     let llm = cost.millis / 1000.0;
@@ -341,7 +359,7 @@ fn row(
         f64::from(cost.retries) / per,
         f64::from(cost.failures) / per,
         wall / per,
-        (wall - llm) / per,
+        (wall - waited / 1000.0) / per,
     )
 }
 
@@ -460,7 +478,8 @@ pub fn json(
         total.add(&answered.cost);
         let wall = answered.wall.as_secs_f64() * 1000.0;
         wall_sum += wall;
-        per_query.insert(q.id.clone(), cost_json(&answered.cost, wall));
+        let waited = run.waited_ms(&answered.cost);
+        per_query.insert(q.id.clone(), cost_json(&answered.cost, wall, waited));
         traces.insert(q.id.clone(), trace_json(bench, &answered.trace));
     }
     let n = run.answers.len().max(1) as f64;
@@ -472,7 +491,7 @@ pub fn json(
         "retries": f64::from(total.retries) / n,
         "failures": f64::from(total.failures) / n,
         "wall_ms": wall_sum / n,
-        "overhead_ms": (wall_sum - total.millis) / n,
+        "overhead_ms": (wall_sum - run.waited_ms(&total)) / n,
     });
     json!({
         "method": format!("{method:#}"),
@@ -493,7 +512,7 @@ pub fn json(
         "workers": run.workers,
         "wall_ms": run.wall.as_secs_f64() * 1000.0,
         "cost": {
-            "total": cost_json(&total, wall_sum),
+            "total": cost_json(&total, wall_sum, run.waited_ms(&total)),
             "mean": mean,
             "per_query": per_query,
         },
@@ -508,7 +527,7 @@ pub fn json(
     })
 }
 
-fn cost_json(cost: &Cost, wall_ms: f64) -> Value {
+fn cost_json(cost: &Cost, wall_ms: f64, waited_ms: f64) -> Value {
     json!({
         "calls": cost.calls,
         "prompt_tokens": cost.prompt_tokens,
@@ -517,7 +536,7 @@ fn cost_json(cost: &Cost, wall_ms: f64) -> Value {
         "retries": cost.retries,
         "failures": cost.failures,
         "wall_ms": wall_ms,
-        "overhead_ms": wall_ms - cost.millis,
+        "overhead_ms": wall_ms - waited_ms,
     })
 }
 
