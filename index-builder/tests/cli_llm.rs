@@ -232,7 +232,16 @@ fn react_bm25_records_then_replays_byte_for_byte() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(replayed, recorded);
-    assert_eq!(metrics["llm"]["cost"]["total"]["calls"], 12);
+    let total = &metrics["llm"]["cost"]["total"];
+    assert_eq!(total["calls"], 12);
+    assert_eq!(
+        total["llm_ms"], llm["cost"]["total"]["llm_ms"],
+        "as recorded"
+    );
+    assert_eq!(
+        total["overhead_ms"], total["wall_ms"],
+        "a replay waits for no LLM"
+    );
     assert_eq!(metrics["llm"]["replay"], transcript.display().to_string());
 
     // The same pool as a blob shows the model the same text: same run.
@@ -454,4 +463,64 @@ fn an_unreachable_endpoint_ends_the_run_and_keeps_the_transcript() {
     );
     let kept = std::fs::read_to_string(&transcript).unwrap();
     assert_eq!(kept.lines().count(), 5, "header and four exchanges");
+}
+
+#[test]
+fn react_bm25_search_says_what_each_round_did() {
+    let server = Loopback::start(model);
+    let fixture = corpus();
+    let out = nomos(
+        &[
+            "search",
+            "--corpus",
+            fixture.to_str().unwrap(),
+            "--analyzer",
+            "gbr-greek",
+            "--method",
+            "react-bm25:rounds=1,candidates=3",
+            "--llm-url",
+            &format!("{}/v1", server.base),
+            "--llm-model",
+            "stand-in",
+            "-k",
+            "5",
+            "Ποια είναι η μορφή του πολιτεύματος;",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    let planned = server.requests()[0].clone();
+    let observed = &server.requests()[1];
+    let ids = observed.body["response_format"]["json_schema"]["schema"]["properties"]["keep"]
+        ["items"]["enum"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(ids.len(), 3);
+    let query = model(&planned, 0).body;
+    let query: Value = serde_json::from_str(&query).unwrap();
+    let query =
+        serde_json::from_str::<Value>(query["choices"][0]["message"]["content"].as_str().unwrap())
+            .unwrap()["query"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let (first, third) = (ids[0].as_str().unwrap(), ids[2].as_str().unwrap());
+    assert!(
+        said.contains(&format!(
+            "round 1: {query:?} → 3 candidates, kept {first} {third}; unknown ids named: Nope::0"
+        )),
+        "{said}"
+    );
+    assert!(
+        said.contains("LLM: 2 calls, 200 prompt + 20 completion tokens"),
+        "{said}"
+    );
+    // The ranking: the kept articles, after one round in their BM25 order.
+    let ranked: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap().to_owned())
+        .collect();
+    assert_eq!(ranked, [first, third]);
 }

@@ -12,7 +12,7 @@ use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 use serde_json::Value;
 
-use super::llm_report::{failures, json, print_costs, Observer, RoundMetrics};
+use super::llm_report::{failures, json, print_costs, react_runs, Observer, RoundMetrics};
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
 use super::metrics_json::{evaluate_reported, run_of, to_json};
@@ -143,13 +143,15 @@ fn report_llm(
     bench: &Benchmark,
     depth: Depth,
 ) -> Result<Value> {
-    let rounds = match method {
-        Method::ReactBm25 { rounds, .. } => {
-            RoundMetrics::compute(ranking, bench, llm, *rounds, depth)?
-        }
-        _ => None,
+    let (rounds, observer) = match (method, react_runs(llm)) {
+        (Method::ReactBm25 { rounds, .. }, Some(reacts)) => (
+            Some(RoundMetrics::compute(
+                ranking, bench, &reacts, *rounds, depth,
+            )?),
+            Some(Observer::compute(bench, &reacts)),
+        ),
+        _ => (None, None),
     };
-    let observer = Observer::compute(bench, llm);
     let failures = failures(bench, llm);
     let mut out = std::io::stdout().lock();
     print_costs(&mut out, bench, llm)?;

@@ -92,7 +92,7 @@ pub fn failures(bench: &Benchmark, run: &LlmRun) -> Vec<FailureNote> {
 }
 
 /// The react-bm25 runs, in query order (`None` for the reformulations).
-fn react_runs(run: &LlmRun) -> Option<Vec<&ReactRun>> {
+pub fn react_runs(run: &LlmRun) -> Option<Vec<&ReactRun>> {
     run.answers
         .iter()
         .map(|a| match &a.trace {
@@ -103,20 +103,17 @@ fn react_runs(run: &LlmRun) -> Option<Vec<&ReactRun>> {
 }
 
 impl RoundMetrics {
-    /// Evaluates the rankings had the loop stopped after each of
-    /// [`ROUNDS`] (and the last round, when not among them); round 0 is
-    /// BM25 of the original query at the same depth. `None` unless the
-    /// run is react-bm25's.
+    /// Evaluates the rankings had the loops (`reacts`, in query order)
+    /// stopped after each of [`ROUNDS`] (and the last round, when not
+    /// among them); round 0 is BM25 of the original query at the same
+    /// depth.
     pub fn compute(
         ranking: &Ranking,
         bench: &Benchmark,
-        run: &LlmRun,
+        reacts: &[&ReactRun],
         rounds: usize,
         depth: Depth,
-    ) -> Result<Option<RoundMetrics>> {
-        let Some(reacts) = react_runs(run) else {
-            return Ok(None);
-        };
+    ) -> Result<RoundMetrics> {
         let mut reported: Vec<usize> = ROUNDS.iter().copied().filter(|&r| r <= rounds).collect();
         if !reported.contains(&rounds) {
             reported.push(rounds);
@@ -149,7 +146,7 @@ impl RoundMetrics {
             };
             out.push((r, evaluate_rankings(bench, &rankings)?));
         }
-        Ok(Some(RoundMetrics(out)))
+        Ok(RoundMetrics(out))
     }
 
     /// The table.
@@ -199,9 +196,8 @@ fn mean(eval: &Evaluation, measure: &str) -> f64 {
 }
 
 impl Observer {
-    /// `None` unless the run is react-bm25's.
-    pub fn compute(bench: &Benchmark, run: &LlmRun) -> Option<Observer> {
-        let reacts = react_runs(run)?;
+    /// The observer's choices in the loops `reacts`, in query order.
+    pub fn compute(bench: &Benchmark, reacts: &[&ReactRun]) -> Observer {
         let mut sums = Observer {
             kept_recall: 0.0,
             pool_recall: 0.0,
@@ -247,7 +243,7 @@ impl Observer {
         let n = sums.queries.max(1) as f64;
         sums.kept_recall /= n;
         sums.pool_recall /= n;
-        Some(sums)
+        sums
     }
 
     /// The table.
@@ -303,13 +299,29 @@ pub fn print_costs(out: &mut impl Write, bench: &Benchmark, run: &LlmRun) -> io:
     let mut wall = 0.0;
     for (q, answered) in bench.queries.iter().zip(&run.answers) {
         let seconds = answered.wall.as_secs_f64();
-        row(out, &q.id, width, &answered.cost, seconds, 1.0)?;
+        row(
+            out,
+            &q.id,
+            width,
+            &answered.cost,
+            seconds,
+            run.waited_ms(&answered.cost),
+            1.0,
+        )?;
         total.add(&answered.cost);
         wall += seconds;
     }
-    row(out, "total", width, &total, wall, 1.0)?;
+    let waited = run.waited_ms(&total);
+    row(out, "total", width, &total, wall, waited, 1.0)?;
     let n = run.answers.len().max(1) as f64;
-    row(out, "mean", width, &total, wall, n)?;
+    row(out, "mean", width, &total, wall, waited, n)?;
+    if let Origin::Replay { .. } = run.origin {
+        writeln!(
+            out,
+            "(LLM times as recorded; wall time and overhead are this replay's, which waited for \
+             no LLM)"
+        )?;
+    }
     writeln!(
         out,
         "run wall time {:.2} s ({} queries on {} worker{}); loop overhead apart from the LLM \
@@ -318,18 +330,20 @@ pub fn print_costs(out: &mut impl Write, bench: &Benchmark, run: &LlmRun) -> io:
         run.answers.len(),
         run.workers,
         if run.workers == 1 { "" } else { "s" },
-        (wall - total.millis / 1000.0) / n
+        (wall - waited / 1000.0) / n
     )
 }
 
 /// One row: the cost divided by `per` (1 for a query and the total, the
-/// number of queries for the mean).
+/// number of queries for the mean); `wall` in seconds, `waited` (the LLM
+/// time this run waited for, see [`LlmRun::waited_ms`]) in milliseconds.
 fn row(
     out: &mut impl Write,
     label: &str,
     width: usize,
     cost: &Cost,
     wall: f64,
+    waited: f64,
     per: f64,
 ) -> io::Result<()> {
     let llm = cost.millis / 1000.0;
@@ -345,7 +359,7 @@ fn row(
         f64::from(cost.retries) / per,
         f64::from(cost.failures) / per,
         wall / per,
-        (wall - llm) / per,
+        (wall - waited / 1000.0) / per,
     )
 }
 
@@ -464,7 +478,8 @@ pub fn json(
         total.add(&answered.cost);
         let wall = answered.wall.as_secs_f64() * 1000.0;
         wall_sum += wall;
-        per_query.insert(q.id.clone(), cost_json(&answered.cost, wall));
+        let waited = run.waited_ms(&answered.cost);
+        per_query.insert(q.id.clone(), cost_json(&answered.cost, wall, waited));
         traces.insert(q.id.clone(), trace_json(bench, &answered.trace));
     }
     let n = run.answers.len().max(1) as f64;
@@ -476,7 +491,7 @@ pub fn json(
         "retries": f64::from(total.retries) / n,
         "failures": f64::from(total.failures) / n,
         "wall_ms": wall_sum / n,
-        "overhead_ms": (wall_sum - total.millis) / n,
+        "overhead_ms": (wall_sum - run.waited_ms(&total)) / n,
     });
     json!({
         "method": format!("{method:#}"),
@@ -497,7 +512,7 @@ pub fn json(
         "workers": run.workers,
         "wall_ms": run.wall.as_secs_f64() * 1000.0,
         "cost": {
-            "total": cost_json(&total, wall_sum),
+            "total": cost_json(&total, wall_sum, run.waited_ms(&total)),
             "mean": mean,
             "per_query": per_query,
         },
@@ -512,7 +527,7 @@ pub fn json(
     })
 }
 
-fn cost_json(cost: &Cost, wall_ms: f64) -> Value {
+fn cost_json(cost: &Cost, wall_ms: f64, waited_ms: f64) -> Value {
     json!({
         "calls": cost.calls,
         "prompt_tokens": cost.prompt_tokens,
@@ -521,7 +536,7 @@ fn cost_json(cost: &Cost, wall_ms: f64) -> Value {
         "retries": cost.retries,
         "failures": cost.failures,
         "wall_ms": wall_ms,
-        "overhead_ms": wall_ms - cost.millis,
+        "overhead_ms": wall_ms - waited_ms,
     })
 }
 
@@ -550,5 +565,71 @@ fn trace_json(bench: &Benchmark, trace: &Trace) -> Value {
                 .collect();
             json!({ "rounds": rounds })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nomos_core::analysis::Analyzer;
+    use nomos_core::blob::QueryInput;
+    use nomos_core::eval::Qrels;
+    use nomos_core::llm::react::Round;
+
+    fn round(candidates: &[u32], kept: &[u32], unknown: &[&str]) -> Round {
+        Round {
+            query: Some("q".into()),
+            candidates: candidates.to_vec(),
+            kept: kept.to_vec(),
+            unknown_ids: unknown.iter().map(|s| s.to_string()).collect(),
+            failure: None,
+        }
+    }
+
+    /// Two judged queries and one without judgments: recall is averaged
+    /// over the judged ones, discarded gold and unknown ids are counted.
+    #[test]
+    fn the_observer_table_counts_what_was_shown_kept_and_discarded() {
+        let doc_ids: Vec<String> = (0..6).map(|d| format!("D::{d}")).collect();
+        let queries: Vec<QueryInput> = ["a", "b", "c"]
+            .iter()
+            .map(|id| QueryInput {
+                id: id.to_string(),
+                text: "x".into(),
+                area: None,
+            })
+            .collect();
+        let mut qrels = Qrels::new();
+        // a: gold D::0 (shown, kept), D::1 (shown, discarded), D::5 (never shown).
+        for (q, d, rel) in [
+            ("a", "D::0", 1),
+            ("a", "D::1", 2),
+            ("a", "D::5", 1),
+            ("a", "D::2", 0),
+            ("b", "D::3", 1),
+        ] {
+            qrels.insert(q, d, rel).unwrap();
+        }
+        let analyzer = Analyzer::by_name("da").unwrap();
+        let bench = Benchmark::from_parts(doc_ids, queries, qrels, &analyzer, &|_| None);
+        let a = ReactRun {
+            rounds: vec![
+                round(&[0, 1, 2], &[0, 2], &["X::9"]),
+                round(&[1, 3], &[3], &[]),
+            ],
+            ..ReactRun::default()
+        };
+        // b: gold D::3 never shown.
+        let b = ReactRun {
+            rounds: vec![round(&[4], &[4], &["Y::1", "Y::2"])],
+            ..ReactRun::default()
+        };
+        let c = ReactRun::default();
+        let observer = Observer::compute(&bench, &[&a, &b, &c]);
+        assert_eq!(observer.queries, 2);
+        assert!((observer.kept_recall - (1.0 / 3.0) / 2.0).abs() < 1e-12);
+        assert!((observer.pool_recall - (2.0 / 3.0) / 2.0).abs() < 1e-12);
+        assert_eq!(observer.discarded_gold, 1);
+        assert_eq!(observer.unknown_ids, 3);
     }
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use nomos_core::hits::Hit;
-use nomos_core::llm::{Prompts, Settings};
+use nomos_core::llm::{Cost, Prompts, Settings};
 use nomos_core::methods::Method;
 
 use super::llm_corpus::RankingCorpus;
@@ -111,6 +111,16 @@ impl LlmRun {
             origin: backend.origin(),
             transcript,
         })
+    }
+
+    /// The LLM time, in milliseconds, this run waited for to pay `cost`:
+    /// the transport's timing live, none when replayed (a transcript's
+    /// times are the recording's).
+    pub fn waited_ms(&self, cost: &Cost) -> f64 {
+        match self.origin {
+            Origin::Endpoint { .. } => cost.millis,
+            Origin::Replay { .. } => 0.0,
+        }
     }
 
     /// What a run tag adds to the method for an LLM run: the prompt set,
