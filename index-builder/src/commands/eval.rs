@@ -189,13 +189,13 @@ fn report_llm(
 }
 
 /// The pool's benchmark with `--queries` and `--qrels` in place of its
-/// own, when either is given.
+/// own, and only its `--first` queries, when any is given.
 fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
-    if args.queries.is_none() && args.qrels.is_none() {
+    if args.queries.is_none() && args.qrels.is_none() && args.first.is_none() {
         return Ok(None);
     }
     let own = &ranking.benchmark;
-    let queries = match &args.queries {
+    let mut queries = match &args.queries {
         Some(path) => read_beir_queries(path)?,
         None => own
             .queries
@@ -207,6 +207,11 @@ fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
             })
             .collect(),
     };
+    if let Some(n) = args.first {
+        // Metrics average over the queries run (as trec_eval's), so the
+        // judgments need no cut.
+        queries.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+    }
     let qrels = match &args.qrels {
         Some(path) => read_core_qrels(path)?,
         None => own.qrels.clone(),
