@@ -146,7 +146,8 @@ pub enum RankError {
     },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
-    /// An LLM method, which `crate::llm::run` ranks.
+    /// An LLM method: the caller reformulates with
+    /// [`crate::llm::reform`] or runs [`crate::llm::react`] first.
     NeedsLlm(&'static str),
 }
 

@@ -186,8 +186,8 @@ impl Method {
         }
     }
 
-    /// Whether the method calls an LLM, so [`crate::llm::run`] ranks it
-    /// rather than `Pool::rank`.
+    /// Whether the method calls an LLM ([`crate::llm`]) before, or instead
+    /// of, `Pool::rank`.
     pub fn needs_llm(&self) -> bool {
         self.ranks_reformulation().is_some() || matches!(self, Method::ReactBm25 { .. })
     }
@@ -416,8 +416,9 @@ impl fmt::Display for MethodError {
         match self {
             MethodError::UnknownMethod(name) => write!(
                 f,
-                "unknown ranking method {name:?} (expected one of {})",
-                Method::NAMES.join(", ")
+                "unknown ranking method {name:?} (expected one of {}, or with an LLM {})",
+                Method::NAMES.join(", "),
+                Method::LLM_NAMES.join(", ")
             ),
             MethodError::UnknownKey { method, key } => {
                 let keys: Vec<&str> = Method::by_name(method)
