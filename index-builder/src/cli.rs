@@ -259,20 +259,14 @@ pub struct EvalArgs {
 
 #[derive(Args, Debug)]
 pub struct AugmentArgs {
-    /// Source format, as for `nomos build`.
-    #[arg(long, value_enum)]
-    pub format: SourceFormat,
-    /// Source directory (or file), as for `nomos build`.
-    pub src: PathBuf,
+    #[command(flatten)]
+    pub source: SourceArgs,
     /// Output: rows of `chunk_id`, `chunk` (context, blank line, text) and
     /// what resuming needs, as CRAwLeR-DK's augmented_chunks.jsonl. An
     /// existing file is resumed: chunks whose text it already covers are
     /// skipped.
     #[arg(short = 'o', long = "out")]
     pub out: PathBuf,
-    /// Analyzer, which picks the prompts' language; defaults by format.
-    #[arg(long)]
-    pub analyzer: Option<String>,
     /// Characters of the act shown around each chunk (whole chunks).
     #[arg(long, value_name = "N", default_value_t = 6000)]
     pub window_chars: usize,
@@ -281,6 +275,21 @@ pub struct AugmentArgs {
     pub limit: Option<usize>,
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
+}
+
+/// A source as `build` reads it (`augment` reads the same).
+#[derive(Args, Debug)]
+pub struct SourceArgs {
+    /// Source format.
+    #[arg(long, value_enum)]
+    pub format: SourceFormat,
+    /// Source directory (or file, for el-syntagma); for el-nomothesia, a tree of
+    /// `<act>/articles.jsonl` with a `meta.json` beside each.
+    pub src: PathBuf,
+    /// Analyzer; defaults by format (gbr-greek for Greek, da for Danish, zh
+    /// for STARD). It also picks the LLM prompts' language.
+    #[arg(long)]
+    pub analyzer: Option<String>,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,18 +305,11 @@ pub enum SourceFormat {
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// Source format.
-    #[arg(long, value_enum)]
-    pub format: SourceFormat,
-    /// Source directory (or file, for el-syntagma); for el-nomothesia, a tree of
-    /// `<act>/articles.jsonl` with a `meta.json` beside each.
-    pub src: PathBuf,
+    #[command(flatten)]
+    pub source: SourceArgs,
     /// Output blob path.
     #[arg(short = 'o', long = "out")]
     pub out: PathBuf,
-    /// Analyzer; defaults by format (gbr-greek for Greek, da for Danish, zh for STARD).
-    #[arg(long)]
-    pub analyzer: Option<String>,
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]
     pub title: Option<String>,

@@ -147,7 +147,7 @@ pub enum RankError {
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
     /// An LLM method: the caller reformulates with
-    /// [`crate::llm::reform`] or runs [`crate::llm::react`] first.
+    /// the `llm` module's `reform` or runs its `react` loop first.
     NeedsLlm(&'static str),
 }
 

@@ -32,7 +32,9 @@ use crate::sources::pool::Pool;
 
 /// `nomos augment`.
 pub fn run(args: &AugmentArgs) -> Result<()> {
-    let (pool, analyzer) = build::read_pool(args.format, &args.src, args.analyzer.as_deref())?;
+    let source = &args.source;
+    let (pool, analyzer) =
+        build::read_pool(source.format, &source.src, source.analyzer.as_deref())?;
     let (backend, settings) = Backend::open(&args.llm, "augment")?;
     let job = Job {
         pool: &pool,

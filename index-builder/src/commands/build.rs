@@ -29,9 +29,9 @@ use crate::sources::{augmented, beir, crawler, da_acts, gbr, nomothesia, stard, 
 const EXAMPLES: usize = 5;
 
 pub fn run(args: BuildArgs) -> Result<()> {
-    let row = format_row(args.format);
+    let row = format_row(args.source.format);
     let analyzer = analyzer_by_name(&analyzer_name(&args, &row)?)?;
-    let mut pool = (row.read)(&args.src)?;
+    let mut pool = (row.read)(&args.source.src)?;
     check_ids(&pool)?;
     if let Some(path) = &args.augmented {
         let dir = path.parent().unwrap_or(Path::new("."));
@@ -175,7 +175,7 @@ fn format_row(format: SourceFormat) -> FormatRow {
 }
 
 fn analyzer_name(args: &BuildArgs, row: &FormatRow) -> Result<String> {
-    pick_analyzer(args.format, args.analyzer.as_deref(), row)
+    pick_analyzer(args.source.format, args.source.analyzer.as_deref(), row)
 }
 
 /// `given`, else the format's analyzer.
@@ -215,6 +215,7 @@ fn title(args: &BuildArgs, row: &FormatRow) -> String {
     match row.title {
         Some(title) => title.to_owned(),
         None => args
+            .source
             .src
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
