@@ -8,11 +8,15 @@
 // - Activate deletes every other build's cache and takes over open pages.
 // - Blobs are kept on first use (fetched through here, or named by the app
 //   in a "keep" message for those it loaded before this worker ran).
-// - The semantic model (models/) and ONNX Runtime (ort/) are kept on first
+// - The models (models/: the semantic model, the in-page LLM) and the
+//   runtimes (ort/: ONNX Runtime, wllama/: llama.cpp) are kept on first
 //   use too, in a cache of their own that outlives builds: they are large
 //   and rarely change. Their URLs say their version (a model file's
-//   `?sha256=`, the runtime's `ort/<version>/`), so the cache keeps one
-//   version of each file and drops the others when a new one arrives.
+//   `?sha256=`, a runtime's `<runtime>/<version>/`), so the cache keeps one
+//   version of each file and drops the others when a new one arrives. The
+//   in-page LLM's gguf-manifest.json, whose URL has no `?sha256=`, is asked
+//   of the network first, so that a rebuilt site's model is seen, and
+//   served from the cache offline.
 // - Everything is served cache first: the files are immutable per build.
 // - The page is served cross-origin isolated (see `isolated`).
 "use strict";
@@ -76,19 +80,23 @@ function isolated(response) {
 }
 
 // For a model or runtime file: the path that names it whatever its
-// version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`); for
-// anything else, null.
+// version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`,
+// `wllama/wllama.wasm`); for anything else, null.
 function assetFamily(url) {
   const scope = new URL(self.registration.scope).pathname;
   if (url.origin !== self.location.origin || !url.pathname.startsWith(scope)) return null;
   const path = url.pathname.slice(scope.length);
   if (path.startsWith("models/")) return path;
-  if (path.startsWith("ort/")) return "ort/" + path.split("/").slice(2).join("/");
+  for (const runtime of ["ort/", "wllama/"]) {
+    if (path.startsWith(runtime)) return runtime + path.split("/").slice(2).join("/");
+  }
   return null;
 }
 
 async function fromAssets(request, event) {
   const cache = await caches.open(ASSETS);
+  const url = new URL(request.url);
+  if (url.pathname.endsWith("/gguf-manifest.json") && !url.search) return networkFirst(cache, request, event);
   const hit = await cache.match(request);
   if (hit) return hit;
   const response = await fetch(request);
@@ -96,6 +104,19 @@ async function fromAssets(request, event) {
   // app still sees the download's progress.
   if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
   return response;
+}
+
+// The network's answer (kept), else the cached one when offline.
+async function networkFirst(cache, request, event) {
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
+    return response;
+  } catch (e) {
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    throw e;
+  }
 }
 
 async function keepAsset(cache, request, response) {
