@@ -37,7 +37,9 @@ fn method_strings_round_trip() {
     let m: Method = "rocchio:beta=0.5,docs=5".parse().unwrap();
     assert_eq!(m.to_string(), "rocchio:docs=5,beta=0.5");
     assert_eq!(format!("{:#}", Method::Bm25), "bm25");
-    let m: Method = "react-bm25:rounds=2,candidates=10,chars=300".parse().unwrap();
+    let m: Method = "react-bm25:rounds=2,candidates=10,chars=300"
+        .parse()
+        .unwrap();
     assert_eq!(
         m,
         Method::ReactBm25 {
