@@ -17,6 +17,7 @@
 //   in-page LLM's gguf-manifest.json, whose URL has no `?sha256=`, is asked
 //   of the network first, so that a rebuilt site's model is seen, and
 //   served from the cache offline.
+//   A file whose URL names its SHA-256 is kept only if its bytes have it.
 // - Everything is served cache first: the files are immutable per build.
 // - The page is served cross-origin isolated (see `isolated`).
 "use strict";
@@ -119,8 +120,20 @@ async function networkFirst(cache, request, event) {
   }
 }
 
+// Keeps `response` as the one version of its family. A file whose URL
+// names its SHA-256 is kept only if its bytes have it, so that a damaged
+// download is never served from the cache again.
 async function keepAsset(cache, request, response) {
-  const family = assetFamily(new URL(request.url));
+  const url = new URL(request.url);
+  const expected = url.searchParams.get("sha256");
+  if (expected) {
+    const bytes = await response.arrayBuffer();
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (actual !== expected) throw new Error(`${url.pathname}: SHA-256 ${actual}, not ${expected}`);
+    response = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  const family = assetFamily(url);
   for (const old of await cache.keys()) {
     if (old.url !== request.url && assetFamily(new URL(old.url)) === family) await cache.delete(old);
   }
