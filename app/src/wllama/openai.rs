@@ -71,6 +71,10 @@ pub fn options(body: &Value) -> Result<Value, WllamaError> {
         options.insert("max_tokens".into(), limit);
     }
     options.insert("stream".into(), Value::Bool(false));
+    // A prompt evaluated afresh every time: reusing the cached prefix of
+    // the last one changes the arithmetic, so a greedy reply could differ
+    // from the same request's before.
+    options.insert("cache_prompt".into(), Value::Bool(false));
     Ok(Value::Object(options))
 }
 
@@ -165,6 +169,7 @@ mod tests {
             assert_eq!(options["seed"], json!(7));
             assert_eq!(options["max_tokens"], json!(64));
             assert_eq!(options["stream"], json!(false));
+            assert_eq!(options["cache_prompt"], json!(false));
             assert_eq!(options["response_format"], body["response_format"]);
             assert!(
                 options.get("model").is_none() && options.get("max_completion_tokens").is_none()
