@@ -223,7 +223,9 @@ thread_local! {
 ///   licence, millis, reports, received, total }` (the progress reports'
 ///   count and last values);
 /// - `chat(request)`: a [`ChatRequest`] as JSON in, a promise of the
-///   [`ChatReply`] as JSON, through [`Chat`] as the app's methods call it.
+///   [`ChatReply`] as JSON, through [`Chat`] as the app's methods call it;
+/// - `complete(body)`: an OpenAI chat body in, a promise of the reply body
+///   ([`InPageModel::complete`]; llama.cpp's `timings` included).
 pub fn expose() {
     let load = Closure::<dyn Fn(JsValue) -> Promise>::new(|source: JsValue| {
         future_to_promise(async move {
@@ -286,11 +288,28 @@ pub fn expose() {
             js_sys::JSON::parse(&text)
         })
     });
+    let complete = Closure::<dyn Fn(JsValue) -> Promise>::new(|body: JsValue| {
+        future_to_promise(async move {
+            let model = EXPOSED
+                .with_borrow(Clone::clone)
+                .ok_or("no in-page model is loaded: call load first")?;
+            let text: String = js_sys::JSON::stringify(&body)?.into();
+            let body: Value = serde_json::from_str(&text)
+                .map_err(|e| JsValue::from_str(&format!("not JSON: {e}")))?;
+            let (reply, _) = model
+                .complete(&body)
+                .await
+                .map_err(|e| JsValue::from_str(&e.to_string()))?;
+            js_sys::JSON::parse(&String::from_utf8_lossy(&reply))
+        })
+    });
     let hook = Object::new();
     let _ = Reflect::set(&hook, &"load".into(), load.as_ref().unchecked_ref());
     let _ = Reflect::set(&hook, &"chat".into(), chat.as_ref().unchecked_ref());
+    let _ = Reflect::set(&hook, &"complete".into(), complete.as_ref().unchecked_ref());
     let _ = Reflect::set(&window(), &"__nomosInPageLlm".into(), &hook);
     // The page's lifetime.
     load.forget();
     chat.forget();
+    complete.forget();
 }

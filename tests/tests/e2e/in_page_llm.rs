@@ -8,7 +8,8 @@
 //! that is not a GGUF are refused with their reasons.
 //!
 //! The app has no view of the in-page LLM yet, so the tests reach it the
-//! way the console can: `window.__nomosInPageLlm` (`load`, `chat`).
+//! way the console can: `window.__nomosInPageLlm` (`load`, `chat`,
+//! `complete`).
 //!
 //! Prints load time and tokens/s:
 //! `cargo test -p nomos-e2e --test e2e in_page_llm -- --nocapture`.
@@ -20,7 +21,7 @@ use anyhow::{bail, ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_core::llm::reform::{reformulate, Reform};
 use nomos_core::llm::reply::string_field;
-use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Prompts, Settings};
+use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Prompts, Settings, TokenLimitField};
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::dist_dir;
@@ -101,31 +102,34 @@ async fn served_model_answers_a_reformulation_request() -> Result<()> {
             reply.usage
         );
         // Temperature 0 and a seed: the same reply again (what transcripts
-        // and replays rely on).
-        let again = chat(&app, &request).await?;
+        // and replays rely on), this time as the raw OpenAI body, which
+        // carries llama.cpp's timings.
+        let body = complete(&app, &request.body(TokenLimitField::MaxTokens, true)).await?;
+        let again = ChatReply::from_body(&serde_json::to_vec(&body)?, 0.0)?;
         ensure!(
             again.content == reply.content,
             "{:?} then {:?}",
             reply.content,
             again.content
         );
+        let timings = &body["timings"];
 
         println!(
             "in-page LLM: loaded {total} bytes ({} GGUF + {runtime_bytes} wllama) in {:.0} ms",
             gguf.1,
             loaded["millis"].as_f64().unwrap_or(f64::NAN)
         );
-        for (i, r) in [&reply, &again].iter().enumerate() {
-            println!(
-                "in-page LLM: completion {}: {} prompt + {} completion tokens in {:.0} ms \
-                 ({:.1} completion tokens/s, prompt included)",
-                i + 1,
-                r.usage.prompt_tokens,
-                r.usage.completion_tokens,
-                r.millis,
-                r.usage.completion_tokens as f64 / (r.millis / 1000.0)
-            );
-        }
+        println!(
+            "in-page LLM: a completion with its JSON schema: {} prompt + {} completion tokens \
+             in {:.0} ms ({:.1} completion tokens/s, prompt included); llama.cpp's timings: \
+             prompt {:.1} tokens/s, generation {:.1} tokens/s",
+            reply.usage.prompt_tokens,
+            reply.usage.completion_tokens,
+            reply.millis,
+            reply.usage.completion_tokens as f64 / (reply.millis / 1000.0),
+            timings["prompt_per_second"].as_f64().unwrap_or(f64::NAN),
+            timings["predicted_per_second"].as_f64().unwrap_or(f64::NAN),
+        );
         println!("in-page LLM: reformulated {DA_QUERY:?} as {statement:?}");
 
         app.poll(
@@ -281,6 +285,28 @@ async fn chat(app: &App, request: &ChatRequest) -> Result<ChatReply> {
         .await?;
     match outcome.get("ok") {
         Some(reply) => Ok(serde_json::from_value(reply.clone())?),
+        None => bail!("the in-page model did not answer: {}", outcome["error"]),
+    }
+}
+
+/// `__nomosInPageLlm.complete(body)`: the OpenAI reply body.
+async fn complete(app: &App, body: &Value) -> Result<Value> {
+    let script = "const [body] = arguments;
+        window.__llmComplete = null;
+        window.__nomosInPageLlm.complete(body).then(
+            r => window.__llmComplete = { ok: r },
+            e => window.__llmComplete = { error: String(e) });";
+    app.client().execute(script, vec![body.clone()]).await?;
+    let outcome = app
+        .poll_for(
+            "the in-page model's reply body",
+            "return window.__llmComplete;",
+            vec![],
+            ANSWER,
+        )
+        .await?;
+    match outcome.get("ok") {
+        Some(reply) => Ok(reply.clone()),
         None => bail!("the in-page model did not answer: {}", outcome["error"]),
     }
 }
