@@ -14,7 +14,8 @@
 //!    loading, the current [`session`]), [`session`] (one loaded pool and
 //!    what belongs to it), [`eval_store`] (an evaluation's results and
 //!    job), [`semantic`] (the embedding model), [`search_store`] (the
-//!    Search view's debounced, embedded, ranked query).
+//!    Search view's debounced, embedded, ranked query), [`wllama`] (the
+//!    in-page LLM).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
@@ -41,8 +42,10 @@ mod timings;
 mod url_state;
 mod url_sync;
 mod web;
+mod wllama;
 
 fn main() {
     timings::mark("start");
+    wllama::expose();
     leptos::mount::mount_to_body(app::App);
 }

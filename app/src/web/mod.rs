@@ -10,7 +10,7 @@ mod hash;
 mod time;
 
 pub use dom::{download, focus_id};
-pub use fetch::{fetch_bytes, read_file, FetchError};
+pub use fetch::{fetch_blob, fetch_bytes, read_file, FetchError};
 pub use hash::sha384_base64;
 pub use time::{next_task, now, sleep};
 

@@ -12,6 +12,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod in_page_llm;
 mod loading;
 mod native;
 mod offline;
