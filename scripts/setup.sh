@@ -9,6 +9,8 @@
 #   wasm-opt (binaryen 132)  npm ci from package-lock.json → node_modules/.bin
 #   onnxruntime-web 1.30.0   the same npm ci; its CPU build is copied into the
 #                            site for query embedding (app/index.html)
+#   @wllama/wllama 3.13.0    the same npm ci; its module and wasm are copied
+#                            into the site for the in-page LLM (app/index.html)
 #   chromium + chromedriver  apt (screenshots and browser tests)
 #
 # Callers put node_modules/.bin on PATH (scripts/serve.sh and scripts/test.sh
@@ -19,6 +21,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 WASM_OPT_VERSION=132
 ORT_WEB_VERSION=1.30.0
+WLLAMA_VERSION=3.13.0
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -58,12 +61,13 @@ fi
 
 # Debian's binaryen (108) silently breaks wasm-bindgen's externref table
 # export; Trunk.toml pins version_132 so any other wasm-opt is refused.
-ort_web_version=$(node -p "require('./node_modules/onnxruntime-web/package.json').version" 2>/dev/null || true)
+npm_version() { node -p "require('./node_modules/$1/package.json').version" 2>/dev/null || true; }
 if node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "(version_$WASM_OPT_VERSION)" \
-  && [ "$ort_web_version" = "$ORT_WEB_VERSION" ]; then
-  say "wasm-opt $WASM_OPT_VERSION and onnxruntime-web $ORT_WEB_VERSION present (node_modules)"
+  && [ "$(npm_version onnxruntime-web)" = "$ORT_WEB_VERSION" ] \
+  && [ "$(npm_version @wllama/wllama)" = "$WLLAMA_VERSION" ]; then
+  say "wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION and @wllama/wllama $WLLAMA_VERSION present (node_modules)"
 else
-  say "installing wasm-opt $WASM_OPT_VERSION and onnxruntime-web $ORT_WEB_VERSION (npm ci, package-lock.json)"
+  say "installing wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION and @wllama/wllama $WLLAMA_VERSION (npm ci, package-lock.json)"
   npm ci --no-audit --no-fund
 fi
 

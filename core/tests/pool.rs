@@ -43,7 +43,36 @@ fn pool_from_a_blob_ranks_like_analyzer_and_scorer() {
     // The index is gone: a second pool cannot be made from this blob.
     assert_eq!(
         Pool::from_blob(&mut blob).unwrap_err(),
-        PoolError::NoTextIndex
+        PoolError::NoIndex("text")
+    );
+}
+
+/// CRAwLeR-DK's protocol ranks the augmented texts: a pool over that field
+/// ranks as a scorer over the augmented index, with its vectors.
+#[test]
+fn a_pool_over_the_augmented_field_ranks_the_augmented_texts() {
+    let s = sample();
+    let (bytes, _) = nomos_core::blob::encode(&input(&s)).unwrap();
+    let mut blob = Blob::load(&bytes).unwrap();
+    let queries: Vec<String> = blob.queries_iter().map(|q| q.text.to_owned()).collect();
+    let pool = Pool::from_blob_field(&mut blob, Field::Augmented).unwrap();
+    assert!(blob.index(Field::Text).is_some(), "the text index stays");
+    assert!(blob.index(Field::Augmented).is_none());
+    assert!(pool.dense().is_some(), "the augmented vectors moved");
+    let params = pool.default_params();
+    let reference = Bm25Scorer::new(s.augmented.clone(), params).unwrap();
+    let mut ranked = 0;
+    for q in &queries {
+        let tokens = pool.analyzer().tokens(q);
+        let expected = reference.search(&tokens, 10, true);
+        ranked += expected.len();
+        let got = pool.rank(&Method::Bm25, &params, &tokens, None, 10, true);
+        assert_eq!(got.unwrap(), expected, "{q}");
+    }
+    assert!(ranked > 0);
+    assert_eq!(
+        Pool::from_blob_field(&mut blob, Field::Augmented).unwrap_err(),
+        PoolError::NoIndex("augmented")
     );
 }
 

@@ -8,6 +8,8 @@ use nomos_core::embed::Pooling;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Variant;
 
+use crate::llm::LlmArgs;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "nomos",
@@ -40,6 +42,9 @@ pub enum Command {
     },
     /// Build an index blob from a source.
     Build(BuildArgs),
+    /// Write LLM contexts situating each article in its act (contextual
+    /// chunks), for `nomos build --augmented`. Resumable.
+    Augment(AugmentArgs),
     /// Print a blob's header and section sizes.
     Info { blob: PathBuf },
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
@@ -158,15 +163,32 @@ pub struct RankingArgs {
     /// weighted, optionally with parameters as NAME:KEY=VALUE,... (e.g.
     /// `rrf:k=60,depth=100`, `dense-binary:candidates=1000`). All but bm25
     /// and prf need a blob built with `--embed` and `--model`. Default: rrf
-    /// when the blob has vectors and --model is given, else bm25.
+    /// when the blob has vectors and --model is given, else bm25. The LLM
+    /// methods reform-sparse, reform-dense, reform-hybrid:k=60,depth=100
+    /// and react-bm25:rounds=10,candidates=100,chars=0 need --llm-url or
+    /// --replay (reform-dense and reform-hybrid also vectors and --model).
     #[arg(long, value_parser = parse_method)]
     pub method: Option<Method>,
     /// Model directory (from `nomos model prepare`) to embed queries with;
     /// the same model the blob's vectors were built with.
     #[arg(long, value_name = "MODEL_DIR")]
     pub model: Option<PathBuf>,
+    /// Which of a blob's texts to rank: `augmented` ranks the LLM-augmented
+    /// texts (context + text, from `nomos build --augmented` or CRAwLeR-DK's
+    /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.
+    #[arg(long, value_enum, default_value_t = RankedField::Text)]
+    pub field: RankedField,
     #[command(flatten)]
     pub runtime: OrtArgs,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+/// A blob field to rank.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RankedField {
+    Text,
+    Augmented,
 }
 
 /// Where the ONNX Runtime library that runs the embedding model is.
@@ -213,6 +235,10 @@ pub struct EvalArgs {
     /// Judgments to use instead of the pool's (TREC qrels or BEIR TSV).
     #[arg(long)]
     pub qrels: Option<PathBuf>,
+    /// Run only the first N queries (in the pool's or --queries' order):
+    /// the LLM methods cost seconds to minutes a query.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub first: Option<u64>,
     /// Where to write the TREC run file.
     #[arg(long)]
     pub run: PathBuf,
@@ -231,6 +257,41 @@ pub struct EvalArgs {
     pub tag: Option<String>,
 }
 
+#[derive(Args, Debug)]
+pub struct AugmentArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Output: rows of `chunk_id`, `chunk` (context, blank line, text) and
+    /// what resuming needs, as CRAwLeR-DK's augmented_chunks.jsonl. An
+    /// existing file is resumed: chunks whose text it already covers are
+    /// skipped.
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
+    /// Characters of the act shown around each chunk (whole chunks).
+    #[arg(long, value_name = "N", default_value_t = 6000)]
+    pub window_chars: usize,
+    /// Augment at most N chunks this run.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
+}
+
+/// A source as `build` reads it (`augment` reads the same).
+#[derive(Args, Debug)]
+pub struct SourceArgs {
+    /// Source format.
+    #[arg(long, value_enum)]
+    pub format: SourceFormat,
+    /// Source directory (or file, for el-syntagma); for el-nomothesia, a tree of
+    /// `<act>/articles.jsonl` with a `meta.json` beside each.
+    pub src: PathBuf,
+    /// Analyzer; defaults by format (gbr-greek for Greek, da for Danish, zh
+    /// for STARD). It also picks the LLM prompts' language.
+    #[arg(long)]
+    pub analyzer: Option<String>,
+}
+
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceFormat {
     Beir,
@@ -244,18 +305,11 @@ pub enum SourceFormat {
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// Source format.
-    #[arg(long, value_enum)]
-    pub format: SourceFormat,
-    /// Source directory (or file, for el-syntagma); for el-nomothesia, a tree of
-    /// `<act>/articles.jsonl` with a `meta.json` beside each.
-    pub src: PathBuf,
+    #[command(flatten)]
+    pub source: SourceArgs,
     /// Output blob path.
     #[arg(short = 'o', long = "out")]
     pub out: PathBuf,
-    /// Analyzer; defaults by format (gbr-greek for Greek, da for Danish, zh for STARD).
-    #[arg(long)]
-    pub analyzer: Option<String>,
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]
     pub title: Option<String>,
@@ -273,6 +327,11 @@ pub struct BuildArgs {
     /// vector after vector), to measure quantisation against.
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub vectors_out: Option<PathBuf>,
+    /// LLM-augmented texts to index beside each article's text: rows of
+    /// `chunk_id` and `chunk`, as `nomos augment` (or CRAwLeR-DK's
+    /// `augmented_chunks.jsonl`) writes them.
+    #[arg(long, value_name = "FILE")]
+    pub augmented: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
 }

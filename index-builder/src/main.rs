@@ -7,6 +7,7 @@ mod commands;
 mod embedder;
 mod error;
 mod fetch;
+mod llm;
 mod model;
 mod sources;
 

@@ -99,7 +99,9 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
             .into_iter()
             .flatten()
             .collect::<Vec<_>>();
+        let by_llm = timed.method.needs_llm();
         match (total, filter.is_empty()) {
+            (0, _) if by_llm => format!("The LLM's ranking has no article for “{query}”"),
             (0, _) => format!("No article matches “{query}”"),
             (_, true) => format!("{} for “{query}”", plural(total, "result", "results")),
             (_, false) => format!(

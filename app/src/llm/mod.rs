@@ -239,24 +239,17 @@ impl Llm {
             let started = now();
             let status = match chat.chat(&request).await {
                 Ok(reply) => {
-                    let said = reply.content.trim();
-                    let said: String = said.chars().take(200).collect();
+                    let said: String = reply.content.trim().chars().take(200).collect();
+                    let tokens = reply.usage.prompt_tokens + reply.usage.completion_tokens;
                     TestStatus::Answered(format!(
                         "{} answered in {:.1} s{}: {}",
-                        match reply.model.is_empty() {
-                            true => endpoint.settings.model.clone(),
-                            false => reply.model.clone(),
-                        },
+                        endpoint.settings.model,
                         (now() - started) / 1000.0,
-                        match reply.usage.prompt_tokens + reply.usage.completion_tokens {
+                        match tokens {
                             0 => String::new(),
                             n => format!(" ({n} tokens)"),
                         },
-                        if said.is_empty() {
-                            "(an empty reply)"
-                        } else {
-                            &said
-                        }
+                        if said.is_empty() { "(an empty reply)" } else { &said }
                     ))
                 }
                 Err(e) => TestStatus::Failed(e.to_string()),

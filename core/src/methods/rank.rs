@@ -146,7 +146,8 @@ pub enum RankError {
     },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
-    /// An LLM method, which `crate::llm::run` ranks.
+    /// An LLM method: the caller reformulates with
+    /// the `llm` module's `reform` or runs its `react` loop first.
     NeedsLlm(&'static str),
 }
 

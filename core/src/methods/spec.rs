@@ -59,7 +59,7 @@ pub enum Method {
         depth: usize,
     },
     /// An LLM turns the query into legal keywords, searched with BM25
-    /// (GreekBarRetrieval's Reform-BM25; see [`crate::llm`]).
+    /// (GreekBarRetrieval's Reform-BM25; the `llm` module runs it).
     ReformSparse,
     /// An LLM restates the query as the legal issue in legal terms, which
     /// is embedded and searched densely.
@@ -73,7 +73,7 @@ pub enum Method {
         depth: usize,
     },
     /// The paper's planner/observer loop over BM25 (see
-    /// [`crate::llm::react`]).
+    /// the `llm` module).
     ReactBm25 {
         /// Planner/observer rounds.
         rounds: usize,
@@ -113,7 +113,7 @@ impl Method {
         "weighted",
     ];
 
-    /// The methods that need an LLM (see [`crate::llm`]), listed apart so
+    /// The methods that need an LLM (the `llm` module runs them), listed apart so
     /// that a picker without an LLM configured can leave them out.
     pub const LLM_NAMES: [&'static str; 4] = [
         "reform-sparse",
@@ -186,8 +186,8 @@ impl Method {
         }
     }
 
-    /// Whether the method calls an LLM, so [`crate::llm::run`] ranks it
-    /// rather than `Pool::rank`.
+    /// Whether the method calls an LLM (the `llm` module) before, or instead
+    /// of, `Pool::rank`.
     pub fn needs_llm(&self) -> bool {
         self.ranks_reformulation().is_some() || matches!(self, Method::ReactBm25 { .. })
     }
@@ -416,8 +416,9 @@ impl fmt::Display for MethodError {
         match self {
             MethodError::UnknownMethod(name) => write!(
                 f,
-                "unknown ranking method {name:?} (expected one of {})",
-                Method::NAMES.join(", ")
+                "unknown ranking method {name:?} (expected one of {}, or with an LLM {})",
+                Method::NAMES.join(", "),
+                Method::LLM_NAMES.join(", ")
             ),
             MethodError::UnknownKey { method, key } => {
                 let keys: Vec<&str> = Method::by_name(method)

@@ -45,10 +45,18 @@ impl Pool {
     /// Takes the blob's text index and text vectors (see
     /// [`Blob::take_index`]). On error the blob keeps its index.
     pub fn from_blob(blob: &mut Blob) -> Result<Pool, PoolError> {
+        Pool::from_blob_field(blob, Field::Text)
+    }
+
+    /// Takes the index and vectors of `field`: [`Field::Augmented`] ranks
+    /// the LLM-contextualised texts (CRAwLeR-DK's baseline protocol).
+    pub fn from_blob_field(blob: &mut Blob, field: Field) -> Result<Pool, PoolError> {
         let analyzer = Analyzer::by_name(blob.analyzer()).map_err(PoolError::Analyzer)?;
-        let index = blob.take_index(Field::Text).ok_or(PoolError::NoTextIndex)?;
+        let index = blob
+            .take_index(field)
+            .ok_or(PoolError::NoIndex(field.name()))?;
         let model = blob.dense_model().cloned();
-        let dense = model.zip(blob.take_dense(Field::Text).map(Arc::new));
+        let dense = model.zip(blob.take_dense(field).map(Arc::new));
         Ok(Pool {
             analyzer,
             index: Arc::new(index),
@@ -165,8 +173,8 @@ impl Pool {
 pub enum PoolError {
     /// The blob names an analyzer this build does not have.
     Analyzer(UnknownAnalyzer),
-    /// The blob has no index over its document text.
-    NoTextIndex,
+    /// The blob has no index over this field (`text`, `augmented`).
+    NoIndex(&'static str),
     /// The default BM25 parameters are out of range (from parts).
     Params(ParamsError),
 }
@@ -175,7 +183,7 @@ impl fmt::Display for PoolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PoolError::Analyzer(e) => write!(f, "the blob's analyzer: {e}"),
-            PoolError::NoTextIndex => f.write_str("the blob has no text index"),
+            PoolError::NoIndex(field) => write!(f, "the blob has no {field} index"),
             PoolError::Params(e) => e.fmt(f),
         }
     }

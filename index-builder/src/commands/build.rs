@@ -22,16 +22,25 @@ use crate::cli::{BuildArgs, SourceFormat};
 use crate::embedder;
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
-use crate::sources::{beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
+use crate::sources::tabular::read_table;
+use crate::sources::{augmented, beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
 
 /// How many example ids a warning or error lists.
 const EXAMPLES: usize = 5;
 
 pub fn run(args: BuildArgs) -> Result<()> {
-    let row = format_row(args.format);
+    let row = format_row(args.source.format);
     let analyzer = analyzer_by_name(&analyzer_name(&args, &row)?)?;
-    let pool = (row.read)(&args.src)?;
+    let mut pool = (row.read)(&args.source.src)?;
     check_ids(&pool)?;
+    if let Some(path) = &args.augmented {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        augmented::attach(&mut pool, read_table(dir, name)?)?;
+    }
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;
@@ -166,17 +175,36 @@ fn format_row(format: SourceFormat) -> FormatRow {
 }
 
 fn analyzer_name(args: &BuildArgs, row: &FormatRow) -> Result<String> {
-    match (&args.analyzer, row.analyzer) {
-        (Some(name), _) => Ok(name.clone()),
+    pick_analyzer(args.source.format, args.source.analyzer.as_deref(), row)
+}
+
+/// `given`, else the format's analyzer.
+fn pick_analyzer(format: SourceFormat, given: Option<&str>, row: &FormatRow) -> Result<String> {
+    match (given, row.analyzer) {
+        (Some(name), _) => Ok(name.to_owned()),
         (None, Some(name)) => Ok(name.to_owned()),
         (None, None) => Err(bad_input(format!(
             "--analyzer is required with --format {} (gbr-greek, da or zh)",
-            args.format
+            format
                 .to_possible_value()
                 .expect("formats have names")
                 .get_name()
         ))),
     }
+}
+
+/// Reads `src` as `format` reads it for `build`, with the name of the
+/// analyzer `build` would use (`analyzer`, else the format's).
+pub(super) fn read_pool(
+    format: SourceFormat,
+    src: &Path,
+    analyzer: Option<&str>,
+) -> Result<(Pool, String)> {
+    let row = format_row(format);
+    let name = pick_analyzer(format, analyzer, &row)?;
+    let pool = (row.read)(src)?;
+    check_ids(&pool)?;
+    Ok((pool, name))
 }
 
 /// `--title`, else the format's, else the source directory's name.
@@ -187,6 +215,7 @@ fn title(args: &BuildArgs, row: &FormatRow) -> String {
     match row.title {
         Some(title) => title.to_owned(),
         None => args
+            .source
             .src
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -1,14 +1,21 @@
-//! `nomos eval`: run every query, write a TREC run and a metrics JSON.
+//! `nomos eval`: run every query, write a TREC run and a metrics JSON;
+//! for an LLM method, also its cost, rounds and observer tables (see
+//! [`super::llm_report`]).
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use nomos_core::eval::{format_run_line, Run};
+use nomos_core::eval::format_run_line;
+use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
+use serde_json::Value;
 
+use super::llm_report::{failures, json, print_costs, react_runs, Observer, RoundMetrics};
+use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
-use super::metrics_json::{evaluate_reported, to_json};
+use super::metrics_json::{evaluate_reported, run_of, to_json};
 use super::progress;
 use super::ranking::Ranking;
 use crate::cli::EvalArgs;
@@ -33,40 +40,50 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     }
 
     let mut ranker = MethodRanker::new(&args.ranking, &ranking)?;
+    let method = ranker.method();
+    let work = LlmRun::work(&method, &args.ranking.llm)?;
     let described = ranker.describe(&ranking);
     eprintln!("method {described}");
-    let tag = args
-        .tag
-        .clone()
-        .unwrap_or_else(|| format!("nomos-{described}"));
+    let depth = Depth {
+        k: args.depth,
+        positive_only: args.positive_only,
+    };
 
-    let mut run = Run::new();
-    let mut run_text = String::new();
-    let bar = progress::bar(bench.queries.len(), "queries");
-    for q in &bench.queries {
-        let hits = ranker
-            .rank(&ranking, &q.text, &q.tokens, args.depth, args.positive_only)
-            .map_err(|e| e.context(format!("query {}", q.id)))?;
-        run.add_query(&q.id);
-        for (rank, hit) in hits.iter().enumerate() {
-            let doc = &bench.doc_ids[hit.doc as usize];
-            run.push(&q.id, doc, hit.score)
-                .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
-            // Written in our ranking order (ties in corpus order, as the
-            // references rank); trec_eval re-sorts when it evaluates.
-            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &tag)
-                .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
-            run_text.push_str(&line);
-            run_text.push('\n');
+    let (rankings, llm) = match work {
+        Some(work) => {
+            let queries: Vec<(&str, &str)> = bench
+                .queries
+                .iter()
+                .map(|q| (q.id.as_str(), q.text.as_str()))
+                .collect();
+            let run = LlmRun::execute(
+                &args.ranking.llm,
+                work,
+                &mut ranker,
+                &ranking,
+                &queries,
+                depth,
+            )?;
+            (run.hits.clone(), Some(run))
         }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+        None => (rank_plain(&mut ranker, &ranking, bench, depth)?, None),
+    };
+    let tag = match (&args.tag, &llm) {
+        (Some(tag), _) => tag.clone(),
+        (None, Some(llm)) => format!("nomos-{described}{}", llm.tag_suffix()),
+        (None, None) => format!("nomos-{described}"),
+    };
 
-    write_file(&args.run, run_text.as_bytes())?;
-    let eval = evaluate_reported(&bench.qrels, &run);
-    let json = serde_json::to_string_pretty(&to_json(&eval))?;
-    write_file(&args.metrics, json.as_bytes())?;
+    write_file(&args.run, run_text(bench, &rankings, &tag)?.as_bytes())?;
+    let eval = evaluate_reported(&bench.qrels, &run_of(bench, &rankings)?);
+    let mut json = to_json(&eval);
+    if let Some(llm) = &llm {
+        json["llm"] = report_llm(llm, &method, &ranking, bench, depth)?;
+    }
+    write_file(
+        &args.metrics,
+        serde_json::to_string_pretty(&json)?.as_bytes(),
+    )?;
     eprintln!(
         "{described}: {} queries ranked, {} evaluated; nDCG@10 {:.4}, R@100 {:.4}",
         bench.queries.len(),
@@ -77,14 +94,108 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     Ok(())
 }
 
+/// Every query ranked with a plain method, with a progress bar.
+fn rank_plain(
+    ranker: &mut MethodRanker,
+    ranking: &Ranking,
+    bench: &Benchmark,
+    depth: Depth,
+) -> Result<Vec<Vec<Hit>>> {
+    let bar = progress::bar(bench.queries.len(), "queries");
+    let rankings = bench
+        .queries
+        .iter()
+        .map(|q| {
+            let hits = ranker
+                .rank(ranking, &q.text, &q.tokens, depth.k, depth.positive_only)
+                .map_err(|e| e.context(format!("query {}", q.id)));
+            bar.inc(1);
+            hits
+        })
+        .collect::<Result<Vec<_>>>()?;
+    bar.finish_and_clear();
+    Ok(rankings)
+}
+
+/// The TREC run file: each query's documents in our ranking order (ties
+/// in corpus order, as the references rank); trec_eval re-sorts when it
+/// evaluates.
+fn run_text(bench: &Benchmark, rankings: &[Vec<Hit>], tag: &str) -> Result<String> {
+    let mut text = String::new();
+    for (q, hits) in bench.queries.iter().zip(rankings) {
+        for (rank, hit) in hits.iter().enumerate() {
+            let doc = &bench.doc_ids[hit.doc as usize];
+            let line = format_run_line(&q.id, doc, rank + 1, hit.score, tag)
+                .map_err(|e| bad_input(format!("query {}: {e}", q.id)))?;
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    Ok(text)
+}
+
+/// Prints an LLM run's tables on stdout and its failed steps on stderr,
+/// and returns the `llm` object of the metrics JSON.
+fn report_llm(
+    llm: &LlmRun,
+    method: &Method,
+    ranking: &Ranking,
+    bench: &Benchmark,
+    depth: Depth,
+) -> Result<Value> {
+    let (rounds, observer) = match (method, react_runs(llm)) {
+        (Method::ReactBm25 { rounds, .. }, Some(reacts)) => (
+            Some(RoundMetrics::compute(
+                ranking, bench, &reacts, *rounds, depth,
+            )?),
+            Some(Observer::compute(bench, &reacts)),
+        ),
+        _ => (None, None),
+    };
+    let failures = failures(bench, llm);
+    let mut out = std::io::stdout().lock();
+    print_costs(&mut out, bench, llm)?;
+    if let Some(rounds) = &rounds {
+        rounds.print(&mut out)?;
+    }
+    if let Some(observer) = &observer {
+        observer.print(&mut out)?;
+    }
+    if !failures.is_empty() {
+        eprintln!(
+            "warning: {} model step{} gave no usable reply after a retry (a failed \
+             reformulation ranks the original query; a failed round keeps nothing):",
+            failures.len(),
+            if failures.len() == 1 { "" } else { "s" }
+        );
+        for f in failures.iter().take(SHOWN_FAILURES) {
+            eprintln!("  {} {}: {:?}", f.query, f.step, f.reply);
+        }
+        if failures.len() > SHOWN_FAILURES {
+            eprintln!(
+                "  … and {} more (all under llm.failures in the metrics JSON)",
+                failures.len() - SHOWN_FAILURES
+            );
+        }
+    }
+    Ok(json(
+        bench,
+        llm,
+        method,
+        rounds.as_ref(),
+        observer.as_ref(),
+        &failures,
+    ))
+}
+
 /// The pool's benchmark with `--queries` and `--qrels` in place of its
-/// own, when either is given.
+/// own, and only its `--first` queries, when any is given.
 fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
-    if args.queries.is_none() && args.qrels.is_none() {
+    if args.queries.is_none() && args.qrels.is_none() && args.first.is_none() {
         return Ok(None);
     }
     let own = &ranking.benchmark;
-    let queries = match &args.queries {
+    let mut queries = match &args.queries {
         Some(path) => read_beir_queries(path)?,
         None => own
             .queries
@@ -96,6 +207,11 @@ fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
             })
             .collect(),
     };
+    if let Some(n) = args.first {
+        // Metrics average over the queries run (as trec_eval's), so the
+        // judgments need no cut.
+        queries.truncate(usize::try_from(n).unwrap_or(usize::MAX));
+    }
     let qrels = match &args.qrels {
         Some(path) => read_core_qrels(path)?,
         None => own.qrels.clone(),
@@ -108,6 +224,9 @@ fn benchmark(args: &EvalArgs, ranking: &Ranking) -> Result<Option<Benchmark>> {
         &|_| None,
     )))
 }
+
+/// Failed steps listed on stderr (all are in the metrics JSON).
+const SHOWN_FAILURES: usize = 10;
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut f =

@@ -73,14 +73,31 @@ impl MethodRanker {
         k: usize,
         positive_only: bool,
     ) -> Result<Vec<Hit>> {
-        let embedding = match &mut self.embedder {
-            Some(e) => Some(e.embed_query(query)?),
-            None => None,
+        let method = self.method;
+        self.rank_as(&method, ranking, query, tokens, k, positive_only)
+    }
+
+    /// As [`Self::rank`], with `method` in place of the ranker's own: the
+    /// plain method an LLM method's reformulation is ranked with, where
+    /// `query` (embedded) and `tokens` may come from different
+    /// reformulations.
+    pub fn rank_as(
+        &mut self,
+        method: &Method,
+        ranking: &Ranking,
+        query: &str,
+        tokens: &[String],
+        k: usize,
+        positive_only: bool,
+    ) -> Result<Vec<Hit>> {
+        let embedding = match (&mut self.embedder, method.needs_dense()) {
+            (Some(e), true) => Some(e.embed_query(query)?),
+            _ => None,
         };
         ranking
             .pool
             .rank(
-                &self.method,
+                method,
                 &ranking.params,
                 tokens,
                 embedding.as_deref(),
@@ -88,6 +105,11 @@ impl MethodRanker {
                 positive_only,
             )
             .map_err(bad_input)
+    }
+
+    /// The method ranked with.
+    pub fn method(&self) -> Method {
+        self.method
     }
 
     /// The method with every parameter, and the BM25 settings when it uses

@@ -1,10 +1,15 @@
 //! One module per subcommand; `run` dispatches.
 
 mod analyze;
+mod augment;
 mod build;
 mod eval;
 mod fetch;
 mod info;
+mod llm_corpus;
+mod llm_queries;
+mod llm_report;
+mod llm_run;
 mod manifest;
 mod method;
 mod metrics_json;
@@ -27,6 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Eval(args) => eval::run(&args),
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Build(args) => build::run(args),
+        Command::Augment(args) => augment::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {

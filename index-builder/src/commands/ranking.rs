@@ -7,17 +7,17 @@ use std::path::Path;
 
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
-use nomos_core::blob::Blob;
+use nomos_core::blob::{Blob, Field};
 use nomos_core::eval::Qrels;
 use nomos_core::index::InvertedIndex;
 use nomos_core::pool::{Benchmark, Pool};
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, progress};
-use crate::cli::{PoolArg, RankingArgs};
+use crate::cli::{PoolArg, RankedField, RankingArgs};
 use crate::error::bad_input;
 use crate::sources::beir::read_beir;
-use crate::sources::pool::Pool as SourcePool;
+use crate::sources::pool::{Article, Pool as SourcePool};
 
 pub struct Ranking {
     pub pool: Pool,
@@ -25,23 +25,38 @@ pub struct Ranking {
     pub benchmark: Benchmark,
     /// BM25's settings: the pool's defaults, changed by the flags.
     pub params: Bm25Params,
+    /// The documents' titles and texts, which the LLM methods show a model.
+    pub texts: Texts,
+}
+
+/// Where the documents' titles and texts are: kept from loading, so that
+/// showing them costs no second read.
+pub enum Texts {
+    /// The blob the pool was opened from (its index moved into the pool).
+    Blob(Box<Blob>),
+    /// The articles of a directory indexed on the fly.
+    Articles(Vec<Article>),
 }
 
 impl Ranking {
     /// Loads the pool named on the command line.
     pub fn load(pool: &PoolArg, ranking: &RankingArgs) -> Result<Ranking> {
         match (&pool.corpus, &pool.index) {
+            (Some(_), None) if ranking.field == RankedField::Augmented => Err(bad_input(
+                "--field augmented needs a blob (--index) built with augmented texts",
+            )),
             (Some(dir), None) => {
                 let name = ranking.analyzer.as_deref().ok_or_else(|| {
                     bad_input("--analyzer is required with --corpus (gbr-greek, da or zh)")
                 })?;
                 let analyzer = analyzer_by_name(name)?;
                 let params = bm25_params(ranking, Bm25Params::new(Bm25Variant::Okapi))?;
-                let (pool, benchmark) = index_pool(read_beir(dir)?, analyzer, params)?;
+                let (pool, benchmark, articles) = index_pool(read_beir(dir)?, analyzer, params)?;
                 Ok(Ranking {
                     pool,
                     benchmark,
                     params,
+                    texts: Texts::Articles(articles),
                 })
             }
             (None, Some(path)) => Ranking::from_blob(path, ranking),
@@ -68,7 +83,11 @@ impl Ranking {
             }
         }
         let params = bm25_params(args, blob.bm25_params())?;
-        let pool = Pool::from_blob(&mut blob)
+        let field = match args.field {
+            RankedField::Text => Field::Text,
+            RankedField::Augmented => Field::Augmented,
+        };
+        let pool = Pool::from_blob_field(&mut blob, field)
             .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
         let benchmark = Benchmark::from_blob(&blob, &pool.analyzer())
             .map_err(|e| bad_input(format!("{}: the blob's benchmark: {e}", path.display())))?;
@@ -76,16 +95,18 @@ impl Ranking {
             pool,
             benchmark,
             params,
+            texts: Texts::Blob(Box::new(blob)),
         })
     }
 }
 
-/// Analyses and indexes every article of a source, with a progress bar.
+/// Analyses and indexes every article of a source, with a progress bar;
+/// the articles are handed back.
 fn index_pool(
     source: SourcePool,
     analyzer: Analyzer,
     params: Bm25Params,
-) -> Result<(Pool, Benchmark)> {
+) -> Result<(Pool, Benchmark, Vec<Article>)> {
     let bar = progress::bar(source.articles.len(), "analysing");
     let tokens: Vec<Vec<String>> = source
         .articles
@@ -107,7 +128,7 @@ fn index_pool(
     let doc_source = |d: u32| source.articles.get(d as usize).map(|a| a.source.as_str());
     let benchmark = Benchmark::from_parts(doc_ids, source.queries, qrels, &analyzer, &doc_source);
     let pool = Pool::from_parts(analyzer, index, params).map_err(bad_input)?;
-    Ok((pool, benchmark))
+    Ok((pool, benchmark, source.articles))
 }
 
 /// BM25 parameters from the flags over `defaults`, validated. Choosing a

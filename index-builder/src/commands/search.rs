@@ -1,10 +1,14 @@
 //! `nomos search`: rank a pool for one query; prints `rank<TAB>id<TAB>score`,
-//! and with `--explain` how BM25 scored each hit, term by term.
+//! and with `--explain` how BM25 scored each hit, term by term. An LLM
+//! method first says on stderr what the model made of the query.
 
 use std::io::Write;
 
 use anyhow::Result;
 
+use super::llm_queries::Trace;
+use super::llm_report::print_trace;
+use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
 use super::ranking::Ranking;
 use crate::cli::SearchArgs;
@@ -13,11 +17,50 @@ use crate::error::bad_input;
 pub fn run(args: &SearchArgs) -> Result<()> {
     let ranking = Ranking::load(&args.pool, &args.ranking)?;
     let mut ranker = MethodRanker::new(&args.ranking, &ranking)?;
-    let tokens = ranking.pool.analyzer().tokens(&args.query);
-    let hits = ranker.rank(&ranking, &args.query, &tokens, args.k, true)?;
+    let analyzer = ranking.pool.analyzer();
+    let mut tokens = analyzer.tokens(&args.query);
+    let hits = match LlmRun::work(&ranker.method(), &args.ranking.llm)? {
+        Some(work) => {
+            let depth = Depth {
+                k: args.k,
+                positive_only: true,
+            };
+            let queries = [("query", args.query.as_str())];
+            let mut run = LlmRun::execute(
+                &args.ranking.llm,
+                work,
+                &mut ranker,
+                &ranking,
+                &queries,
+                depth,
+            )?;
+            let (Some(answered), Some(hits)) = (run.answers.first(), run.hits.pop()) else {
+                return Err(anyhow::anyhow!("the query was left without an answer"));
+            };
+            print_trace(
+                &mut std::io::stderr().lock(),
+                &ranking.benchmark.doc_ids,
+                &run,
+                answered,
+            )?;
+            // --explain shows BM25 for the keywords BM25 ranked.
+            if let Trace::Reform {
+                sparse: Some(keywords),
+                ..
+            } = &answered.trace
+            {
+                tokens = analyzer.tokens(&keywords.text);
+            }
+            hits
+        }
+        None => ranker.rank(&ranking, &args.query, &tokens, args.k, true)?,
+    };
     let mut out = std::io::stdout().lock();
     if hits.is_empty() {
-        eprintln!("no document matches the query's terms");
+        match ranker.method().needs_llm() {
+            true => eprintln!("the method ranked no document"),
+            false => eprintln!("no document matches the query's terms"),
+        }
     }
     let doc_ids = &ranking.benchmark.doc_ids;
     for (rank, hit) in hits.iter().enumerate() {

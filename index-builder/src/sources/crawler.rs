@@ -11,11 +11,9 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use super::augmented::{self, elide};
 use super::pool::{Article, Judgment, Pool, Query};
 use super::tabular::{read_table, Table};
-
-/// How many ids a note lists before eliding the rest.
-const NOTE_IDS: usize = 5;
 
 /// Reads a CRAwLeR-DK directory. Query ids are the row's `query_id` or `id`
 /// if it has one (the published rows have neither), else `q{N}` with N the
@@ -48,33 +46,7 @@ pub fn read_crawler_dk(dir: &Path) -> Result<Pool> {
     pool.files.push(chunks.file);
 
     if let Some(augmented) = optional(dir, "augmented_chunks.jsonl")? {
-        let mut seen = HashSet::new();
-        let mut strays = Vec::new();
-        for row in &augmented.rows {
-            let id = row.string("chunk_id")?;
-            if !seen.insert(id.clone()) {
-                return Err(row.error(format!("duplicate chunk_id `{id}`")));
-            }
-            match index.get(&id) {
-                Some(&i) => pool.articles[i].augmented = Some(row.string("chunk")?),
-                None => strays.push(id),
-            }
-        }
-        let missing = pool.articles.len() - (seen.len() - strays.len());
-        if missing > 0 {
-            pool.notes.push(format!(
-                "{missing} of {} chunks have no augmented text (indexed with their plain text only)",
-                pool.articles.len()
-            ));
-        }
-        if !strays.is_empty() {
-            pool.notes.push(format!(
-                "augmented_chunks.jsonl has {} chunk ids not in chunks.jsonl (ignored): {}",
-                strays.len(),
-                elide(&strays)
-            ));
-        }
-        pool.files.push(augmented.file);
+        augmented::attach(&mut pool, augmented)?;
     }
 
     if let Some(queries) = optional(dir, "contextual_queries.jsonl")? {
@@ -126,15 +98,6 @@ fn optional(dir: &Path, name: &str) -> Result<Option<Table>> {
         read_table(dir, name).map(Some)
     } else {
         Ok(None)
-    }
-}
-
-fn elide(ids: &[String]) -> String {
-    let shown = ids[..ids.len().min(NOTE_IDS)].join(", ");
-    if ids.len() > NOTE_IDS {
-        format!("{shown}, …")
-    } else {
-        shown
     }
 }
 

@@ -1,5 +1,6 @@
 //! Readers: each turns one source format into a [`pool::Pool`].
 
+pub mod augmented;
 pub mod beir;
 pub mod crawler;
 pub mod da_acts;

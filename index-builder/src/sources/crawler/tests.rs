@@ -77,7 +77,7 @@ fn augmented_texts_attach_by_id_and_gaps_are_reported() {
         pool.notes,
         [
             "2 of 10 chunks have no augmented text (indexed with their plain text only)",
-            "augmented_chunks.jsonl has 1 chunk ids not in chunks.jsonl (ignored): straffeloven_§1_stk1",
+            "augmented_chunks.jsonl has 1 chunk ids not in the pool (ignored): straffeloven_§1_stk1",
         ]
     );
 }

@@ -1,0 +1,144 @@
+//! An LLM method over a list of queries, as `search` and `eval` run it:
+//! open the endpoint or the replayed transcript, do every query's model
+//! work ([`super::llm_queries`]), rank each in query order, and write the
+//! transcript being recorded whether the run succeeded or not, so that no
+//! paid-for exchange is lost.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use nomos_core::hits::Hit;
+use nomos_core::llm::{Cost, Prompts, Settings};
+use nomos_core::methods::Method;
+
+use super::llm_corpus::RankingCorpus;
+use super::llm_queries::{Answered, Job, Work};
+use super::method::MethodRanker;
+use super::ranking::Ranking;
+use crate::error::bad_input;
+use crate::llm::{Backend, LlmArgs, Origin, Saved};
+
+/// A finished LLM run.
+pub struct LlmRun {
+    pub settings: Settings,
+    pub prompts: Prompts,
+    /// Each query's model work, in query order.
+    pub answers: Vec<Answered>,
+    /// Each query's ranking, in query order.
+    pub hits: Vec<Vec<Hit>>,
+    /// Wall time of the whole run, ranking included.
+    pub wall: Duration,
+    /// Worker threads used.
+    pub workers: usize,
+    pub origin: Origin,
+    /// The transcript recorded, if `--transcript` was given.
+    pub transcript: Option<Saved>,
+}
+
+/// How deep to rank.
+#[derive(Debug, Clone, Copy)]
+pub struct Depth {
+    pub k: usize,
+    pub positive_only: bool,
+}
+
+impl LlmRun {
+    /// The model work `method` needs, if it is an LLM method; the LLM
+    /// flags given with any other method are refused rather than ignored.
+    pub fn work(method: &Method, args: &LlmArgs) -> Result<Option<Work>> {
+        let work = Work::of(method);
+        if work.is_none() && args.any_given() {
+            return Err(bad_input(format!(
+                "--llm-url, --transcript and --replay are for the LLM methods ({}); --method {} \
+                 asks no LLM",
+                Method::LLM_NAMES.join(", "),
+                method.name()
+            )));
+        }
+        Ok(work)
+    }
+
+    /// Runs `work` for every query `(id, text)`.
+    pub fn execute(
+        args: &LlmArgs,
+        work: Work,
+        ranker: &mut MethodRanker,
+        ranking: &Ranking,
+        queries: &[(&str, &str)],
+        depth: Depth,
+    ) -> Result<LlmRun> {
+        let method = ranker.method();
+        let (backend, settings) = Backend::open(args, method.name())?;
+        let prompts = Prompts::for_analyzer(ranking.pool.analyzer().name());
+        let workers = (args.llm_concurrency as usize).clamp(1, queries.len().max(1));
+        let start = Instant::now();
+        let outcome = (|| {
+            let corpus = RankingCorpus::new(ranking);
+            let job = Job {
+                work,
+                backend: &backend,
+                settings: &settings,
+                prompts,
+                corpus: &corpus,
+            };
+            let mut answers = job.answer_all(queries, workers)?;
+            let hits = answers
+                .iter_mut()
+                .map(|a| a.hits(ranker, ranking, depth.k, depth.positive_only))
+                .collect::<Result<Vec<_>>>()?;
+            Ok((answers, hits))
+        })();
+        let wall = start.elapsed();
+        // Written before any error is returned: nothing recorded is lost.
+        let transcript = backend.finish();
+        let (answers, hits) = match outcome {
+            Ok(done) => done,
+            Err(error) => {
+                if let Err(also) = &transcript {
+                    eprintln!("error: {also:#}");
+                }
+                return Err(error);
+            }
+        };
+        let transcript = transcript?;
+        Ok(LlmRun {
+            settings,
+            prompts,
+            answers,
+            hits,
+            wall,
+            workers,
+            origin: backend.origin(),
+            transcript,
+        })
+    }
+
+    /// The LLM time, in milliseconds, this run waited for to pay `cost`:
+    /// the transport's timing live, none when replayed (a transcript's
+    /// times are the recording's).
+    pub fn waited_ms(&self, cost: &Cost) -> f64 {
+        match self.origin {
+            Origin::Endpoint { .. } => cost.millis,
+            Origin::Replay { .. } => 0.0,
+        }
+    }
+
+    /// What a run tag adds to the method for an LLM run: the prompt set,
+    /// the model (spaces made `_`, as a tag is one word) and the seed.
+    pub fn tag_suffix(&self) -> String {
+        let model: String = self
+            .settings
+            .model
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect();
+        let seed = match self.settings.seed {
+            Some(seed) => seed.to_string(),
+            None => "none".into(),
+        };
+        format!(
+            "+prompts={}+model={model}+seed={seed}",
+            self.prompts.version
+        )
+    }
+}
