@@ -29,7 +29,7 @@ pub fn App() -> impl IntoView {
     provide_context(pools);
     // Before the manifest arrives: the link's pool is the one loaded first.
     provide_context(LinkSync::start(state, pools, llm));
-    provide_context(Offline::start(state, pools, semantic));
+    provide_context(Offline::start(state, pools, semantic, llm));
     pools.start();
 
     // A dense method needs the model: download it on first use.

@@ -74,6 +74,9 @@ pub struct EndpointConfig {
     pub timeout_secs: u32,
     /// Benchmark queries evaluated at once.
     pub concurrency: usize,
+    /// Runs ask the model loaded in the page (wllama) instead of the
+    /// endpoint; the sampling settings above apply to either.
+    pub in_page: bool,
 }
 
 impl Default for EndpointConfig {
@@ -88,6 +91,7 @@ impl Default for EndpointConfig {
             limit_field: LimitField::default(),
             timeout_secs: DEFAULT_TIMEOUT_SECS,
             concurrency: 1,
+            in_page: false,
         }
     }
 }
@@ -131,15 +135,20 @@ impl EndpointConfig {
         Ok(Endpoint {
             url: format!("{base}/chat/completions"),
             origin,
-            settings: Settings {
-                model: model.to_owned(),
-                temperature: self.temperature,
-                seed: self.seed,
-                max_tokens: Some(self.max_tokens),
-            },
+            settings: self.settings(model),
             limit: self.limit_field.core(),
             timeout_ms: self.timeout_secs.saturating_mul(1000),
         })
+    }
+
+    /// What every request to `model` carries.
+    pub fn settings(&self, model: &str) -> Settings {
+        Settings {
+            model: model.to_owned(),
+            temperature: self.temperature,
+            seed: self.seed,
+            max_tokens: Some(self.max_tokens),
+        }
     }
 
     /// As kept in `localStorage` (never with a key: there is no field for

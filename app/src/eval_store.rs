@@ -349,7 +349,7 @@ impl EvalStore {
                 positive_only: false,
             },
             embed: &embed,
-            concurrency: self.llm.config.with_untracked(|c| c.concurrency),
+            concurrency: self.llm.concurrency(),
         };
         let progress = |done: usize, step: Option<(&str, Step)>| {
             let mut detail = format!("{} of {} queries", thousands(done), thousands(n));

@@ -15,6 +15,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageChannel, ServiceWorkerContainer, ServiceWorkerRegistration};
 
+use crate::llm::Llm;
 use crate::pools::{LoadStatus, Pools};
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
@@ -30,7 +31,7 @@ pub struct Offline {
 }
 
 impl Offline {
-    pub fn start(state: AppState, pools: Pools, semantic: Semantic) -> Offline {
+    pub fn start(state: AppState, pools: Pools, semantic: Semantic, llm: Llm) -> Offline {
         let offline = Offline {
             stored: RwSignal::new(Vec::new()),
             opened: StoredValue::new(Vec::new()),
@@ -70,19 +71,24 @@ impl Offline {
                 }
             });
         });
-        // The model and runtime, once loaded (those fetched before the worker
-        // took control did not pass through it).
-        Effect::new(move |_| {
-            let urls = semantic.urls.get();
-            if urls.is_empty() {
-                return;
-            }
-            spawn_local(async move {
-                if let Err(e) = keep("keepAssets", &urls).await {
-                    leptos::logging::warn!("semantic model not kept offline: {e}");
+        // The models and runtimes, once loaded (those fetched before the
+        // worker took control did not pass through it).
+        for (urls, what) in [
+            (semantic.urls, "semantic model"),
+            (llm.in_page.urls, "in-page LLM"),
+        ] {
+            Effect::new(move |_| {
+                let urls = urls.get();
+                if urls.is_empty() {
+                    return;
                 }
+                spawn_local(async move {
+                    if let Err(e) = keep("keepAssets", &urls).await {
+                        leptos::logging::warn!("{what} not kept offline: {e}");
+                    }
+                });
             });
-        });
+        }
         offline
     }
 

@@ -198,6 +198,11 @@ fn waiting_for_llm(status: Option<&RunStatus>, method: Method, llm: Llm) -> Stri
                 method.name(),
                 calls(method)
             ),
+            Readiness::InPage(model) => format!(
+                "press Enter to rank with {} ({}, answered by {model} in this page)",
+                method.name(),
+                calls(method)
+            ),
             Readiness::Replay { known: true, .. } => "replaying the transcript".to_owned(),
             Readiness::Replay { sha256, .. } => format!(
                 "the transcript {}… is not in this browser; load it in LLM settings",

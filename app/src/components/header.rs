@@ -49,6 +49,7 @@ fn LlmButton() -> impl IntoView {
     let llm = use_llm();
     let label = move || match llm.readiness() {
         Readiness::Endpoint(_) => "LLM: endpoint",
+        Readiness::InPage(_) => "LLM: in page",
         Readiness::Replay { .. } => "LLM: transcript",
         Readiness::Unset(_) => "LLM: not set up",
     };

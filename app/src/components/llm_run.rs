@@ -43,6 +43,7 @@ pub fn LlmRun(store: SearchStore) -> impl IntoView {
             let model = llm.config.with(|c| c.model.clone());
             format!("Asks {model} at {origin}.")
         }
+        Readiness::InPage(model) => format!("Asks {model}, loaded in this page."),
         Readiness::Replay { sha256, known } => format!(
             "Replays the transcript {}…{}",
             short_hash(&sha256),

@@ -10,7 +10,8 @@ use leptos::prelude::*;
 use super::ids::LLM_SETTINGS_ID;
 use super::transcripts::TranscriptsPanel;
 use crate::endpoint::{EndpointConfig, LimitField, MAX_CONCURRENCY};
-use crate::llm::{use_llm, Llm, TestStatus};
+use crate::format::megabytes;
+use crate::llm::{use_llm, InPageStatus, Llm, TestStatus};
 use crate::state::use_app_state;
 use crate::transcript_files::LlmSource;
 use crate::web::{page_origin, show_dialog};
@@ -39,6 +40,8 @@ pub fn LlmSettings() -> impl IntoView {
                  you can download and share."
             </p>
             <Source />
+            <Asks />
+            <InPageForm />
             <EndpointForm />
             <Reaching />
             <TranscriptsPanel />
@@ -53,6 +56,14 @@ fn Source() -> impl IntoView {
     let llm = use_llm();
     move || {
         let text = match state.llm.get() {
+            LlmSource::Endpoint if llm.config.with(|c| c.in_page) => {
+                match llm.in_page.status.get() {
+                    InPageStatus::Ready { name, .. } => {
+                        format!("Runs ask {name}, loaded in this page (nothing is sent anywhere).")
+                    }
+                    _ => "Runs ask the in-page model, once it is loaded.".to_owned(),
+                }
+            }
             LlmSource::Endpoint => match llm.config.with(|c| c.endpoint()) {
                 Ok(e) => format!(
                     "Runs ask {} at {}.",
@@ -82,6 +93,120 @@ fn Source() -> impl IntoView {
                 })}
             </p>
         }
+    }
+}
+
+/// Which live model runs ask: an endpoint, or a model in the page.
+#[component]
+fn Asks() -> impl IntoView {
+    let llm = use_llm();
+    let set = move |in_page: bool| {
+        let mut c = llm.config.get_untracked();
+        c.in_page = in_page;
+        llm.set_config(c);
+    };
+    view! {
+        <fieldset class="llm-asks" role="radiogroup">
+            <legend>"Runs ask"</legend>
+            <label class="check">
+                <input
+                    type="radio"
+                    name="llm-asks"
+                    id="llm-asks-endpoint"
+                    prop:checked=move || llm.config.with(|c| !c.in_page)
+                    on:change=move |_| set(false)
+                />
+                "an OpenAI-compatible endpoint (below)"
+            </label>
+            <label class="check">
+                <input
+                    type="radio"
+                    name="llm-asks"
+                    id="llm-asks-in-page"
+                    prop:checked=move || llm.config.with(|c| c.in_page)
+                    on:change=move |_| set(true)
+                />
+                "a model running in this page, with no server"
+            </label>
+        </fieldset>
+    }
+}
+
+/// The in-page model: load the site's, or pick a GGUF; progress, and
+/// plain words on what so small a model can show.
+#[component]
+fn InPageForm() -> impl IntoView {
+    let llm = use_llm();
+    let in_page = llm.in_page;
+    let loading = move || matches!(in_page.status.get(), InPageStatus::Loading { .. });
+    let status = move || {
+        match in_page.status.get() {
+        InPageStatus::Unloaded => view! {
+            <p class="muted" data-testid="in-page-status">"Not loaded: nothing is fetched until you ask."</p>
+        }
+        .into_any(),
+        InPageStatus::Loading { received, total } => {
+            let percent = (received * 100).checked_div(total).unwrap_or(0);
+            view! {
+                <p role="status" data-testid="in-page-status">
+                    {format!("Loading: {} of {}", megabytes(received), megabytes(total))}
+                    <progress max="100" value=percent.to_string()></progress>
+                </p>
+            }
+            .into_any()
+        }
+        InPageStatus::Ready { name, licence } => view! {
+            <p class="test-ok" role="status" data-testid="in-page-status">
+                {format!(
+                    "{name} is loaded{}; it answers one request at a time, and works offline.",
+                    licence.map(|l| format!(" ({l})")).unwrap_or_default()
+                )}
+            </p>
+        }
+        .into_any(),
+        InPageStatus::Failed(why) => view! {
+            <p class="error" role="alert" data-testid="in-page-status">{why}</p>
+        }
+        .into_any(),
+    }
+    };
+    view! {
+        <Show when=move || llm.config.with(|c| c.in_page)>
+            <fieldset class="llm-in-page">
+                <legend>"In-page model"</legend>
+                <p class="param-note">
+                    "SmolLM2-135M-Instruct (Apache-2.0, 98 MB, downloaded once and kept for                      offline use) runs here with llama.cpp compiled to WebAssembly. It shows the                      methods working end to end, but it is far too small for Greek or Danish legal                      questions: expect repeated or off-topic keywords. The papers' results come                      from large models behind an endpoint. On a laptop it writes a few tokens a                      second, so keep Evaluate to a few queries."
+                </p>
+                <div class="llm-test">
+                    <button
+                        type="button"
+                        class="button primary"
+                        data-testid="in-page-load"
+                        prop:disabled=loading
+                        on:click=move |_| in_page.load_served()
+                    >
+                        "Load SmolLM2-135M-Instruct"
+                    </button>
+                    <label class="button file-button">
+                        "Pick a GGUF file…"
+                        <input
+                            type="file"
+                            accept=".gguf"
+                            data-testid="in-page-file"
+                            prop:disabled=loading
+                            on:change=move |ev| {
+                                let input: web_sys::HtmlInputElement = event_target(&ev);
+                                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                                    in_page.load_file(file);
+                                }
+                                input.set_value("");
+                            }
+                        />
+                    </label>
+                </div>
+                {status}
+            </fieldset>
+        </Show>
     }
 }
 

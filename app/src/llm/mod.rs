@@ -9,12 +9,14 @@
 //! transcripts (requests are recorded without it), not in exports.
 //!
 //! - [`fetch_chat`]: core's `Chat` over `fetch`, with retries.
-//! - [`backend`]: a run's backend (endpoint or replay), recorded, with
-//!   its Cancel; the seam for an in-page model.
+//! - [`backend`]: a run's backend (endpoint, in-page model or replay),
+//!   recorded, with its Cancel.
+//! - [`in_page`]: the model loaded in the page, on request.
 //! - [`transcripts`]: transcripts by SHA-256, in IndexedDB.
 
 mod backend;
 mod fetch_chat;
+mod in_page;
 mod transcripts;
 
 use leptos::prelude::*;
@@ -23,6 +25,7 @@ use nomos_core::llm::{Chat, ChatRequest, Message, Recorder, Role, Schema, Transc
 use serde_json::json;
 
 pub use backend::{Backend, Run, RunSource};
+pub use in_page::{InPage, InPageStatus};
 pub use transcripts::Transcripts;
 
 use crate::endpoint::EndpointConfig;
@@ -52,6 +55,8 @@ pub enum TestStatus {
 pub enum Readiness {
     /// Calling the endpoint at this origin.
     Endpoint(String),
+    /// Asking the model loaded in the page, named so.
+    InPage(String),
     /// Replaying this transcript; `known`: this browser has it or the
     /// site serves it.
     Replay { sha256: String, known: bool },
@@ -80,6 +85,7 @@ pub struct Llm {
     /// Asks the settings dialog to open (any view may).
     pub open: RwSignal<bool>,
     pub transcripts: Transcripts,
+    pub in_page: InPage,
     state: AppState,
 }
 
@@ -100,6 +106,7 @@ impl Llm {
             save_error: RwSignal::new(None),
             open: RwSignal::new(false),
             transcripts: Transcripts::new(),
+            in_page: InPage::new(),
             state,
         };
         llm.transcripts.start();
@@ -143,6 +150,17 @@ impl Llm {
                 known: self.transcripts.knows(&link),
                 sha256: link.sha256,
             },
+            LlmSource::Endpoint if self.config.with(|c| c.in_page) => {
+                match self.in_page.status.get() {
+                    InPageStatus::Ready { name, .. } => Readiness::InPage(name),
+                    InPageStatus::Loading { .. } => {
+                        Readiness::Unset("The in-page model is loading (LLM settings).".to_owned())
+                    }
+                    InPageStatus::Unloaded | InPageStatus::Failed(_) => Readiness::Unset(
+                        "Load the in-page model, or set up an endpoint (LLM settings).".to_owned(),
+                    ),
+                }
+            }
             LlmSource::Endpoint => match self.config.with(|c| c.endpoint()) {
                 Ok(e) => Readiness::Endpoint(e.origin),
                 Err(why) => Readiness::Unset(format!(
@@ -152,8 +170,9 @@ impl Llm {
         }
     }
 
-    /// A new run with the current source: the endpoint, or the replayed
-    /// transcript (fetched if need be). `Err` says what is missing.
+    /// A new run with the current source: the endpoint, the in-page model,
+    /// or the replayed transcript (fetched if need be). `Err` says what is
+    /// missing.
     pub async fn run(self) -> Result<Run, String> {
         let canceller = Canceller::new()?;
         let (backend, settings, source) = match self.state.llm.get_untracked() {
@@ -166,6 +185,17 @@ impl Llm {
                     settings,
                     RunSource::Replay(link),
                 )
+            }
+            LlmSource::Endpoint if self.config.with_untracked(|c| c.in_page) => {
+                let model = self
+                    .in_page
+                    .model()
+                    .ok_or("the in-page model is not loaded (LLM settings)")?;
+                let settings = self.config.with_untracked(|c| c.settings(model.name()));
+                let source = RunSource::InPage {
+                    model: model.name().to_owned(),
+                };
+                (Backend::InPage(model, canceller.signal()), settings, source)
             }
             LlmSource::Endpoint => {
                 let endpoint = self.config.with_untracked(|c| c.endpoint())?;
@@ -189,6 +219,13 @@ impl Llm {
             source,
             canceller,
         })
+    }
+
+    /// Queries an evaluation asks about at once: the in-page model
+    /// answers one request at a time, so it gets one.
+    pub fn concurrency(&self) -> usize {
+        self.config
+            .with_untracked(|c| if c.in_page { 1 } else { c.concurrency })
     }
 
     /// Replays `link` from now on (or calls the endpoint, with `None`).
@@ -249,7 +286,11 @@ impl Llm {
                             0 => String::new(),
                             n => format!(" ({n} tokens)"),
                         },
-                        if said.is_empty() { "(an empty reply)" } else { &said }
+                        if said.is_empty() {
+                            "(an empty reply)"
+                        } else {
+                            &said
+                        }
                     ))
                 }
                 Err(e) => TestStatus::Failed(e.to_string()),
@@ -269,7 +310,7 @@ impl Llm {
     pub fn share(&self, run: &Run, name: String, with: Option<&Transcript>) -> TranscriptLink {
         match &run.source {
             RunSource::Replay(link) => link.clone(),
-            RunSource::Endpoint { .. } => {
+            RunSource::Endpoint { .. } | RunSource::InPage { .. } => {
                 let mut recorded = run.transcript();
                 for e in with.into_iter().flat_map(Transcript::exchanges) {
                     if recorded.reply(&e.request).is_none() {

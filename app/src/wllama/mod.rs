@@ -214,9 +214,9 @@ thread_local! {
     static EXPOSED: RefCell<Option<Rc<InPageModel>>> = const { RefCell::new(None) };
 }
 
-/// `window.__nomosInPageLlm`, for the end-to-end test and for trying the
-/// in-page LLM from the console until the app's LLM settings offer it;
-/// it fetches nothing until called:
+/// `window.__nomosInPageLlm`, for the end-to-end test and the console
+/// (the app's LLM settings load their own model, `llm::InPage`); it
+/// fetches nothing until called:
 ///
 /// - `load(source)`: `source` is a model directory URL (`"models/
 ///   smollm2-135m-instruct/"`) or a `File`; a promise of `{ model,

@@ -7,9 +7,9 @@
 //! it. A GGUF picked from disk loads too; a damaged download and a file
 //! that is not a GGUF are refused with their reasons.
 //!
-//! The app has no view of the in-page LLM yet, so the tests reach it the
-//! way the console can: `window.__nomosInPageLlm` (`load`, `chat`,
-//! `complete`).
+//! These tests reach the model the way the console can:
+//! `window.__nomosInPageLlm` (`load`, `chat`, `complete`); the LLM
+//! settings' in-page model ranking in Search is tested in `llm.rs`.
 //!
 //! Prints load time and tokens/s:
 //! `cargo test -p nomos-e2e --test e2e in_page_llm -- --nocapture`.

@@ -355,6 +355,119 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
     Ok(())
 }
 
+/// The settings' in-page model (wllama, the SmolLM2 GGUF the site
+/// serves) ranks reform-sparse in Search with no endpoint at all: loaded
+/// on request with progress, named in the header and the run, its
+/// transcript recorded under its own name, and a fresh browser replays
+/// the run's link to the same ranking.
+#[tokio::test]
+async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let query = "ελευθερία του τύπου";
+    let app = App::open_at(
+        &format!("{}#pool=el-syntagma.blob", server.url()),
+        "el-syntagma.blob",
+    )
+    .await?;
+    let sender = async {
+        click(&app, "[data-testid=llm-button]").await?;
+        click(&app, "#llm-asks-in-page").await?;
+        ensure!(
+            text_of(&app, "[data-testid=in-page-status]")
+                .await?
+                .starts_with("Not loaded"),
+            "the in-page model loaded before it was asked"
+        );
+        // The tiny model's keyword lists loop until the limit: keep it short.
+        set_field(&app, "llm-max-tokens", "48").await?;
+        click(&app, "[data-testid=in-page-load]").await?;
+        let status = app
+            .poll_for(
+                "the in-page model to load",
+                "const p = document.querySelector('[data-testid=in-page-status]');
+                 return p && (p.classList.contains('test-ok') || p.classList.contains('error'))
+                    ? [p.classList.contains('test-ok'), p.textContent] : null;",
+                vec![],
+                Duration::from_secs(300),
+            )
+            .await?;
+        ensure!(status[0] == json!(true), "the in-page model: {}", status[1]);
+        ensure!(
+            status[1]
+                .as_str()
+                .is_some_and(|s| s.contains("SmolLM2-135M-Instruct")),
+            "{}",
+            status[1]
+        );
+        app.screenshot("llm-settings-in-page").await?;
+        close_settings(&app).await?;
+        ensure!(
+            text_of(&app, "[data-testid=llm-button]").await? == "LLM: in page",
+            "the header's LLM button"
+        );
+
+        app.choose_method("reform-sparse").await?;
+        let input = app.client().find(Locator::Id("search-box")).await?;
+        input.send_keys(query).await?;
+        press_enter(&app).await?;
+        let sha = llm_done(&app).await?;
+        let keywords = text_of(&app, ".llm-trace .reformulated q").await?;
+        let rows = app.results(query).await?;
+        let url = app.client().current_url().await?.to_string();
+        ensure!(url.contains(&format!("transcript={sha}")), "{url}");
+        let transcript = captured(
+            &app,
+            "[data-testid=llm-done] [data-testid=download-transcript]",
+        )
+        .await?;
+        ensure!(
+            sha256_hex(transcript.as_bytes()) == sha,
+            "the transcript's hash"
+        );
+        ensure!(
+            transcript.contains("SmolLM2-135M-Instruct"),
+            "the transcript does not name the in-page model"
+        );
+        let sent = app
+            .client()
+            .execute(
+                "return performance.getEntriesByType('resource').map(e => e.name)
+                    .filter(u => u.includes('/chat/completions'));",
+                vec![],
+            )
+            .await?;
+        ensure!(sent == json!([]), "requests went to an endpoint: {sent}");
+        Ok((url, sha, transcript, rows, keywords))
+    }
+    .await;
+    let closed = app.close().await;
+    let (url, sha, transcript, rows, keywords) = sender?;
+    closed?;
+
+    server.replace("transcripts/e2e-in-page.jsonl", transcript.into_bytes());
+    server.replace(
+        "transcripts/index.json",
+        serde_json::to_vec(&json!({"format_version": 1, "transcripts": [
+            {"file": "e2e-in-page.jsonl", "name": "in-page", "pool": "el-syntagma.blob",
+             "method": "reform-sparse", "sha256": sha, "model": "SmolLM2-135M-Instruct"}]}))?,
+    );
+    let receiver = App::open_at(&url, "el-syntagma.blob").await?;
+    let outcome = async {
+        llm_done(&receiver).await?;
+        ensure!(
+            receiver.results(query).await? == rows,
+            "the replay ranks differently"
+        );
+        ensure!(text_of(&receiver, ".llm-trace .reformulated q").await? == keywords);
+        Ok(())
+    }
+    .await;
+    finish(receiver, outcome).await?;
+    server.stop();
+    Ok(())
+}
+
 /// Opens the LLM settings and sets the endpoint up, with the test's key
 /// (not remembered); Test connection must report the model's answer.
 async fn set_up_endpoint(app: &App, base: &str) -> Result<()> {
