@@ -123,6 +123,9 @@ pub struct SiteEntry {
     pub sha256: String,
     /// The model that answered, as the endpoint named it.
     pub model: String,
+    /// How many of the pool's queries it covers (Evaluate's first N).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queries: Option<usize>,
 }
 
 impl SiteEntry {

@@ -25,7 +25,7 @@ use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::state::{EvalSort, View};
-use crate::transcript_files::{sha256_of, site_path, TranscriptLink};
+use crate::transcript_files::{sha256_of, site_path, SiteEntry, TranscriptLink};
 
 /// The advanced panel's k1 slider range; links are clamped into it.
 pub const K1_MAX: f64 = 3.0;
@@ -149,6 +149,24 @@ impl Default for LinkState {
 }
 
 impl LinkState {
+    /// The evaluation a shipped transcript records, replayed from it:
+    /// its pool, method and first N queries in Evaluate. `None` when the
+    /// site's list does not say how many queries, or names an unknown
+    /// method.
+    pub fn shipped_run(entry: &SiteEntry) -> Option<LinkState> {
+        Some(LinkState {
+            view: View::Evaluate,
+            pool: Some(entry.pool.clone()),
+            rank: Some(entry.method.parse().ok()?),
+            transcript: Some(TranscriptLink {
+                sha256: entry.sha256.to_ascii_lowercase(),
+                path: Some(entry.path()),
+            }),
+            llm_queries: Some(entry.queries?),
+            ..LinkState::default()
+        })
+    }
+
     /// The fragment's text, without `#`; empty for the default state.
     /// Keys come in a fixed order, so equal states give equal links.
     pub fn encode(&self) -> String {
@@ -317,6 +335,40 @@ fn unescape(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shipped_transcript_opens_its_evaluation() {
+        let entry = SiteEntry {
+            file: "stard-react-bm25.jsonl".into(),
+            name: "STARD, ReAct".into(),
+            pool: "stard.blob".into(),
+            method: "react-bm25:rounds=3,candidates=10,chars=300".into(),
+            sha256: "AB".repeat(32),
+            model: "smollm2-135m-instruct".into(),
+            queries: Some(5),
+        };
+        let link = LinkState::shipped_run(&entry).expect("a link");
+        let back = LinkState::decode(&link.encode());
+        assert_eq!(back, link);
+        assert_eq!(back.view, View::Evaluate);
+        assert_eq!(back.llm_queries, Some(5));
+        let t = back.transcript.expect("the transcript");
+        assert_eq!(t.sha256, "ab".repeat(32));
+        assert_eq!(
+            t.path.as_deref(),
+            Some("transcripts/stard-react-bm25.jsonl")
+        );
+        let unsized_entry = SiteEntry {
+            queries: None,
+            ..entry.clone()
+        };
+        assert_eq!(LinkState::shipped_run(&unsized_entry), None);
+        let unknown = SiteEntry {
+            method: "oracle".into(),
+            ..entry
+        };
+        assert_eq!(LinkState::shipped_run(&unknown), None);
+    }
 
     /// xorshift64*: a fixed-seed generator, so failures reproduce.
     struct Rng(u64);

@@ -8,11 +8,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use web_sys::HtmlInputElement;
 
+use super::ids::LLM_SETTINGS_ID;
 use crate::format::{plural, size};
 use crate::llm::{use_llm, Llm};
 use crate::state::use_app_state;
 use crate::transcript_files::{short_hash, LlmSource, Origin, TranscriptLink, TranscriptMeta};
-use crate::web::download;
+use crate::url_state::LinkState;
+use crate::web::{close_dialog, download};
 
 #[component]
 pub fn TranscriptsPanel() -> impl IntoView {
@@ -73,6 +75,19 @@ pub fn TranscriptsPanel() -> impl IntoView {
                                         )}
                                     </span>
                                     <ReplayButton llm=llm link=link />
+                                    {LinkState::shipped_run(&e).map(|run| view! {
+                                        <a
+                                            class="button"
+                                            data-testid="open-shipped-run"
+                                            href=format!("#{}", run.encode())
+                                            on:click=move |_| close_dialog(LLM_SETTINGS_ID)
+                                        >
+                                            {format!(
+                                                "Open its evaluation ({})",
+                                                plural(e.queries.unwrap_or_default(), "query", "queries")
+                                            )}
+                                        </a>
+                                    })}
                                 </li>
                             }
                         })

@@ -26,6 +26,16 @@ pub fn show_dialog(id: &str) {
     }
 }
 
+/// Closes the `<dialog>` `id` if it is open.
+pub fn close_dialog(id: &str) {
+    if let Some(dialog) = document()
+        .get_element_by_id(id)
+        .and_then(|el| el.dyn_into::<web_sys::HtmlDialogElement>().ok())
+    {
+        dialog.close();
+    }
+}
+
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("could not save {name}: {e:?}");

@@ -18,6 +18,7 @@
 //! `[data-testid=llm-cost]` and `[data-testid=eval-transcript]` (its
 //! `data-sha256`); the transcripts' file input in `.llm-transcripts`.
 
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{bail, ensure, Context, Result};
@@ -27,7 +28,7 @@ use nomos_core::digest::sha256_hex;
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::llm_server::{llm_base_url, DEFAULT_MODEL};
 use nomos_e2e::one_at_a_time;
-use nomos_e2e::paths::dist_dir;
+use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
 use serde_json::{json, Value};
 
@@ -353,6 +354,93 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
     }
     server.stop();
     Ok(())
+}
+
+/// The transcript the site ships (`public/transcripts/`, recorded by
+/// `nomos eval --transcript` against the local model) replays in the
+/// browser to the rankings the CLI's own replay gives, query by query:
+/// the browser and the CLI send the same requests and rank alike.
+#[tokio::test]
+async fn shipped_transcript_replays_as_the_cli_does() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let dist = dist_dir()?;
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(dist.join("transcripts/index.json"))?)?;
+    let entry = &index["transcripts"][0];
+    let field = |key: &str| {
+        entry[key]
+            .as_str()
+            .map(str::to_owned)
+            .with_context(|| format!("transcripts/index.json: the first entry has no {key}"))
+    };
+    let (file, pool, method, sha) = (
+        field("file")?,
+        field("pool")?,
+        field("method")?,
+        field("sha256")?,
+    );
+    let queries = entry["queries"]
+        .as_u64()
+        .context("transcripts/index.json: the first entry has no queries")?;
+    let path = dist.join("transcripts").join(&file);
+    ensure!(
+        sha256_hex(&std::fs::read(&path)?) == sha,
+        "{} is not the {sha} its index names",
+        path.display()
+    );
+
+    let out = tempfile::tempdir()?;
+    let cli_run = out.path().join("cli.run");
+    let status = Command::new(nomos_cli()?)
+        .args(["eval", "--index"])
+        .arg(served_blob(&pool)?)
+        .args([
+            "--method",
+            &method,
+            "--first",
+            &queries.to_string(),
+            "--replay",
+        ])
+        .arg(&path)
+        .arg("--run")
+        .arg(&cli_run)
+        .stdout(Stdio::null())
+        .status()?;
+    ensure!(status.success(), "nomos eval --replay {file}: {status}");
+    let cli_run = std::fs::read_to_string(&cli_run)?;
+
+    let mut server = StaticServer::start(&dist)?;
+    let link = format!(
+        "{}#pool={pool}&rank={method}&transcript={sha}&tpath=transcripts/{file}",
+        server.url()
+    );
+    let app = App::open_at(&link, &pool).await?;
+    let outcome = async {
+        open_evaluate(&app).await?;
+        set_field(&app, "llm-queries", &queries.to_string()).await?;
+        click(&app, "[data-testid=run-evaluation]").await?;
+        evaluation(&app, REPLAY).await?;
+        let run = captured(
+            &app,
+            "xpath://div[contains(@class,'exports')]/button[normalize-space(.)='Run (TREC)']",
+        )
+        .await?;
+        // The tag (column 6) names the run, as each side does.
+        let ranked = |run: &str| -> Vec<String> {
+            run.lines()
+                .map(|l| l.split_whitespace().take(5).collect::<Vec<_>>().join(" "))
+                .collect()
+        };
+        ensure!(
+            !cli_run.is_empty() && ranked(&run) == ranked(&cli_run),
+            "the browser's replay of {file} ranks otherwise than the CLI's"
+        );
+        Ok(())
+    }
+    .await;
+    let outcome = finish(app, outcome).await;
+    server.stop();
+    outcome
 }
 
 /// The settings' in-page model (wllama, the SmolLM2 GGUF the site
