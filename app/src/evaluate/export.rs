@@ -5,19 +5,20 @@
 
 use nomos_core::eval::format_run_line;
 
-use super::config::Config;
 use super::job::Outcome;
 use nomos_core::pool::Benchmark;
 
-/// The run tag `nomos eval` writes for a configuration.
-pub fn run_tag(config: &Config) -> String {
-    format!("nomos-{}", config.tag())
+/// The run tag `nomos eval` writes for an outcome: the configuration,
+/// and for an LLM method its prompt set, model and seed.
+pub fn run_tag(outcome: &Outcome) -> String {
+    let llm = outcome.llm.as_ref().map_or("", |l| l.tag_suffix.as_str());
+    format!("nomos-{}{llm}", outcome.config.tag())
 }
 
 /// The TREC run: each query's ranking in our order (ties in corpus order),
 /// ranks from 1, as `nomos eval --run` writes it.
 pub fn run_file(bench: &Benchmark, outcome: &Outcome) -> Result<String, String> {
-    let tag = run_tag(&outcome.config);
+    let tag = run_tag(outcome);
     let mut out = String::new();
     for (q, hits) in bench.queries.iter().zip(&outcome.hits) {
         for (rank, hit) in hits.iter().enumerate() {
@@ -118,6 +119,7 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evaluate::config::Config;
     use nomos_core::eval::{evaluate, Run};
     use nomos_core::methods::Method;
     use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -164,16 +166,21 @@ mod tests {
 
     #[test]
     fn tags_and_csv_fields() {
-        let config = |method: &str| Config {
-            method: method.parse().unwrap(),
-            params: Bm25Params::new(Bm25Variant::Lucene),
+        let qrels = nomos_core::eval::parse_trec_qrels("q1 0 d 1\n").unwrap();
+        let tag = |method: &str| {
+            let mut o = outcome(&qrels, &Run::new());
+            o.config = Config {
+                method: method.parse().unwrap(),
+                params: Bm25Params::new(Bm25Variant::Lucene),
+            };
+            run_tag(&o)
         };
-        assert_eq!(run_tag(&config("bm25")), "nomos-bm25+lucene:k1=1.5,b=0.75");
+        assert_eq!(tag("bm25"), "nomos-bm25+lucene:k1=1.5,b=0.75");
         assert_eq!(
-            run_tag(&config("rrf:k=20")),
+            tag("rrf:k=20"),
             "nomos-rrf:k=20,depth=100+lucene:k1=1.5,b=0.75"
         );
-        assert_eq!(run_tag(&config("dense")), "nomos-dense");
+        assert_eq!(tag("dense"), "nomos-dense");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(csv_field("plain"), "plain");

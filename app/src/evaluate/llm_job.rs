@@ -39,6 +39,9 @@ pub struct LlmOutcome {
     pub rounds: Vec<RoundRow>,
     /// The model the requests named.
     pub model: String,
+    /// What the run tag adds for the LLM (prompt set, model, seed), as
+    /// `nomos eval` writes it.
+    pub tag_suffix: String,
 }
 
 impl LlmOutcome {
@@ -157,6 +160,10 @@ pub async fn run<C: Chat>(
             cost,
             rounds,
             model: ranker.query.settings.model.clone(),
+            tag_suffix: ranker
+                .query
+                .settings
+                .tag_suffix(ranker.query.prompts.version),
         }),
         rank_millis: scored - started,
         eval_millis: now() - scored,

@@ -26,6 +26,25 @@ pub struct Settings {
     pub max_tokens: Option<u32>,
 }
 
+impl Settings {
+    /// What a run tag adds to an LLM method: the prompt set (`en/v1`),
+    /// the model (spaces made `_`, as a tag is one word) and the seed,
+    /// e.g. `+prompts=en/v1+model=smollm2+seed=0`. The CLI and the
+    /// browser tag their runs alike.
+    pub fn tag_suffix(&self, prompts: &str) -> String {
+        let model: String = self
+            .model
+            .chars()
+            .map(|c| if c.is_whitespace() { '_' } else { c })
+            .collect();
+        let seed = match self.seed {
+            Some(seed) => seed.to_string(),
+            None => "none".into(),
+        };
+        format!("+prompts={prompts}+model={model}+seed={seed}")
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {

@@ -440,3 +440,20 @@ fn the_body_names_the_token_limit_as_the_endpoint_wants() {
     assert_eq!(body["max_tokens"], 64);
     assert_eq!(body["response_format"]["type"], "json_object");
 }
+
+#[test]
+fn run_tags_name_the_prompts_model_and_seed() {
+    let mut settings = Settings {
+        model: "Qwen3 8B".into(),
+        ..Settings::default()
+    };
+    assert_eq!(
+        settings.tag_suffix("el/v1"),
+        "+prompts=el/v1+model=Qwen3_8B+seed=0"
+    );
+    settings.seed = None;
+    assert_eq!(
+        settings.tag_suffix("da/v1"),
+        "+prompts=da/v1+model=Qwen3_8B+seed=none"
+    );
+}

@@ -123,22 +123,8 @@ impl LlmRun {
         }
     }
 
-    /// What a run tag adds to the method for an LLM run: the prompt set,
-    /// the model (spaces made `_`, as a tag is one word) and the seed.
+    /// What a run tag adds to the method for an LLM run.
     pub fn tag_suffix(&self) -> String {
-        let model: String = self
-            .settings
-            .model
-            .chars()
-            .map(|c| if c.is_whitespace() { '_' } else { c })
-            .collect();
-        let seed = match self.settings.seed {
-            Some(seed) => seed.to_string(),
-            None => "none".into(),
-        };
-        format!(
-            "+prompts={}+model={model}+seed={seed}",
-            self.prompts.version
-        )
+        self.settings.tag_suffix(self.prompts.version)
     }
 }

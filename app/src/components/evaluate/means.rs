@@ -120,7 +120,7 @@ pub fn MeansCard() -> impl IntoView {
         let Some((bench, a)) = current(store) else {
             return;
         };
-        let stem = stem(&run_tag(&a.config));
+        let stem = stem(&run_tag(&a));
         let result = match kind {
             "run" => run_file(&bench, &a)
                 .and_then(|text| download(&format!("{stem}.trec"), "text/plain", &text)),
