@@ -409,4 +409,20 @@ mod tests {
         assert!(SiteIndex::from_json(empty).unwrap().transcripts.is_empty());
         assert!(SiteIndex::from_json(br#"{"format_version": 2, "transcripts": []}"#).is_err());
     }
+
+    /// Every transcript the site ships reads back to its own bytes, with
+    /// the SHA-256 its list names (the app replays them by that name).
+    #[test]
+    fn shipped_transcripts_are_canonical_and_listed_by_their_hash() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../public/transcripts");
+        let index = SiteIndex::from_json(&std::fs::read(dir.join("index.json")).unwrap()).unwrap();
+        assert!(!index.transcripts.is_empty());
+        for entry in &index.transcripts {
+            let text = std::fs::read_to_string(dir.join(&entry.file)).unwrap();
+            let transcript = Transcript::parse(&text).unwrap();
+            let (again, sha) = canonical(&transcript);
+            assert!(again == text, "{} is not canonical", entry.file);
+            assert_eq!(sha, entry.sha256, "{}", entry.file);
+        }
+    }
 }

@@ -416,6 +416,32 @@ fn replies_of_every_endpoint_shape_are_read() {
     );
 }
 
+/// A request's key and a transcript's bytes keep objects' keys in the
+/// order they were written (serde_json's `preserve_order`, which core
+/// asks for): the CLI and the browser must name a request alike.
+#[test]
+fn canonical_json_keeps_keys_in_written_order() {
+    let request = ChatRequest {
+        model: "m".into(),
+        messages: vec![],
+        temperature: 0.0,
+        seed: Some(0),
+        max_tokens: None,
+        schema: Some(Schema {
+            name: "query".into(),
+            schema: serde_json::json!({"type": "object", "properties": {}}),
+        }),
+        prompt_version: "en/v1".into(),
+    };
+    let text = serde_json::to_string(&request).unwrap();
+    assert!(
+        text.contains(r#""schema":{"type":"object","properties":{}}"#),
+        "{text}"
+    );
+    let parsed: ChatRequest = serde_json::from_str(&text).unwrap();
+    assert_eq!(parsed.key(), request.key());
+}
+
 #[test]
 fn the_body_names_the_token_limit_as_the_endpoint_wants() {
     let request = ChatRequest {

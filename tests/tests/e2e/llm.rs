@@ -411,6 +411,8 @@ async fn shipped_transcripts_replay_as_the_cli_does() -> Result<()> {
             .arg(&path)
             .arg("--run")
             .arg(&cli_run)
+            .arg("--metrics")
+            .arg(out.path().join("cli.metrics.json"))
             .stdout(Stdio::null())
             .status()?;
         ensure!(status.success(), "nomos eval --replay {file}: {status}");
