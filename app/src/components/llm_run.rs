@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 
+use super::llm_settings::StopReplaying;
 use super::llm_trace::{cost_line, LlmTrace};
 use super::transcripts::DownloadButton;
 use crate::format::duration;
@@ -120,15 +121,7 @@ pub fn LlmRun(store: SearchStore) -> impl IntoView {
                 let replaying = matches!(state.llm.get_untracked(), LlmSource::Replay(_));
                 view! {
                     <p class="error" role="alert" data-testid="llm-error">{why}</p>
-                    {replaying.then(|| view! {
-                        <button
-                            type="button"
-                            class="button"
-                            on:click=move |_| llm.use_source(LlmSource::Endpoint)
-                        >
-                            "Ask the endpoint instead"
-                        </button>
-                    })}
+                    {replaying.then(|| view! { <StopReplaying /> })}
                 }
                 .into_any()
             }

@@ -81,18 +81,25 @@ fn Source() -> impl IntoView {
         view! {
             <p class="llm-source" data-testid="llm-source">
                 <strong>{text}</strong>
-                {replaying.then(|| view! {
-                    " "
-                    <button
-                        type="button"
-                        class="button"
-                        on:click=move |_| llm.use_source(LlmSource::Endpoint)
-                    >
-                        "Ask the endpoint instead"
-                    </button>
-                })}
+                {replaying.then(|| view! { " " <StopReplaying /> })}
             </p>
         }
+    }
+}
+
+/// Leaves a replayed transcript for the live model (the endpoint, or the
+/// in-page model).
+#[component]
+pub fn StopReplaying() -> impl IntoView {
+    let llm = use_llm();
+    let label = move || match llm.config.with(|c| c.in_page) {
+        true => "Ask the in-page model instead",
+        false => "Ask the endpoint instead",
+    };
+    view! {
+        <button type="button" class="button" on:click=move |_| llm.use_source(LlmSource::Endpoint)>
+            {label}
+        </button>
     }
 }
 

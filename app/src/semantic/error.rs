@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::web::FetchError;
+use crate::web::{damaged_message, FetchError};
 
 /// What went wrong with the current pool's model.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,12 +56,12 @@ impl fmt::Display for ModelError {
                 bytes,
                 listed_bytes,
                 listed_sha256,
-            } => write!(
-                f,
-                "{url}: {bytes} bytes that do not match the model manifest \
-                 ({listed_bytes} bytes, SHA-256 {listed_sha256}); the download was damaged \
-                 or the site is inconsistent"
-            ),
+            } => f.write_str(&damaged_message(
+                url,
+                *bytes as u64,
+                *listed_bytes,
+                listed_sha256,
+            )),
             ModelError::WrongRuntime { url } => write!(
                 f,
                 "{url} is not onnxruntime-web 1.30.0's wasm (its SHA-384 differs)"

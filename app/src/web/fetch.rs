@@ -42,6 +42,15 @@ impl fmt::Display for FetchError {
     }
 }
 
+/// Says that the file at `url` is not the one a manifest lists: the
+/// semantic model and the in-page LLM refuse such a download alike.
+pub fn damaged_message(url: &str, bytes: u64, listed_bytes: u64, listed_sha256: &str) -> String {
+    format!(
+        "{url}: {bytes} bytes that do not match the model manifest ({listed_bytes} bytes, \
+         SHA-256 {listed_sha256}); the download was damaged or the site is inconsistent"
+    )
+}
+
 /// GETs `url`, reporting `(bytes received, expected total)` after every
 /// chunk. `expected` (from a manifest) beats Content-Length, which is
 /// the compressed size when the server compresses.

@@ -18,7 +18,7 @@ mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
 pub use dom::{close_dialog, download, focus_id, show_dialog};
-pub use fetch::{fetch_blob, fetch_bytes, read_file, FetchError};
+pub use fetch::{damaged_message, fetch_blob, fetch_bytes, read_file, FetchError};
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::web::FetchError;
+use crate::web::{damaged_message, FetchError};
 
 /// What went wrong with the in-page LLM.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,12 +47,7 @@ impl fmt::Display for WllamaError {
                 bytes,
                 listed_bytes,
                 listed_sha256,
-            } => write!(
-                f,
-                "{url}: {bytes} bytes that do not match the model manifest \
-                 ({listed_bytes} bytes, SHA-256 {listed_sha256}); the download was damaged \
-                 or the site is inconsistent"
-            ),
+            } => f.write_str(&damaged_message(url, *bytes, *listed_bytes, listed_sha256)),
             WllamaError::WrongRuntime { url } => write!(
                 f,
                 "{url} is not @wllama/wllama 3.13.0's file (its size or SHA-256 differs); \

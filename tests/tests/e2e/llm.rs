@@ -222,11 +222,7 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
     let base = llm_base_url()?;
     let mut server = StaticServer::start(&dist_dir()?)?;
     let query = "ελευθερία του τύπου";
-    let app = App::open_at(
-        &format!("{}#pool=el-syntagma.blob", server.url()),
-        "el-syntagma.blob",
-    )
-    .await?;
+    let app = open_constitution(&server).await?;
     let sender = async {
         // An endpoint the page's policy does not allow is named as such.
         click(&app, "[data-testid=llm-button]").await?;
@@ -282,14 +278,7 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
         .await?;
         press_enter(&app).await?;
         let react_sha = llm_done(&app).await?;
-        let rounds = app
-            .client()
-            .execute(
-                "return Array.from(document.querySelectorAll('.llm-trace tr.llm-round'),
-                    r => [r.dataset.round, r.querySelector('.planner-query').textContent]);",
-                vec![],
-            )
-            .await?;
+        let rounds = search_rounds(&app).await?;
         ensure!(
             rounds.as_array().is_some_and(|r| r.len() == 2),
             "the rounds shown: {rounds}"
@@ -337,14 +326,7 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
             if what == "reform-sparse" {
                 ensure!(text_of(&receiver, ".llm-trace .reformulated q").await? == reform.4);
             } else {
-                let rounds = receiver
-                    .client()
-                    .execute(
-                        "return Array.from(document.querySelectorAll('.llm-trace tr.llm-round'),
-                            r => [r.dataset.round, r.querySelector('.planner-query').textContent]);",
-                        vec![],
-                    )
-                    .await?;
+                let rounds = search_rounds(&receiver).await?;
                 ensure!(rounds == react.4, "the rounds replay differently: {rounds}");
             }
             Ok(())
@@ -476,11 +458,7 @@ async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
     let _turn = one_at_a_time().await;
     let mut server = StaticServer::start(&dist_dir()?)?;
     let query = "ελευθερία του τύπου";
-    let app = App::open_at(
-        &format!("{}#pool=el-syntagma.blob", server.url()),
-        "el-syntagma.blob",
-    )
-    .await?;
+    let app = open_constitution(&server).await?;
     let sender = async {
         click(&app, "[data-testid=llm-button]").await?;
         click(&app, "#llm-asks-in-page").await?;
@@ -577,6 +555,27 @@ async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
     finish(receiver, outcome).await?;
     server.stop();
     Ok(())
+}
+
+/// Search's ReAct rounds as shown: each round's number and planner query.
+async fn search_rounds(app: &App) -> Result<Value> {
+    Ok(app
+        .client()
+        .execute(
+            "return Array.from(document.querySelectorAll('.llm-trace tr.llm-round'),
+                r => [r.dataset.round, r.querySelector('.planner-query').textContent]);",
+            vec![],
+        )
+        .await?)
+}
+
+/// The Greek Constitution in a fresh browser, Search view.
+async fn open_constitution(server: &StaticServer) -> Result<App> {
+    App::open_at(
+        &format!("{}#pool=el-syntagma.blob", server.url()),
+        "el-syntagma.blob",
+    )
+    .await
 }
 
 /// Opens the LLM settings and sets the endpoint up, with the test's key
