@@ -449,10 +449,10 @@ async fn shipped_transcripts_replay_as_the_cli_does() -> Result<()> {
 }
 
 /// The settings' in-page model (wllama, the SmolLM2 GGUF the site
-/// serves) ranks reform-sparse in Search with no endpoint at all: loaded
-/// on request with progress, named in the header and the run, its
-/// transcript recorded under its own name, and a fresh browser replays
-/// the run's link to the same ranking.
+/// serves) ranks reform-sparse and react-bm25 in Search with no endpoint
+/// at all: loaded on request with progress, named in the header and the
+/// run, its transcript recorded under its own name, and a fresh browser
+/// replays the reform-sparse run's link to the same ranking.
 #[tokio::test]
 async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
     let _turn = one_at_a_time().await;
@@ -518,6 +518,24 @@ async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
             transcript.contains("SmolLM2-135M-Instruct"),
             "the transcript does not name the in-page model"
         );
+
+        // ReAct's loop with the in-page model: one round, each step shown.
+        app.choose_method("react-bm25").await?;
+        for (key, value) in [("rounds", "1"), ("candidates", "5"), ("chars", "200")] {
+            set_field(&app, &format!("method-{key}"), value).await?;
+        }
+        press_enter(&app).await?;
+        let react_sha = llm_done(&app).await?;
+        ensure!(
+            react_sha != sha,
+            "ReAct's run has reform-sparse's transcript"
+        );
+        let rounds = search_rounds(&app).await?;
+        ensure!(
+            rounds.as_array().is_some_and(|r| r.len() == 1),
+            "the rounds shown: {rounds}"
+        );
+
         let sent = app
             .client()
             .execute(
