@@ -43,6 +43,7 @@ pub fn LlmSettings() -> impl IntoView {
             <Asks />
             <InPageForm />
             <EndpointForm />
+            <Sampling />
             <Reaching />
             <TranscriptsPanel />
         </dialog>
@@ -123,7 +124,7 @@ fn Asks() -> impl IntoView {
                     prop:checked=move || llm.config.with(|c| !c.in_page)
                     on:change=move |_| set(false)
                 />
-                "an OpenAI-compatible endpoint (below)"
+                "an OpenAI-compatible endpoint"
             </label>
             <label class="check">
                 <input
@@ -217,60 +218,123 @@ fn InPageForm() -> impl IntoView {
     }
 }
 
+/// Changes the kept settings with `change`.
+fn update(llm: Llm, change: &dyn Fn(&mut EndpointConfig)) {
+    let mut c = llm.config.get_untracked();
+    change(&mut c);
+    llm.set_config(c);
+}
+
+/// A labelled text field of the settings, kept on change.
+fn text_field(
+    llm: Llm,
+    id: &'static str,
+    label: &'static str,
+    placeholder: &'static str,
+    get: fn(&EndpointConfig) -> String,
+    put: fn(&mut EndpointConfig, String),
+) -> impl IntoView {
+    view! {
+        <label for=id>{label}</label>
+        <input
+            id=id
+            type="text"
+            spellcheck="false"
+            autocomplete="off"
+            placeholder=placeholder
+            prop:value=move || llm.config.with(get)
+            on:change=move |ev| {
+                let v = event_target_value(&ev);
+                update(llm, &|c| put(c, v.clone()));
+            }
+        />
+    }
+}
+
+/// A labelled number field of the settings, kept on change (and clamped).
+fn number_field(
+    llm: Llm,
+    id: &'static str,
+    label: &'static str,
+    step: &'static str,
+    get: fn(&EndpointConfig) -> String,
+    put: fn(&mut EndpointConfig, &str),
+) -> impl IntoView {
+    view! {
+        <label for=id>{label}</label>
+        <input
+            id=id
+            type="number"
+            inputmode="decimal"
+            min="0"
+            step=step
+            prop:value=move || llm.config.with(get)
+            on:change=move |ev| {
+                let v = event_target_value(&ev);
+                update(llm, &|c| put(c, v.trim()));
+            }
+        />
+    }
+}
+
+/// What every request carries, to the endpoint or the in-page model.
+#[component]
+fn Sampling() -> impl IntoView {
+    let llm = use_llm();
+    let number = move |id, label, step, get, put| number_field(llm, id, label, step, get, put);
+    view! {
+        <fieldset class="llm-endpoint">
+            <legend>"Every request"</legend>
+            <div class="fields">
+                {number(
+                    "llm-temperature",
+                    "Temperature",
+                    "0.1",
+                    |c| c.temperature.to_string(),
+                    |c, v| {
+                        if let Ok(t) = v.parse() {
+                            c.temperature = t;
+                        }
+                    },
+                )}
+                {number(
+                    "llm-seed",
+                    "Seed",
+                    "1",
+                    |c| c.seed.map(|s| s.to_string()).unwrap_or_default(),
+                    |c, v| c.seed = v.parse().ok(),
+                )}
+                {number(
+                    "llm-max-tokens",
+                    "Max tokens",
+                    "1",
+                    |c| c.max_tokens.to_string(),
+                    |c, v| {
+                        if let Ok(n) = v.parse() {
+                            c.max_tokens = n;
+                        }
+                    },
+                )}
+            </div>
+            <p class="param-note">
+                "An empty seed sends none. Temperature 0 with a seed asks for the same reply to \
+                 the same request, which is what lets a transcript stand for a run."
+            </p>
+        </fieldset>
+    }
+}
+
 /// The endpoint's fields; each change is kept at once.
 #[component]
 fn EndpointForm() -> impl IntoView {
     let llm = use_llm();
     let config = llm.config;
-    let update = move |change: &dyn Fn(&mut EndpointConfig)| {
-        let mut c = config.get_untracked();
-        change(&mut c);
-        llm.set_config(c);
-    };
-    let text = move |id: &'static str,
-                     label: &'static str,
-                     placeholder: &'static str,
-                     get: fn(&EndpointConfig) -> String,
-                     put: fn(&mut EndpointConfig, String)| {
-        view! {
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="text"
-                spellcheck="false"
-                autocomplete="off"
-                placeholder=placeholder
-                prop:value=move || config.with(get)
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    update(&|c| put(c, v.clone()));
-                }
-            />
-        }
-    };
-    let number = move |id: &'static str,
-                       label: &'static str,
-                       step: &'static str,
-                       get: fn(&EndpointConfig) -> String,
-                       put: fn(&mut EndpointConfig, &str)| {
-        view! {
-            <label for=id>{label}</label>
-            <input
-                id=id
-                type="number"
-                inputmode="decimal"
-                min="0"
-                step=step
-                prop:value=move || config.with(get)
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    update(&|c| put(c, v.trim()));
-                }
-            />
-        }
-    };
+    let text =
+        move |id, label, placeholder, get, put| text_field(llm, id, label, placeholder, get, put);
+    let number = move |id, label, step, get, put| number_field(llm, id, label, step, get, put);
     let problem = move || config.with(|c| c.endpoint().err());
     view! {
+        <Show when=move || config.with(|c| !c.in_page)>
         <fieldset class="llm-endpoint">
             <legend>"Endpoint"</legend>
             <div class="fields">
@@ -308,42 +372,13 @@ fn EndpointForm() -> impl IntoView {
                         "Remember on this device"
                     </label>
                 </span>
-                {number(
-                    "llm-temperature",
-                    "Temperature",
-                    "0.1",
-                    |c| c.temperature.to_string(),
-                    |c, v| {
-                        if let Ok(t) = v.parse() {
-                            c.temperature = t;
-                        }
-                    },
-                )}
-                {number(
-                    "llm-seed",
-                    "Seed",
-                    "1",
-                    |c| c.seed.map(|s| s.to_string()).unwrap_or_default(),
-                    |c, v| c.seed = v.parse().ok(),
-                )}
-                {number(
-                    "llm-max-tokens",
-                    "Max tokens",
-                    "1",
-                    |c| c.max_tokens.to_string(),
-                    |c, v| {
-                        if let Ok(n) = v.parse() {
-                            c.max_tokens = n;
-                        }
-                    },
-                )}
                 <label for="llm-limit-field">"Token limit field"</label>
                 <select
                     id="llm-limit-field"
                     prop:value=move || config.with(|c| c.limit_field.name())
                     on:change=move |ev| {
                         if let Some(f) = LimitField::from_name(&event_target_value(&ev)) {
-                            update(&|c| c.limit_field = f);
+                            update(llm, &|c| c.limit_field = f);
                         }
                     }
                 >
@@ -377,7 +412,7 @@ fn EndpointForm() -> impl IntoView {
             </div>
             <p class="param-note">
                 {format!(
-                    "An empty seed sends none. Evaluations ask about up to {MAX_CONCURRENCY} queries \
+                    "Evaluations ask about up to {MAX_CONCURRENCY} queries \
                      at once; a server with one slot answers them in turn. The key is held in \
                      memory, kept on this device only if you tick the box, sent only to this \
                      endpoint, and never put in links, transcripts or exports."
@@ -386,6 +421,7 @@ fn EndpointForm() -> impl IntoView {
             {move || llm.save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <TestConnection llm=llm problem=Signal::derive(problem) />
         </fieldset>
+        </Show>
     }
 }
 
