@@ -50,9 +50,60 @@ impl Corpus for PoolCorpus<'_> {
             .article(doc as usize)
             .map(|a| a.text)
             .unwrap_or_default();
+        // Some pools index the title with the text (BEIR's corpus does):
+        // the observer reads it once.
         match self.blob.title(doc as usize).filter(|t| !t.is_empty()) {
-            Some(title) => format!("{title}\n{body}"),
-            None => body,
+            Some(title) if !body.starts_with(title) => format!("{title}\n{body}"),
+            _ => body,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Analyzer;
+    use crate::blob::{self, BlobInput, DocumentInput, Manifest};
+    use crate::index::InvertedIndex;
+
+    #[test]
+    fn the_observer_reads_each_title_once() {
+        let analyzer = Analyzer::by_name("da").unwrap();
+        let documents = [
+            ("Lejeloven § 1", "Lejeloven § 1\nLoven gælder for leje."),
+            ("Lejeloven § 2", "Udlejer skal vedligeholde."),
+            ("", "Uden overskrift."),
+        ]
+        .map(|(title, text)| DocumentInput {
+            id: title.to_owned(),
+            title: title.to_owned(),
+            text: text.to_owned(),
+            ..Default::default()
+        });
+        let index =
+            InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
+        let (bytes, _) = blob::encode(&BlobInput {
+            builder: "test".into(),
+            analyzer: analyzer.name().into(),
+            bm25: Bm25Params::default().into(),
+            manifest: Manifest::default(),
+            documents: &documents,
+            queries: &[],
+            judgments: &[],
+            text_index: &index,
+            augmented_index: None,
+            dense: None,
+        })
+        .unwrap();
+        let mut blob = Blob::load(&bytes).unwrap();
+        let pool = Pool::from_blob(&mut blob).unwrap();
+        let corpus = PoolCorpus {
+            pool: &pool,
+            blob: &blob,
+            params: Bm25Params::default(),
+        };
+        assert_eq!(corpus.text(0), "Lejeloven § 1\nLoven gælder for leje.");
+        assert_eq!(corpus.text(1), "Lejeloven § 2\nUdlejer skal vedligeholde.");
+        assert_eq!(corpus.text(2), "Uden overskrift.");
     }
 }
