@@ -50,12 +50,19 @@ impl Corpus for PoolCorpus<'_> {
             .article(doc as usize)
             .map(|a| a.text)
             .unwrap_or_default();
-        // Some pools index the title with the text (BEIR's corpus does):
-        // the observer reads it once.
-        match self.blob.title(doc as usize).filter(|t| !t.is_empty()) {
-            Some(title) if !body.starts_with(title) => format!("{title}\n{body}"),
-            _ => body,
-        }
+        observed_text(self.blob.title(doc as usize).unwrap_or_default(), body)
+    }
+}
+
+/// An article as the observer reads it: its title, a line break, its
+/// text; the title once where the text already starts with it (BEIR
+/// corpora index the two together). Every [`Corpus`] shows articles so,
+/// so that a transcript recorded over one replays over another.
+pub fn observed_text(title: &str, body: String) -> String {
+    if title.is_empty() || body.starts_with(title) {
+        body
+    } else {
+        format!("{title}\n{body}")
     }
 }
 

@@ -24,7 +24,7 @@ mod transcript;
 pub use ask::{Cost, Failure, Settings};
 pub use backend::{Chat, LlmError};
 pub use chat::{ChatReply, ChatRequest, Message, ReplyError, Role, Schema, TokenLimitField, Usage};
-pub use corpus::{Corpus, PoolCorpus};
+pub use corpus::{observed_text, Corpus, PoolCorpus};
 pub use prompts::Prompts;
 pub use transcript::{Exchange, Recorder, Transcript, TranscriptError};
 

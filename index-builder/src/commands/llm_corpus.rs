@@ -1,10 +1,10 @@
 //! What the ReAct loop searches and shows, over a loaded [`Ranking`]:
 //! core's [`PoolCorpus`] for a blob, and the same search and the same
-//! text (title, then text) for the articles of a directory indexed on the
-//! fly, so a transcript recorded on one replays on the other.
+//! text ([`observed_text`]) for the articles of a directory indexed on
+//! the fly, so a transcript recorded on one replays on the other.
 
 use nomos_core::hits::Hit;
-use nomos_core::llm::{Corpus, PoolCorpus};
+use nomos_core::llm::{observed_text, Corpus, PoolCorpus};
 use nomos_core::methods::Method;
 
 use super::ranking::{Ranking, Texts};
@@ -57,11 +57,10 @@ impl Corpus for RankingCorpus<'_> {
     fn text(&self, doc: u32) -> String {
         match self {
             RankingCorpus::Blob(corpus) => corpus.text(doc),
-            RankingCorpus::Articles(_, articles) => match articles.get(doc as usize) {
-                Some(a) if !a.title.is_empty() => format!("{}\n{}", a.title, a.text),
-                Some(a) => a.text.clone(),
-                None => String::new(),
-            },
+            RankingCorpus::Articles(_, articles) => articles
+                .get(doc as usize)
+                .map(|a| observed_text(&a.title, a.text.clone()))
+                .unwrap_or_default(),
         }
     }
 }
