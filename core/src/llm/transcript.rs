@@ -174,6 +174,17 @@ impl<C> Recorder<C> {
 
 impl<C: Chat> Chat for Recorder<C> {
     async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
+        // A request asked again gets the reply it got first, as a replay
+        // would: a server need not answer the same request alike twice.
+        let known = self
+            .transcript
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .reply(request)
+            .cloned();
+        if let Some(reply) = known {
+            return Ok(reply);
+        }
         let reply = self.inner.chat(request).await?;
         self.transcript
             .lock()
