@@ -19,7 +19,7 @@
 //   served from the cache offline.
 //   A file whose URL names its SHA-256 is kept only if its bytes have it.
 // - Everything is served cache first: the files are immutable per build.
-// - The page is served cross-origin isolated (see `isolated`).
+// - Every answer is served cross-origin isolated (see `isolated`).
 "use strict";
 
 const BUILD = { version: "unbuilt", files: [] };
@@ -61,17 +61,21 @@ self.addEventListener("fetch", (event) => {
   // state is in the fragment, which requests do not carry).
   const path = url.origin + url.pathname;
   const isPage = request.mode === "navigate" && (path === self.registration.scope || path === PAGE);
-  if (assetFamily(url)) {
-    event.respondWith(fromAssets(request, event));
-    return;
-  }
-  event.respondWith(isPage ? fromCache(PAGE, request).then(isolated) : fromCache(request, request, event));
+  const answer = assetFamily(url)
+    ? fromAssets(request, event)
+    : isPage
+      ? fromCache(PAGE, request)
+      : fromCache(request, request, event);
+  event.respondWith(answer.then(isolated));
 });
 
-// The page, cross-origin isolated (COOP + COEP), so that ONNX Runtime can
-// embed queries on several threads (SharedArrayBuffer), even from a host
-// that cannot set these headers. Everything the app loads is same-origin,
-// so nothing is blocked.
+// Every answer cross-origin isolated (COOP + COEP), so that ONNX Runtime
+// can embed queries on several threads (SharedArrayBuffer), even from a
+// host that cannot set these headers: the page needs them to be isolated,
+// and so does each worker script it starts (ONNX Runtime's threads run
+// ort-wasm-simd-threaded.mjs; under an isolated page, Chromium refuses a
+// worker whose script comes without COEP, and the threads never start).
+// Everything the app loads is same-origin, so nothing is blocked.
 function isolated(response) {
   if (response.status !== 200) return response;
   const headers = new Headers(response.headers);
