@@ -4,6 +4,10 @@
 //!
 //! Every response closes its connection, so once [`StaticServer::stop`]
 //! returns the browser cannot reach anything: new connections are refused.
+//!
+//! [`StaticServer::start`] answers as `scripts/serve.py` does (the page
+//! cross-origin isolated); [`StaticServer::start_plain_under`] as a plain
+//! static host does, under a subpath and with no headers of its own.
 
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Write};
@@ -19,38 +23,76 @@ type Overrides = Arc<Mutex<HashMap<String, Vec<u8>>>>;
 
 pub struct StaticServer {
     addr: SocketAddr,
+    site: Arc<Site>,
     overrides: Overrides,
     stopping: Arc<AtomicBool>,
     acceptor: Option<JoinHandle<()>>,
 }
 
+/// Where the files are and how they are answered.
+struct Site {
+    root: PathBuf,
+    /// The URL path the site is served under: `/` or `/some/sub/path/`.
+    prefix: String,
+    /// Send COOP and COEP (and `no-store`), as `scripts/serve.py` does.
+    isolated: bool,
+}
+
 impl StaticServer {
-    /// Serves `root` on a free port of 127.0.0.1.
+    /// Serves `root` at the site root of a free port of 127.0.0.1, the page
+    /// cross-origin isolated.
     pub fn start(root: &Path) -> io::Result<StaticServer> {
+        Self::start_site(Site {
+            root: root.to_path_buf(),
+            prefix: "/".into(),
+            isolated: true,
+        })
+    }
+
+    /// Serves `root` under `prefix` (`/some/sub/path/`) as a plain static
+    /// host would (GitHub Pages, a university's web space): nothing outside
+    /// the prefix, and no headers beyond type and length, so the page is
+    /// not cross-origin isolated until the service worker makes it so.
+    pub fn start_plain_under(root: &Path, prefix: &str) -> io::Result<StaticServer> {
+        assert!(
+            prefix.starts_with('/') && prefix.ends_with('/'),
+            "a prefix starts and ends with /"
+        );
+        Self::start_site(Site {
+            root: root.to_path_buf(),
+            prefix: prefix.into(),
+            isolated: false,
+        })
+    }
+
+    fn start_site(site: Site) -> io::Result<StaticServer> {
+        let site = Arc::new(site);
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let addr = listener.local_addr()?;
         let overrides = Overrides::default();
         let stopping = Arc::new(AtomicBool::new(false));
         let acceptor = {
-            let root = root.to_path_buf();
+            let site = site.clone();
             let overrides = overrides.clone();
             let stopping = stopping.clone();
-            std::thread::spawn(move || accept_loop(listener, root, overrides, stopping))
+            std::thread::spawn(move || accept_loop(listener, site, overrides, stopping))
         };
         Ok(StaticServer {
             addr,
+            site,
             overrides,
             stopping,
             acceptor: Some(acceptor),
         })
     }
 
-    /// The site's root URL, e.g. `http://127.0.0.1:40123/`.
+    /// The site's URL, e.g. `http://127.0.0.1:40123/` or
+    /// `http://127.0.0.1:40123/some/sub/path/`.
     pub fn url(&self) -> String {
-        format!("http://{}/", self.addr)
+        format!("http://{}{}", self.addr, self.site.prefix)
     }
 
-    /// Serves `bytes` at `path` (relative to the root, e.g.
+    /// Serves `bytes` at `path` (relative to the site, e.g.
     /// `indexes/el-syntagma.blob`) instead of the file.
     pub fn replace(&self, path: &str, bytes: Vec<u8>) {
         self.overrides
@@ -80,7 +122,7 @@ impl Drop for StaticServer {
 
 fn accept_loop(
     listener: TcpListener,
-    root: PathBuf,
+    site: Arc<Site>,
     overrides: Overrides,
     stopping: Arc<AtomicBool>,
 ) {
@@ -89,17 +131,17 @@ fn accept_loop(
             break;
         }
         let Ok(stream) = stream else { continue };
-        let root = root.clone();
+        let site = site.clone();
         let overrides = overrides.clone();
         // Browsers fetch several files at once; one thread per connection.
         std::thread::spawn(move || {
-            let _ = serve(stream, &root, &overrides);
+            let _ = serve(stream, &site, &overrides);
         });
     }
 }
 
 /// Answers one request on `stream`, then closes it.
-fn serve(mut stream: TcpStream, root: &Path, overrides: &Overrides) -> io::Result<()> {
+fn serve(mut stream: TcpStream, site: &Site, overrides: &Overrides) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -116,16 +158,25 @@ fn serve(mut stream: TcpStream, root: &Path, overrides: &Overrides) -> io::Resul
     let target = parts.next().unwrap_or_default();
 
     let (status, content_type, body) = match method {
-        "GET" | "HEAD" => match lookup(root, overrides, target) {
+        "GET" | "HEAD" => match target
+            .strip_prefix(site.prefix.as_str())
+            .and_then(|path| lookup(&site.root, overrides, path))
+        {
             Some((path, bytes)) => ("200 OK", content_type(&path), bytes),
             None => ("404 Not Found", "text/plain", b"not found\n".to_vec()),
         },
         _ => ("405 Method Not Allowed", "text/plain", Vec::new()),
     };
+    let isolation = match site.isolated {
+        true => {
+            "Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n\
+                 Cross-Origin-Embedder-Policy: require-corp\r\n"
+        }
+        false => "",
+    };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n\
-         Cross-Origin-Embedder-Policy: require-corp\r\nConnection: close\r\n\r\n",
+         {isolation}Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
@@ -135,11 +186,12 @@ fn serve(mut stream: TcpStream, root: &Path, overrides: &Overrides) -> io::Resul
     stream.flush()
 }
 
-/// The bytes for a request target (`/indexes/x.blob?v=1`), from the
-/// overrides or the file under `root`. Paths that leave `root` are not found.
+/// The bytes for a path below the site's prefix (`indexes/x.blob?v=1`),
+/// from the overrides or the file under `root`. Paths that leave `root` are
+/// not found.
 fn lookup(root: &Path, overrides: &Overrides, target: &str) -> Option<(String, Vec<u8>)> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    let mut path = percent_decode(path.trim_start_matches('/'))?;
+    let mut path = percent_decode(path)?;
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
@@ -210,8 +262,32 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("index.html"), "hi").unwrap();
         let overrides = Overrides::default();
-        assert!(lookup(dir.path(), &overrides, "/../etc/passwd").is_none());
-        assert!(lookup(dir.path(), &overrides, "/%2e%2e/etc/passwd").is_none());
-        assert_eq!(lookup(dir.path(), &overrides, "/?q=x").unwrap().1, b"hi");
+        assert!(lookup(dir.path(), &overrides, "../etc/passwd").is_none());
+        assert!(lookup(dir.path(), &overrides, "%2e%2e/etc/passwd").is_none());
+        assert!(lookup(dir.path(), &overrides, "/etc/passwd").is_none());
+        assert_eq!(lookup(dir.path(), &overrides, "?q=x").unwrap().1, b"hi");
+    }
+
+    #[test]
+    fn a_plain_site_answers_only_under_its_prefix_without_isolation() {
+        use std::io::Read;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "hi").unwrap();
+        let server = StaticServer::start_plain_under(dir.path(), "/some/sub/path/").unwrap();
+        let get = |path: &str| {
+            let mut stream = TcpStream::connect(server.addr).unwrap();
+            write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer).unwrap();
+            answer
+        };
+        let page = get("/some/sub/path/");
+        assert!(
+            page.starts_with("HTTP/1.1 200") && page.ends_with("hi"),
+            "{page}"
+        );
+        assert!(!page.contains("Cross-Origin"), "{page}");
+        assert!(get("/index.html").starts_with("HTTP/1.1 404"));
+        assert!(get("/some/sub/index.html").starts_with("HTTP/1.1 404"));
     }
 }

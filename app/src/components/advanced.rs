@@ -13,8 +13,9 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 use crate::format::megabytes;
 use crate::llm::{use_llm, Readiness};
 use crate::pools::use_pools;
-use crate::semantic::{use_semantic, ModelStatus};
+use crate::semantic::{query_threads, use_semantic, ModelStatus};
 use crate::state::use_app_state;
+use crate::web::cross_origin_isolated;
 
 /// What the method pickers call each method.
 pub fn method_label(name: &str) -> &'static str {
@@ -163,6 +164,14 @@ fn MethodPicker() -> impl IntoView {
             "Dense and hybrid methods download the semantic model once ({}).",
             megabytes(bytes)
         )),
+        ModelStatus::Ready => Some(match (cross_origin_isolated(), query_threads()) {
+            (false, _) => "Query embedding runs on one thread: this host does not make the \
+                           page cross-origin isolated. The offline copy does, from the next \
+                           visit."
+                .to_owned(),
+            (true, 1) => "Query embedding runs on one thread.".to_owned(),
+            (true, n) => format!("Query embedding runs on {n} threads."),
+        }),
         _ => None,
     };
     view! {

@@ -240,3 +240,14 @@ impl Semantic {
 pub fn use_semantic() -> Semantic {
     expect_context::<Semantic>()
 }
+
+/// The threads query embedding runs on: every core (up to 4) when the page
+/// is cross-origin isolated (the service worker makes it so from the second
+/// visit, whatever the host; `scripts/serve.py` from the first), else one,
+/// as threads need `SharedArrayBuffer`.
+pub fn query_threads() -> u32 {
+    match crate::web::cross_origin_isolated() {
+        true => crate::web::hardware_threads().min(4),
+        false => 1,
+    }
+}

@@ -149,10 +149,7 @@ fn base_url() -> Result<String, String> {
 }
 
 /// Hands onnxruntime-web the wasm we downloaded and checked, so it does
-/// not fetch it again, and sets its threads: every core (up to 4) when the
-/// page is cross-origin isolated (the service worker makes it so from the
-/// second visit; scripts/serve.py from the first), else one, as threads
-/// need SharedArrayBuffer.
+/// not fetch it again, and sets its threads ([`super::query_threads`]).
 fn configure_wasm(binary: &[u8]) -> Result<(), String> {
     let set = |target: &JsValue, key: &str, value: &JsValue| {
         Reflect::set(target, &key.into(), value)
@@ -171,15 +168,6 @@ fn configure_wasm(binary: &[u8]) -> Result<(), String> {
         "wasmBinary",
         &Uint8Array::from(binary).buffer().into(),
     )?;
-    let window = leptos::prelude::window();
-    let isolated = Reflect::get(&window, &"crossOriginIsolated".into())
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    let threads = match isolated {
-        true => (window.navigator().hardware_concurrency() as u32).clamp(1, 4),
-        false => 1,
-    };
-    set(&wasm, "numThreads", &threads.into())?;
+    set(&wasm, "numThreads", &super::query_threads().into())?;
     set(&wasm, "proxy", &false.into())
 }

@@ -1,7 +1,8 @@
 //! The browser's APIs, wrapped once: fetching with progress, POSTing to
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
 //! event loop, hashing, `localStorage` and IndexedDB, the page's
-//! Content-Security-Policy violations, the DOM helpers the views share,
+//! Content-Security-Policy violations, whether the page may run threads,
+//! the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
 //! only through here (and `semantic`'s runtime), so a change of browser
 //! API touches one place. Depends on nothing else in the app.
@@ -12,6 +13,7 @@ mod fetch;
 mod hash;
 mod http;
 mod idb;
+mod isolation;
 mod location;
 mod storage;
 mod time;
@@ -22,6 +24,7 @@ pub use fetch::{damaged_message, fetch_blob, fetch_bytes, read_file, FetchError}
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;
+pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use location::{page_origin, resolve_url, site_dir};
 pub use storage::{local_get, local_remove, local_set};
 pub use time::{next_task, now, sleep};

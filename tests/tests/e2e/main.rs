@@ -20,3 +20,4 @@ mod native;
 mod offline;
 mod search;
 mod shared_url;
+mod subpath;
