@@ -39,7 +39,7 @@ use super::measure::Measure;
 
 pub use holm::holm;
 pub use randomization::{is_exact, p_value as randomization_p};
-pub use table::{latex, markdown};
+pub use table::{format_p, latex, markdown};
 
 /// Sign vectors drawn by default.
 pub const DEFAULT_PERMUTATIONS: u64 = 10_000;

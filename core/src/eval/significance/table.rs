@@ -30,8 +30,8 @@ pub fn markdown(c: &Comparison) -> String {
             signed(m.difference, "−"),
             signed(m.ci_low, "−"),
             signed(m.ci_high, "−"),
-            p_value(m.t_test.p_holm),
-            p_value(m.randomization.p_holm),
+            format_p(m.t_test.p_holm),
+            format_p(m.randomization.p_holm),
         );
     }
     out + "\n" + &caption(c, "†", "‡", "α") + "\n"
@@ -65,8 +65,8 @@ pub fn latex(c: &Comparison) -> String {
             math(signed(m.difference, "-")),
             math(signed(m.ci_low, "-")),
             math(signed(m.ci_high, "-")),
-            math(p_value(m.t_test.p_holm)),
-            math(p_value(m.randomization.p_holm)),
+            math(format_p(m.t_test.p_holm)),
+            math(format_p(m.randomization.p_holm)),
         );
     }
     let caption = caption(c, "$^\\dagger$", "$^\\ddagger$", "$\\alpha$").replace('−', "$-$");
@@ -116,8 +116,8 @@ fn signed(v: f64, minus: &str) -> String {
     }
 }
 
-/// A p-value, 4 decimals, or "<0.0001".
-fn p_value(p: f64) -> String {
+/// A p-value as the tables show it: 4 decimals, "<0.0001", or "n/a".
+pub fn format_p(p: f64) -> String {
     if p.is_nan() {
         "n/a".to_owned()
     } else if p < 1e-4 {
