@@ -4,6 +4,11 @@
 //! significant at α, and wins/ties/losses; exports of the table as
 //! Markdown and LaTeX and of the difference chart as SVG. The numbers
 //! are core's, as `nomos compare` prints them for the same runs and seed.
+//!
+//! Hooks for tests: `[data-testid=significance-table]`, one
+//! `tr[data-measure="<key>"]` per measure with the p-values at full
+//! precision (Rust `{}` of the f64, NaN as `NaN`) in `data-t-p`,
+//! `data-t-holm`, `data-rand-p` and `data-rand-holm`.
 
 use leptos::prelude::*;
 use nomos_core::eval::significance::{
@@ -177,7 +182,13 @@ fn table(c: &Comparison) -> impl IntoView {
         .map(|m| {
             let key = m.measure.to_string();
             view! {
-                <tr data-measure=key.clone()>
+                <tr
+                    data-measure=key.clone()
+                    data-t-p=m.t_test.p.to_string()
+                    data-t-holm=m.t_test.p_holm.to_string()
+                    data-rand-p=m.randomization.p.to_string()
+                    data-rand-holm=m.randomization.p_holm.to_string()
+                >
                     <th scope="row">{label(&key)}</th>
                     <td>{fmt_value(m.a)}</td>
                     <td>{fmt_value(m.b)}{marks(m)}</td>
