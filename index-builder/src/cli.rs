@@ -40,6 +40,9 @@ pub enum Command {
         /// Run: `qid Q0 docid rank score tag` lines.
         run: PathBuf,
     },
+    /// Compare two TREC runs on the same qrels: per measure, the paired
+    /// t-test and randomization test with Holm's correction.
+    Compare(CompareArgs),
     /// Build an index blob from a source.
     Build(BuildArgs),
     /// Write LLM contexts situating each article in its act (contextual
@@ -334,4 +337,39 @@ pub struct BuildArgs {
     pub augmented: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Qrels: `qid 0 docid rel` lines (or BEIR TSV with a header).
+    #[arg(long)]
+    pub qrels: PathBuf,
+    /// Run A, the baseline: `qid Q0 docid rank score tag` lines.
+    pub run_a: PathBuf,
+    /// Run B, compared with A (differences are B − A).
+    pub run_b: PathBuf,
+    /// Comma-separated measures, e.g. `ndcg@10,mrr@10` (default: the
+    /// reported ones).
+    #[arg(long)]
+    pub measures: Option<String>,
+    /// Random sign flips per measure for the randomization test (exact
+    /// when they would cover all 2^n).
+    #[arg(long, default_value_t = nomos_core::eval::significance::DEFAULT_PERMUTATIONS)]
+    pub permutations: u64,
+    /// Seed of the sign flips.
+    #[arg(long, default_value_t = nomos_core::eval::significance::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Significance level for the Holm-adjusted p-values.
+    #[arg(long, default_value_t = nomos_core::eval::significance::DEFAULT_ALPHA)]
+    pub alpha: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CompareFormat::Json)]
+    pub format: CompareFormat,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFormat {
+    Json,
+    Markdown,
+    Latex,
 }

@@ -23,6 +23,7 @@ mod llm_card;
 mod means;
 mod queries;
 mod run_bar;
+mod significance;
 mod sweep;
 
 use std::sync::Arc;

@@ -24,3 +24,7 @@ pub fn query_link_id(query: &str) -> String {
 /// The LLM settings dialog (opened from the header and the method
 /// pickers).
 pub const LLM_SETTINGS_ID: &str = "llm-settings";
+
+/// The Evaluate view's per-query difference chart (its `<svg>`, exported
+/// as a file by the significance table).
+pub const DELTA_CHART_ID: &str = "delta-chart";

@@ -17,6 +17,7 @@
 //!   calls' cost.
 //! - [`sweep`]: the k1 × b grid.
 //! - [`export`]: TREC run, metrics JSON and CSV as files.
+//! - [`significance`]: B against A, per measure, with significance tests.
 
 pub mod config;
 pub mod export;
@@ -24,4 +25,5 @@ pub mod job;
 pub mod llm_job;
 pub mod measures;
 pub mod scope;
+pub mod significance;
 pub mod sweep;

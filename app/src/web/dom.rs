@@ -36,6 +36,11 @@ pub fn close_dialog(id: &str) {
     }
 }
 
+/// The markup of the element with `id`, if it exists.
+pub fn outer_html(id: &str) -> Option<String> {
+    document().get_element_by_id(id).map(|el| el.outer_html())
+}
+
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("could not save {name}: {e:?}");

@@ -19,7 +19,7 @@ mod storage;
 mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
-pub use dom::{close_dialog, download, focus_id, show_dialog};
+pub use dom::{close_dialog, download, focus_id, outer_html, show_dialog};
 pub use fetch::{damaged_message, fetch_blob, fetch_bytes, read_file, FetchError};
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};

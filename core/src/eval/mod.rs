@@ -32,6 +32,7 @@ mod measure;
 mod parse;
 mod qrels;
 mod run;
+pub mod significance;
 
 pub use evaluate::{evaluate, Evaluation, QueryEvaluation};
 pub use measure::{reported, Measure, MeasureParseError, Metric, REPORTED};

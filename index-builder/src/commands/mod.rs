@@ -3,6 +3,7 @@
 mod analyze;
 mod augment;
 mod build;
+mod compare;
 mod eval;
 mod fetch;
 mod info;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Search(args) => search::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
+        Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),
         Command::Augment(args) => augment::run(&args),
         Command::Info { blob } => info::run(&blob),

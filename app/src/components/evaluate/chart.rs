@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 
+use crate::components::ids::DELTA_CHART_ID;
 use crate::evaluate::measures::fmt_delta;
 use crate::format::thousands;
 
@@ -105,6 +106,7 @@ pub fn delta_chart(mut deltas: Vec<f64>, measure: &str) -> impl IntoView {
     view! {
         <figure class="delta-chart">
             <svg
+                id=DELTA_CHART_ID
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
                 aria-labelledby="delta-chart-title delta-chart-desc"

@@ -7,6 +7,7 @@ use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::chart::delta_chart;
+use super::significance::Significance;
 use super::{compared, current, use_eval_store};
 use crate::components::advanced::{dense_offered, llm_offered, method_fields, method_options};
 use crate::evaluate::config::{Config, Slot};
@@ -197,6 +198,7 @@ pub fn CompareCard() -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             {chart}
+            <Significance />
         </section>
     }
 }
