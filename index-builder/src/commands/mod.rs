@@ -3,6 +3,8 @@
 mod analyze;
 mod augment;
 mod build;
+mod chunks;
+mod context_report;
 mod eval;
 mod fetch;
 mod info;
@@ -33,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Build(args) => build::run(args),
         Command::Augment(args) => augment::run(&args),
+        Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
