@@ -27,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pools=(da-acts el-nomothesia el-syntagma stard)
+pools=(da-acts el-nomothesia el-syntagma stard crawler-dk-sample)
 embed=()
 in_page_llm=false
 while [ $# -gt 0 ]; do
@@ -65,13 +65,19 @@ src() {
     el-nomothesia) echo data/el-nomothesia ;;
     el-syntagma) echo data/el-syntagma ;;
     stard) echo data/stard ;;
+    crawler-dk-sample) echo data/crawler-dk-sample ;;
   esac
 }
 
 build() {
   local pool="$1"
   shift
-  "$nomos" build --format "$pool" "$(src "$pool")" -o "$out/$pool.blob" "$@"
+  # Each pool is its format, but our CRAwLeR-format sample (its PROVENANCE.md).
+  local format=(--format "$pool")
+  if [ "$pool" = crawler-dk-sample ]; then
+    format=(--format crawler-dk --title "CRAwLeR-DK-format sample (ours)")
+  fi
+  "$nomos" build "${format[@]}" "$(src "$pool")" -o "$out/$pool.blob" "$@"
 }
 
 # A pool's blob already holds vectors and is newer than its source, the

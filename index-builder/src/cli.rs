@@ -48,6 +48,9 @@ pub enum Command {
     /// Write LLM contexts situating each article in its act (contextual
     /// chunks), for `nomos build --augmented`. Resumable.
     Augment(AugmentArgs),
+    /// Write a source's articles as CRAwLeR-DK's chunks.jsonl (ids, text,
+    /// implicit and explicit context chunks).
+    Chunks(ChunksArgs),
     /// Print a blob's header and section sizes.
     Info { blob: PathBuf },
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
@@ -258,6 +261,12 @@ pub struct EvalArgs {
     /// method with all its parameters, plus the BM25 settings it used).
     #[arg(long)]
     pub tag: Option<String>,
+    /// CRAwLeR-DK's context diagnostic: for each query whose gold cites
+    /// other documents (explicit cross-references), the gold's rank and
+    /// how many cited documents outrank it; printed, and under `context`
+    /// in the metrics JSON. Needs a blob with cross-references.
+    #[arg(long)]
+    pub context: bool,
 }
 
 #[derive(Args, Debug)]
@@ -278,6 +287,19 @@ pub struct AugmentArgs {
     pub limit: Option<usize>,
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ChunksArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// Only the chunks of this law (a chunk id's part before its first
+    /// `_`, e.g. `forvaltningsloven`); repeatable. Default: every law.
+    #[arg(long, value_name = "LAW")]
+    pub law: Vec<String>,
+    /// Output file (JSON Lines).
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
 }
 
 /// A source as `build` reads it (`augment` reads the same).

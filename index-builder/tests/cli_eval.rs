@@ -138,6 +138,7 @@ fn check_variant(variant: &str) {
             "recall@1",
             "recall@5",
             "recall@10",
+            "recall@50",
             "recall@100",
             "p@10",
             "mrr@10",

@@ -11,6 +11,8 @@
 //!   per-query deltas;
 //! - [`queries`]: the sortable per-query table, and [`detail`]: one
 //!   query's ranking with its gold articles marked, and an article reader;
+//! - [`context_card`]: CRAwLeR-DK's context diagnostic, for pools whose
+//!   gold articles cite others;
 //! - [`llm_card`]: an LLM method's transcript, cost, failures and (for
 //!   ReAct) its measures round by round;
 //! - [`sweep`]: the k1 × b heat map.
@@ -18,6 +20,7 @@
 mod breakdown;
 mod chart;
 mod compare;
+mod context_card;
 mod detail;
 mod llm_card;
 mod means;
@@ -76,6 +79,7 @@ pub fn EvaluateView() -> impl IntoView {
                                 <means::MeansCard />
                                 <breakdown::BreakdownCard />
                             </div>
+                            <context_card::ContextCard />
                             <llm_card::LlmCard />
                             <compare::CompareCard />
                             <queries::QueriesCard />

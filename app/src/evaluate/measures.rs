@@ -5,15 +5,19 @@ use nomos_core::eval::{Measure, Metric};
 
 pub use nomos_core::eval::{reported, REPORTED};
 
-/// The per-query table's columns: the headline measures, with R@1 and R@5
-/// only for one-gold sets (with several gold articles they are capped
-/// below 1 and read badly).
+/// The per-query table's columns: the headline measures, with R@1, R@5 and
+/// R@50 only for one-gold sets (with several gold articles the first two
+/// are capped below 1 and read badly; R@50 completes CRAwLeR-DK's set).
 pub fn per_query_columns(one_gold: bool) -> Vec<&'static str> {
     let mut columns = vec!["ndcg@10", "ndcg@100", "map@100"];
     if one_gold {
         columns.extend(["recall@1", "recall@5"]);
     }
-    columns.extend(["recall@10", "recall@100"]);
+    columns.push("recall@10");
+    if one_gold {
+        columns.push("recall@50");
+    }
+    columns.push("recall@100");
     columns
 }
 
@@ -72,6 +76,7 @@ mod tests {
                 "recall@1",
                 "recall@5",
                 "recall@10",
+                "recall@50",
                 "recall@100"
             ]
         );

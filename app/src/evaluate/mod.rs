@@ -11,6 +11,7 @@
 //!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
 //! - [`config`]: a method with its BM25 settings.
+//! - [`context`]: CRAwLeR-DK's context diagnostic, as `nomos eval --context`.
 //! - [`scope`]: which queries a job ranks (the first N for LLM methods).
 //! - [`job`]: ranking and evaluating one configuration.
 //! - [`llm_job`]: the same for an LLM method, with ReAct's rounds and the
@@ -20,6 +21,7 @@
 //! - [`significance`]: B against A, per measure, with significance tests.
 
 pub mod config;
+pub mod context;
 pub mod export;
 pub mod job;
 pub mod llm_job;

@@ -88,13 +88,14 @@ impl fmt::Display for Measure {
 
 /// The measures Nomos reports (the CLI's metrics JSON and the app's
 /// Evaluate view), in their output order.
-pub const REPORTED: [&str; 9] = [
+pub const REPORTED: [&str; 10] = [
     "ndcg@10",
     "ndcg@100",
     "map@100",
     "recall@1",
     "recall@5",
     "recall@10",
+    "recall@50",
     "recall@100",
     "p@10",
     "mrr@10",

@@ -24,9 +24,12 @@
 //! - **Duplicates.** trec_eval aborts on a repeated (query, doc) pair in a run or
 //!   in qrels; our parsers reject it with the line number.
 //!
+//! [`context_rank`] is CRAwLeR-DK's "context" diagnostic, not a metric.
+//!
 //! MRR@k is not a trec_eval measure: it is `recip_rank` on the run truncated to
 //! its first k documents in the order above.
 
+mod context;
 mod evaluate;
 mod measure;
 mod parse;
@@ -34,6 +37,7 @@ mod qrels;
 mod run;
 pub mod significance;
 
+pub use context::{context_rank, ContextRank, ContextSummary};
 pub use evaluate::{evaluate, Evaluation, QueryEvaluation};
 pub use measure::{reported, Measure, MeasureParseError, Metric, REPORTED};
 pub use parse::{Duplicate, ParseError};

@@ -8,7 +8,8 @@ use std::fmt;
 
 use crate::analysis::Analyzer;
 use crate::blob::{Blob, QueryInput};
-use crate::eval::{Duplicate, Qrels};
+use crate::eval::{context_rank, ContextRank, Duplicate, Qrels};
+use crate::hits::Hit;
 
 /// The grade from which a judgment is relevant (trec_eval's default).
 const RELEVANT: i32 = 1;
@@ -95,6 +96,17 @@ impl BenchQuery {
         self.gold().count()
     }
 
+    /// CRAwLeR-DK's context diagnostic of `ranking` (best first) for this
+    /// query: where its gold ranks and how many documents its gold
+    /// documents cite (`explicit`, the pool's explicit references) outrank
+    /// it.
+    pub fn context_rank(&self, ranking: &[Hit], explicit: impl Fn(u32) -> Vec<u32>) -> ContextRank {
+        let gold: Vec<u32> = self.gold().collect();
+        let context: Vec<u32> = gold.iter().flat_map(|&d| explicit(d)).collect();
+        let ranked: Vec<u32> = ranking.iter().map(|h| h.doc).collect();
+        context_rank(&ranked, &gold, &context)
+    }
+
     /// The grade of `doc`, if judged.
     pub fn grade(&self, doc: u32) -> Option<i32> {
         self.judged
@@ -105,6 +117,25 @@ impl BenchQuery {
 }
 
 impl Benchmark {
+    /// CRAwLeR-DK's context diagnostic of `rankings` (one per query in
+    /// order; fewer when only the first queries were ranked): each query
+    /// whose gold cites other documents (`explicit`), by index, with its
+    /// [`ContextRank`]. One reading for `nomos eval --context` and the
+    /// browser.
+    pub fn context_ranks(
+        &self,
+        rankings: &[Vec<Hit>],
+        explicit: impl Fn(u32) -> Vec<u32>,
+    ) -> Vec<(usize, ContextRank)> {
+        self.queries
+            .iter()
+            .zip(rankings)
+            .enumerate()
+            .map(|(i, (q, hits))| (i, q.context_rank(hits, &explicit)))
+            .filter(|(_, r)| r.n_context > 0)
+            .collect()
+    }
+
     /// Reads the blob's queries and judgments, analysing each query with
     /// `analyzer` (the blob's own, for rankings to mean anything).
     pub fn from_blob(blob: &Blob, analyzer: &Analyzer) -> Result<Benchmark, BenchmarkError> {

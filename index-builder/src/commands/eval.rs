@@ -12,10 +12,11 @@ use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 use serde_json::Value;
 
+use super::context_report;
 use super::llm_report::{failures, json, print_costs, react_runs, Observer, RoundMetrics};
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
-use super::metrics_json::{evaluate_reported, run_of, to_json};
+use super::metrics_json::{evaluate_reported, mean, run_of, to_json};
 use super::progress;
 use super::ranking::Ranking;
 use crate::cli::EvalArgs;
@@ -77,6 +78,9 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     write_file(&args.run, run_text(bench, &rankings, &tag)?.as_bytes())?;
     let eval = evaluate_reported(&bench.qrels, &run_of(bench, &rankings)?);
     let mut json = to_json(&eval);
+    if args.context {
+        json["context"] = context_report::report(&ranking, bench, &rankings)?;
+    }
     if let Some(llm) = &llm {
         json["llm"] = report_llm(llm, &method, &ranking, bench, depth)?;
     }
@@ -88,8 +92,8 @@ pub fn run(args: &EvalArgs) -> Result<()> {
         "{described}: {} queries ranked, {} evaluated; nDCG@10 {:.4}, R@100 {:.4}",
         bench.queries.len(),
         eval.queries.len(),
-        eval.means[0],
-        eval.means[6]
+        mean(&eval, "ndcg@10"),
+        mean(&eval, "recall@100")
     );
     Ok(())
 }

@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use super::llm_queries::{stage_name, Answered, Trace};
 use super::llm_run::{Depth, LlmRun};
-use super::metrics_json::evaluate_rankings;
+use super::metrics_json::{evaluate_rankings, mean};
 use super::ranking::Ranking;
 use crate::llm::Origin;
 
@@ -185,14 +185,6 @@ impl RoundMetrics {
             .collect();
         Value::Array(rounds)
     }
-}
-
-fn mean(eval: &Evaluation, measure: &str) -> f64 {
-    eval.measures
-        .iter()
-        .position(|m| m.to_string() == measure)
-        .map(|i| eval.means[i])
-        .unwrap_or(f64::NAN)
 }
 
 impl Observer {

@@ -33,6 +33,15 @@ pub fn evaluate_rankings(bench: &Benchmark, rankings: &[Vec<Hit>]) -> Result<Eva
     Ok(evaluate_reported(&bench.qrels, &run_of(bench, rankings)?))
 }
 
+/// The mean of `measure` (e.g. `recall@100`), NaN if it was not evaluated.
+pub fn mean(eval: &Evaluation, measure: &str) -> f64 {
+    eval.measures
+        .iter()
+        .position(|m| m.to_string() == measure)
+        .map(|i| eval.means[i])
+        .unwrap_or(f64::NAN)
+}
+
 /// Means at the top level, per-query values under `per_query`.
 pub fn to_json(eval: &Evaluation) -> Value {
     let names: Vec<String> = eval.measures.iter().map(|m| m.to_string()).collect();

@@ -3,7 +3,9 @@
 mod analyze;
 mod augment;
 mod build;
+mod chunks;
 mod compare;
+mod context_report;
 mod eval;
 mod fetch;
 mod info;
@@ -35,6 +37,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),
         Command::Augment(args) => augment::run(&args),
+        Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {

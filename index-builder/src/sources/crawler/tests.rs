@@ -145,3 +145,31 @@ fn optional_files_may_be_absent_and_bad_ones_are_located() {
     let e = read_crawler_dk(empty.path()).unwrap_err().to_string();
     assert!(e.contains("chunks.jsonl: cannot read"), "{e}");
 }
+
+/// Our CRAwLeR-format sample made from real acts (`data/crawler-dk-sample/`):
+/// every chunk gets its augmented text, every query its one gold chunk, with
+/// nothing to report.
+#[test]
+fn reads_the_sample_made_from_danish_acts() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/crawler-dk-sample");
+    let pool = read_crawler_dk(&dir).unwrap();
+    let chunks = json_lines(&dir.join("chunks.jsonl"));
+    assert_eq!(pool.articles.len(), chunks.len());
+    assert!(pool.articles.iter().all(|a| a.augmented.is_some()));
+    let queries = json_lines(&dir.join("contextual_queries.jsonl"));
+    assert_eq!(pool.queries.len(), queries.len());
+    for (j, q) in pool.judgments.iter().zip(&queries) {
+        assert_eq!(j.doc_id, q["chunk_id"].as_str().unwrap());
+        let gold = pool.articles.iter().find(|a| a.id == j.doc_id).unwrap();
+        assert_eq!(
+            gold.explicit_refs,
+            strings(&q["utilized_context_chunk_ids"])
+        );
+    }
+    assert!(pool.notes.is_empty(), "{:?}", pool.notes);
+    let sources: HashSet<&str> = pool.articles.iter().map(|a| a.source.as_str()).collect();
+    assert_eq!(
+        sources,
+        HashSet::from(["forvaltningsloven", "offentlighedsloven"])
+    );
+}
