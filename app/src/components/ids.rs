@@ -24,3 +24,6 @@ pub fn query_link_id(query: &str) -> String {
 /// The LLM settings dialog (opened from the header and the method
 /// pickers).
 pub const LLM_SETTINGS_ID: &str = "llm-settings";
+
+/// The "My judgments" dialog (opened from the results).
+pub const MY_JUDGMENTS_ID: &str = "my-judgments";
