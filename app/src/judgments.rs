@@ -408,6 +408,38 @@ mod tests {
         assert_eq!(back.queries().last().unwrap().id, "my-14");
     }
 
+    /// The CLI's test feeds this export to `nomos eval --queries --qrels`
+    /// (`index-builder/tests/fixtures/my-judgments/`): the files must be
+    /// what the app writes.
+    #[test]
+    fn export_is_the_cli_fixture() {
+        let mut j = Judgments::default();
+        let marks = [
+            ("ελευθερία του τύπου", "Syntagma::14", Mark::Relevant),
+            ("ελευθερία του τύπου", "Syntagma::13", Mark::NotRelevant),
+            (
+                "ελευθερία θρησκευτικής συνείδησης",
+                "Syntagma::13",
+                Mark::Relevant,
+            ),
+            (
+                "ελευθερία θρησκευτικής συνείδησης",
+                "Syntagma::3",
+                Mark::Relevant,
+            ),
+            ("μορφή του πολιτεύματος", "Syntagma::1", Mark::Relevant),
+            ("μορφή του πολιτεύματος", "Syntagma::2", Mark::NotRelevant),
+            ("μορφή του πολιτεύματος", "Syntagma::110", Mark::NotRelevant),
+        ];
+        for (text, doc, mark) in marks {
+            j.set(text, doc, Some(mark)).unwrap();
+        }
+        let dir = "../index-builder/tests/fixtures/my-judgments";
+        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
+        assert_eq!(j.to_trec_qrels(), read("qrels.txt"));
+        assert_eq!(j.to_queries_jsonl(), read("queries.jsonl"));
+    }
+
     fn import_error(queries: &str, qrels: &str) -> String {
         Judgments::import("queries.jsonl", queries, "qrels.txt", qrels)
             .unwrap_err()
