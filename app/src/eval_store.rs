@@ -27,6 +27,7 @@ use crate::evaluate::measures;
 use crate::evaluate::scope;
 use crate::evaluate::sweep::{self, Grid};
 use crate::format::{plural, thousands};
+use crate::judgments::Judgments;
 use crate::latest::{Latest, Ticket};
 use crate::llm::{Llm, Run};
 use crate::llm_rank::{LlmQuery, Step};
@@ -86,6 +87,9 @@ pub struct EvalStore {
     /// Each benchmark query's embedding, computed for the first dense
     /// evaluation and kept for the pool.
     embeddings: StoredValue<Option<Arc<Vec<Vec<f32>>>>>,
+    /// The user's judgments and their benchmark, when evaluating with
+    /// them instead of the pool's benchmark.
+    mine: StoredValue<Option<(Judgments, Arc<Benchmark>)>>,
     jobs: Latest,
     /// The running LLM job's Cancel.
     canceller: StoredValue<Option<Canceller>, LocalStorage>,
@@ -106,6 +110,7 @@ impl EvalStore {
             message: RwSignal::new(String::new()),
             transcript: RwSignal::new(None),
             embeddings: StoredValue::new(None),
+            mine: StoredValue::new(None),
             jobs: Latest::new(),
             canceller: StoredValue::new_local(None),
             engine: StoredValue::new(engine),
@@ -125,6 +130,34 @@ impl EvalStore {
         self.sweep.set(None);
         self.job.set(None);
         self.transcript.set(None);
+    }
+
+    /// Evaluates with the user's judgments (`None`: the pool's own
+    /// benchmark). Another benchmark than the results' drops them.
+    pub fn judge_by(&self, mine: Option<&Judgments>) {
+        let same = self.mine.with_value(|m| m.as_ref().map(|(j, _)| j) == mine);
+        if same {
+            return;
+        }
+        let mine = mine.map(|j| {
+            let bench = self.engine.with_value(|e| {
+                let blob = e.blob();
+                let doc_ids = (0..blob.n_docs())
+                    .map(|d| blob.doc_id(d).unwrap_or_default().to_owned())
+                    .collect();
+                j.benchmark(doc_ids, &e.pool().analyzer(), &|d| blob.source(d as usize))
+            });
+            (j.clone(), Arc::new(bench))
+        });
+        self.cancel();
+        self.mine.set_value(mine);
+        self.embeddings.set_value(None);
+        for signal in [self.current, self.compared] {
+            signal.set(None);
+        }
+        self.sweep.set(None);
+        self.transcript.set(None);
+        self.bench.set(None);
     }
 
     pub fn outcome(&self, slot: Slot) -> RwSignal<Option<Arc<Outcome>>> {
@@ -520,7 +553,8 @@ impl EvalStore {
     /// benchmark cannot be read.
     fn start(&self) -> Option<(Ticket, Arc<Benchmark>)> {
         let ticket = self.jobs.begin();
-        let bench = match self.engine.with_value(|e| e.benchmark()) {
+        let mine = self.mine.with_value(|m| m.as_ref().map(|(_, b)| b.clone()));
+        let bench = match mine.map_or_else(|| self.engine.with_value(|e| e.benchmark()), Ok) {
             Ok(bench) => bench,
             Err(message) => {
                 self.job.set(None);

@@ -16,7 +16,8 @@
 //!    job), [`semantic`] (the embedding model), [`llm`] (the LLM
 //!    endpoint, runs' backends, transcripts), [`search_store`] (the
 //!    Search view's debounced, embedded, ranked query), [`llm_search`]
-//!    (the Search view's LLM run), [`wllama`] (the in-page LLM).
+//!    (the Search view's LLM run), [`wllama`] (the in-page LLM),
+//!    [`judgment_store`] (the user's judgments, in IndexedDB).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
@@ -24,7 +25,8 @@
 //!    [`endpoint`] (an LLM endpoint's settings, checked), [`retry`] (what
 //!    follows a failed request), [`transcript_files`] (transcripts' names,
 //!    paths and the site's list), [`llm_rank`] (a query ranked by an LLM
-//!    method).
+//!    method), [`judgments`] (the user's judgments, their export and
+//!    import, and the benchmark they make).
 //! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
 //!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
 //!    (numbers, sizes, durations), [`timings`] (loading milestones).
@@ -36,6 +38,8 @@ mod engine;
 mod eval_store;
 mod evaluate;
 mod format;
+mod judgment_store;
+mod judgments;
 mod latest;
 mod llm;
 mod llm_rank;

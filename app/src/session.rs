@@ -1,9 +1,10 @@
 //! One loaded pool and everything that belongs to it: the engine, where
-//! its model is served, its evaluation results and running job, and the
-//! Search view's query embedding and LLM run. The pools store replaces the session as
-//! a whole when another pool loads, so nothing downstream has to detect a
-//! pool change: what subscribes to the session re-runs exactly then, and
-//! a BM25 slider (a signal of its own) never touches it.
+//! its model is served, its evaluation results and running job, the
+//! Search view's query embedding and LLM run, and the user's judgments.
+//! The pools store replaces the session as a whole when another pool
+//! loads, so nothing downstream has to detect a pool change: what
+//! subscribes to the session re-runs exactly then, and a BM25 slider (a
+//! signal of its own) never touches it.
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use leptos::prelude::*;
 
 use crate::engine::Engine;
 use crate::eval_store::EvalStore;
+use crate::judgment_store::JudgmentStore;
 use crate::latest::Latest;
 use crate::llm::Llm;
 use crate::llm_search::LlmSearch;
@@ -42,6 +44,8 @@ pub struct Session {
     pub embeds: Latest,
     /// The Search view's LLM run.
     pub llm_search: LlmSearch,
+    /// The user's own judgments on this pool.
+    pub judgments: JudgmentStore,
 }
 
 impl Session {
@@ -55,6 +59,7 @@ impl Session {
         Session {
             choice,
             eval: EvalStore::new(engine.clone(), semantic, llm),
+            judgments: JudgmentStore::new(engine.content_hash()),
             engine,
             model,
             embedded: RwSignal::new(None),

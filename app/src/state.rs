@@ -66,6 +66,9 @@ pub struct AppState {
     /// Evaluate view: how many of the benchmark's queries (the first N)
     /// a job with an LLM method ranks.
     pub llm_queries: RwSignal<usize>,
+    /// Evaluate view: evaluate with the user's own judgments rather than
+    /// the pool's benchmark (pools without one always do).
+    pub my_judgments: RwSignal<bool>,
 }
 
 /// How the Evaluate view's per-query table is sorted.
@@ -103,6 +106,7 @@ impl AppState {
             delta_measure: RwSignal::new("ndcg@10".to_owned()),
             llm: RwSignal::new(LlmSource::Endpoint),
             llm_queries: RwSignal::new(DEFAULT_LLM_QUERIES),
+            my_judgments: RwSignal::new(false),
         }
     }
 

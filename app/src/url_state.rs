@@ -67,6 +67,8 @@ pub struct LinkState {
     pub transcript: Option<TranscriptLink>,
     /// Evaluate view: the first N queries an LLM method ranks.
     pub llm_queries: Option<usize>,
+    /// Evaluate view: with the user's own judgments (`bench=mine`).
+    pub my_judgments: bool,
 }
 
 /// A BM25 method as a link states it: variant, k1 and b (epsilon stays
@@ -144,6 +146,7 @@ impl Default for LinkState {
             sort: EvalSort::default(),
             transcript: None,
             llm_queries: None,
+            my_judgments: false,
         }
     }
 }
@@ -203,6 +206,9 @@ impl LinkState {
         if let Some(n) = self.llm_queries {
             pairs.push(("n", n.to_string()));
         }
+        if self.my_judgments {
+            pairs.push(("bench", "mine".to_owned()));
+        }
         let mut out = String::new();
         for (key, value) in pairs {
             if !out.is_empty() {
@@ -260,6 +266,7 @@ impl LinkState {
                         .ok()
                         .map(|n| n.clamp(1, LLM_QUERIES_MAX))
                 }
+                "bench" => state.my_judgments = value == "mine",
                 _ => {}
             }
         }
@@ -429,6 +436,7 @@ mod tests {
                     path: (self.below(2) == 0).then(|| "transcripts/stard-react.jsonl".into()),
                 }),
                 llm_queries: (self.below(3) == 0).then(|| 1 + self.below(2000)),
+                my_judgments: self.below(2) == 0,
                 sort: match self.below(3) {
                     0 => EvalSort::default(),
                     _ => EvalSort {
@@ -591,6 +599,11 @@ mod tests {
         let n = |s: &str| LinkState::decode(s).llm_queries;
         assert_eq!((n("n=5"), n("n=0"), n("n=x")), (Some(5), Some(1), None));
         assert_eq!(n("n=99999999999"), Some(LLM_QUERIES_MAX));
+        let mine = |s: &str| LinkState::decode(s).my_judgments;
+        assert_eq!(
+            (mine("bench=mine"), mine("bench=x"), mine("")),
+            (true, false, false)
+        );
     }
 
     #[test]
@@ -650,6 +663,8 @@ mod tests {
             "transcript",
             "tpath",
             "n",
+            "bench",
+            "mine",
             "react-bm25",
             "0123456789abcdef",
             "/",

@@ -96,6 +96,7 @@ impl LinkSync {
         if let Some(n) = link.llm_queries {
             state.llm_queries.set(n);
         }
+        state.my_judgments.set(link.my_judgments);
         if let Some(file) = &link.pool {
             let choice = Some(PoolChoice::Listed(file.clone()));
             if state.pool.get_untracked() != choice {
@@ -273,6 +274,7 @@ impl LinkSync {
         let link = LinkState {
             transcript: self.shown_transcript(view),
             llm_queries: llm_evaluated.then(|| state.llm_queries.get()),
+            my_judgments: view == View::Evaluate && state.my_judgments.get(),
             view,
             hash: listed.as_ref().map(|_| session.engine.content_hash()),
             pool: listed,

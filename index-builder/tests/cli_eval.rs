@@ -337,3 +337,75 @@ fn eval_queries_and_qrels_override_the_blobs_own() {
     let run_text = std::fs::read_to_string(&run).unwrap();
     assert!(run_text.starts_with("r1 Q0 Syntagma::13 1 "), "{run_text}");
 }
+
+#[test]
+fn eval_reads_the_apps_judgments_export() {
+    // The browser's "My judgments" export (its model's test checks these
+    // files are what it writes): queries my-1.. with 0/1 grades, one
+    // judging an article only as not relevant.
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("s.blob");
+    let corpus = fixtures().join("beir-syntagma");
+    let out = nomos(&[
+        "build",
+        "--format",
+        "beir",
+        corpus.to_str().unwrap(),
+        "-o",
+        blob.to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let export = fixtures().join("my-judgments");
+    let (run, metrics) = (dir.path().join("r.trec"), dir.path().join("m.json"));
+    let out = nomos(&[
+        "eval",
+        "--index",
+        blob.to_str().unwrap(),
+        "--queries",
+        export.join("queries.jsonl").to_str().unwrap(),
+        "--qrels",
+        export.join("qrels.txt").to_str().unwrap(),
+        "--run",
+        run.to_str().unwrap(),
+        "--metrics",
+        metrics.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let per_query = metrics["per_query"].as_object().unwrap();
+    assert_eq!(
+        per_query.keys().collect::<Vec<_>>(),
+        ["my-1", "my-2", "my-3"]
+    );
+
+    // The numbers are core's evaluation of the run against the export.
+    let qrels = std::fs::read_to_string(export.join("qrels.txt")).unwrap();
+    let qrels = nomos_core::eval::parse_trec_qrels(&qrels).unwrap();
+    let run = nomos_core::eval::parse_trec_run(&std::fs::read_to_string(&run).unwrap()).unwrap();
+    assert_eq!(
+        run.queries()
+            .map(|(q, docs)| (q, docs.len()))
+            .collect::<Vec<_>>(),
+        [("my-1", 100), ("my-2", 100), ("my-3", 100)]
+    );
+    let eval = nomos_core::eval::evaluate(&qrels, &run, &nomos_core::eval::reported());
+    for (measure, mean) in eval.measures.iter().zip(&eval.means) {
+        assert_eq!(
+            metrics[measure.to_string()].as_f64(),
+            Some(*mean),
+            "{measure}"
+        );
+    }
+    // Not all zero: the gold articles are found.
+    assert!(metrics["recall@100"].as_f64().unwrap() > 0.5);
+}

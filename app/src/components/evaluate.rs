@@ -2,6 +2,7 @@
 //! judgments, computed in the browser exactly as `nomos eval` computes
 //! them. Sections, one module each:
 //!
+//! - [`bench_choice`]: the pool's benchmark or the user's judgments;
 //! - [`run_bar`]: the method, the Run button, job progress and the live
 //!   announcements;
 //! - [`means`]: the mean of every measure, with exports;
@@ -17,6 +18,7 @@
 //!   ReAct) its measures round by round;
 //! - [`sweep`]: the k1 × b heat map.
 
+mod bench_choice;
 mod breakdown;
 mod chart;
 mod compare;
@@ -46,8 +48,9 @@ pub fn EvaluateView() -> impl IntoView {
     let summary = move || match pools.engine() {
         None => "Load a pool to evaluate it.".to_owned(),
         Some(e) if e.n_queries() == 0 => format!(
-            "{} has no benchmark queries, so there is nothing to evaluate. \
-             Choose a pool with queries and judgments (e.g. STARD).",
+            "{} has no benchmark queries: judge search results (My judgments) \
+             to evaluate with your own, or choose a pool with queries and \
+             judgments (e.g. STARD).",
             e.name
         ),
         Some(e) => format!(
@@ -58,9 +61,15 @@ pub fn EvaluateView() -> impl IntoView {
             thousands(e.n_docs())
         ),
     };
-    // A pool with a benchmark, by session: only a new pool (not a new
-    // method) rebuilds the sections, each reading that pool's store.
-    let session = Memo::new(move |_| pools.session.get().filter(|s| s.engine.n_queries() > 0));
+    // A pool with a benchmark (its own, or the user's judgments), by
+    // session: only a new pool (not a new method) rebuilds the sections,
+    // each reading that pool's store.
+    let session = Memo::new(move |_| {
+        pools
+            .session
+            .get()
+            .filter(|s| s.engine.n_queries() > 0 || s.judgments.judgments.with(|j| !j.is_empty()))
+    });
     view! {
         <div class="evaluate">
             <div class="eval-head">
@@ -74,6 +83,7 @@ pub fn EvaluateView() -> impl IntoView {
                     .map(|session| {
                         provide_context(session.eval);
                         view! {
+                            <bench_choice::BenchChoice />
                             <run_bar::RunBar />
                             <div class="eval-top">
                                 <means::MeansCard />

@@ -28,3 +28,6 @@ pub const LLM_SETTINGS_ID: &str = "llm-settings";
 /// The Evaluate view's per-query difference chart (its `<svg>`, exported
 /// as a file by the significance table).
 pub const DELTA_CHART_ID: &str = "delta-chart";
+
+/// The "My judgments" dialog (opened from the results).
+pub const MY_JUDGMENTS_ID: &str = "my-judgments";

@@ -7,6 +7,7 @@ pub mod explain;
 pub mod filters;
 pub mod header;
 pub mod ids;
+pub mod judgments;
 pub mod link_notice;
 pub mod llm_run;
 pub mod llm_settings;

@@ -1,16 +1,20 @@
 //! The ranked result list: rank, title, source, score and a snippet with
 //! the query's matches marked (from the closest passage, for dense methods
 //! over articles embedded in several windows). Arrow keys move between results, Enter
-//! opens one, Escape returns to the search box.
+//! opens one, Escape returns to the search box; R, N and X mark the
+//! focused result relevant, not relevant, or clear its mark (the user's own
+//! judgments, see [`crate::judgments`]).
 
 use leptos::prelude::*;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
 use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
+use super::judgments::MyJudgments;
 use super::marked::marked_text;
 use crate::engine::ResultRow;
 use crate::format::thousands;
+use crate::judgments::Mark;
 use crate::pools::use_pools;
 use crate::search_pipeline::Timed;
 use crate::state::use_app_state;
@@ -23,9 +27,21 @@ const PAGE: usize = 25;
 pub fn ResultsList(
     ranking: Memo<Option<Timed>>,
     filtered: Memo<Option<Vec<Hit>>>,
+    /// The query the results are for.
+    query: RwSignal<String>,
 ) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
+    let judgments = move || pools.session.with(|s| s.as_ref().map(|s| s.judgments));
+    let judge = move |doc: &str, mark: Option<Mark>| {
+        if let Some(store) = judgments() {
+            store.set(&query.get_untracked(), doc, mark);
+        }
+    };
+    let mark_of = move |doc: &str| {
+        let store = judgments()?;
+        query.with(|q| store.judgments.with(|j| j.mark(q, doc)))
+    };
     let limit = RwSignal::new(PAGE);
     // A new result set starts at the first page.
     Effect::new(move |_| {
@@ -52,7 +68,20 @@ pub fn ResultsList(
         state.article.set(Some(id));
         request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
     };
-    let on_keydown = move |i: usize, ev: leptos::ev::KeyboardEvent| {
+    let on_keydown = move |i: usize, doc: &str, ev: leptos::ev::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let mark = match ev.key().as_str() {
+            "r" | "R" => Some(Some(Mark::Relevant)),
+            "n" | "N" => Some(Some(Mark::NotRelevant)),
+            "x" | "X" => Some(None),
+            _ => None,
+        };
+        if let Some(mark) = mark {
+            ev.prevent_default();
+            return judge(doc, mark);
+        }
         let target = match ev.key().as_str() {
             "ArrowDown" => result_id(i + 1),
             "ArrowUp" if i == 0 => SEARCH_BOX_ID.to_owned(),
@@ -77,15 +106,17 @@ pub fn ResultsList(
                     move || (state.article.with(|a| a.as_ref() == Some(&id))).then_some("true")
                 };
                 let doc_id = (row.id != row.title).then(|| row.id.clone());
+                let key_doc = row.id.clone();
                 view! {
-                    <li>
+                    <li class="result-item">
                         <button
                             type="button"
                             class="result"
                             id=result_id(i)
                             aria-current=current
                             on:click=move |_| open(id.clone())
-                            on:keydown=move |ev| on_keydown(i, ev)
+                            aria-keyshortcuts="R N X"
+                            on:keydown=move |ev| on_keydown(i, &key_doc, ev)
                         >
                             <span class="result-head">
                                 <span class="rank">{row.rank}</span>
@@ -112,6 +143,7 @@ pub fn ResultsList(
                                 {row.cut_end.then_some(" …")}
                             </span>
                         </button>
+                        {judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge)}
                     </li>
                 }
             })
@@ -133,9 +165,60 @@ pub fn ResultsList(
     };
 
     view! {
+        <MyJudgments />
         <ol class="results">{list}</ol>
         {more}
         <Hint ranking=ranking />
+    }
+}
+
+/// Relevant / Not relevant / Clear for one result, the current mark
+/// pressed.
+fn judge_buttons(
+    doc: String,
+    title: String,
+    mark_of: impl Fn(&str) -> Option<Mark> + Copy + Send + Sync + 'static,
+    judge: impl Fn(&str, Option<Mark>) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let button = move |mark: Option<Mark>, text: &'static str, class: &'static str| {
+        let doc = doc.clone();
+        let pressed = {
+            let doc = doc.clone();
+            move || {
+                let now = mark_of(&doc);
+                match mark {
+                    Some(_) => (now == mark).to_string(),
+                    None => "false".to_owned(),
+                }
+            }
+        };
+        let disabled = {
+            let doc = doc.clone();
+            move || mark.is_none() && mark_of(&doc).is_none()
+        };
+        let label = match mark {
+            Some(m) => format!("Mark {title} {}", m.label()),
+            None => format!("Clear the mark of {title}"),
+        };
+        view! {
+            <button
+                type="button"
+                class=format!("judge-button {class}")
+                aria-pressed=move || mark.is_some().then(pressed.clone())
+                aria-label=label
+                disabled=disabled
+                on:click=move |_| judge(&doc, mark)
+            >
+                {text}
+            </button>
+        }
+    };
+    view! {
+        <div class="judge" role="group" aria-label="Your judgment">
+            {button(Some(Mark::Relevant), "✓ Relevant", "judge-relevant")}
+            {button(Some(Mark::NotRelevant), "✗ Not relevant", "judge-not")}
+            {button(None, "Clear", "judge-clear")}
+        </div>
     }
 }
 
@@ -154,7 +237,8 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
                     <p>"Type words from the statute you are looking for. Inflected forms match: the same analyzer that built the index reads your query."</p>
                     <p class="keys">
                         <kbd>"↓"</kbd>" moves to the results, "<kbd>"Enter"</kbd>" opens one, "
-                        <kbd>"Esc"</kbd>" goes back."
+                        <kbd>"Esc"</kbd>" goes back; on a result, "<kbd>"R"</kbd>" marks it relevant, "
+                        <kbd>"N"</kbd>" not relevant, "<kbd>"X"</kbd>" clears the mark."
                     </p>
                 </div>
             }

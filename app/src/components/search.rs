@@ -58,7 +58,7 @@ pub fn SearchView() -> impl IntoView {
                     <AdvancedPanel />
                 </aside>
                 <section class="results-pane" aria-label="Results">
-                    <ResultsList ranking=ranking filtered=filtered />
+                    <ResultsList ranking=ranking filtered=filtered query=committed />
                 </section>
                 <ArticlePane ranking=ranking query=committed.into() />
             </div>

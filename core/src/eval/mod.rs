@@ -41,5 +41,5 @@ pub use context::{context_rank, ContextRank, ContextSummary};
 pub use evaluate::{evaluate, Evaluation, QueryEvaluation};
 pub use measure::{reported, Measure, MeasureParseError, Metric, REPORTED};
 pub use parse::{Duplicate, ParseError};
-pub use qrels::{parse_beir_qrels, parse_trec_qrels, Qrels};
+pub use qrels::{format_trec_qrels, parse_beir_qrels, parse_trec_qrels, Qrels};
 pub use run::{format_run, format_run_line, parse_trec_run, trec_eval_order, Run, RunLineError};

@@ -61,6 +61,19 @@ impl Qrels {
     }
 }
 
+/// Writes TREC qrels, `qid 0 docid rel` per line, queries and documents
+/// in sorted order: what [`parse_trec_qrels`] reads back as the same
+/// judgments. Ids must hold no whitespace (the format splits on it).
+pub fn format_trec_qrels(qrels: &Qrels) -> String {
+    let mut out = String::new();
+    for (q, docs) in &qrels.queries {
+        for (d, rel) in docs {
+            out.push_str(&format!("{q} 0 {d} {rel}\n"));
+        }
+    }
+    out
+}
+
 /// Parses TREC qrels: `qid iter docid rel` per line, whitespace separated, the
 /// `iter` column ignored (as trec_eval). Blank lines are skipped; a repeated
 /// (query, doc) pair is an error, as trec_eval aborts on it.
@@ -141,6 +154,14 @@ pub fn parse_beir_qrels(text: &str) -> Result<Qrels, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trec_qrels_written_read_back_the_same() {
+        let qrels = parse_trec_qrels("q2 0 d1 0\nq1 3 d9 1\nq1 0 d10 2\n").unwrap();
+        let text = format_trec_qrels(&qrels);
+        assert_eq!(text, "q1 0 d10 2\nq1 0 d9 1\nq2 0 d1 0\n");
+        assert_eq!(parse_trec_qrels(&text).unwrap(), qrels);
+    }
 
     #[test]
     fn trec_qrels_skip_blank_lines_and_ignore_iter() {

@@ -14,6 +14,7 @@ mod dense;
 mod evaluate;
 mod explain;
 mod in_page_llm;
+mod judgments;
 mod llm;
 mod loading;
 mod native;
