@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
-use crate::evaluate::config::Config;
+use crate::evaluate::config::{Config, RunLink};
 use crate::transcript_files::LlmSource;
 
 /// Benchmark queries an LLM method is evaluated on by default (the first
@@ -66,6 +66,9 @@ pub struct AppState {
     /// Evaluate view: how many of the benchmark's queries (the first N)
     /// a job with an LLM method ranks.
     pub llm_queries: RwSignal<usize>,
+    /// Evaluate view: the run file imported as A or B (a link names it by
+    /// hash; the pool's run store keeps it).
+    pub run: RwSignal<Option<RunLink>>,
 }
 
 /// How the Evaluate view's per-query table is sorted.
@@ -103,6 +106,7 @@ impl AppState {
             delta_measure: RwSignal::new("ndcg@10".to_owned()),
             llm: RwSignal::new(LlmSource::Endpoint),
             llm_queries: RwSignal::new(DEFAULT_LLM_QUERIES),
+            run: RwSignal::new(None),
         }
     }
 
@@ -114,6 +118,7 @@ impl AppState {
         self.area.set(None);
         self.article.set(None);
         self.eval_query.set(None);
+        self.run.set(None);
     }
 }
 

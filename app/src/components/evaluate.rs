@@ -13,6 +13,8 @@
 //!   query's ranking with its gold articles marked, and an article reader;
 //! - [`llm_card`]: an LLM method's transcript, cost, failures and (for
 //!   ReAct) its measures round by round;
+//! - [`run_files`]: run files made elsewhere as A or B (also dropped on
+//!   the view), and the ones kept for the pool;
 //! - [`sweep`]: the k1 × b heat map.
 
 mod breakdown;
@@ -23,6 +25,7 @@ mod llm_card;
 mod means;
 mod queries;
 mod run_bar;
+mod run_files;
 mod sweep;
 
 use std::sync::Arc;
@@ -35,10 +38,12 @@ use crate::eval_store::EvalStore;
 use crate::evaluate::job::Outcome;
 use crate::format::thousands;
 use crate::pools::use_pools;
+use crate::state::use_app_state;
 
 #[component]
 pub fn EvaluateView() -> impl IntoView {
     let pools = use_pools();
+    let state = use_app_state();
     let summary = move || match pools.engine() {
         None => "Load a pool to evaluate it.".to_owned(),
         Some(e) if e.n_queries() == 0 => format!(
@@ -58,7 +63,17 @@ pub fn EvaluateView() -> impl IntoView {
     // method) rebuilds the sections, each reading that pool's store.
     let session = Memo::new(move |_| pools.session.get().filter(|s| s.engine.n_queries() > 0));
     view! {
-        <div class="evaluate">
+        <div
+            class="evaluate"
+            on:dragover=|ev| ev.prevent_default()
+            on:drop=move |ev: leptos::ev::DragEvent| {
+                ev.prevent_default();
+                let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
+                if let (Some(file), Some(session)) = (file, session.get_untracked()) {
+                    run_files::open_file(session.eval, state, file);
+                }
+            }
+        >
             <div class="eval-head">
                 <h2>"Evaluate"</h2>
                 <p class="eval-summary">{summary}</p>
@@ -77,6 +92,7 @@ pub fn EvaluateView() -> impl IntoView {
                             </div>
                             <llm_card::LlmCard />
                             <compare::CompareCard />
+                            <run_files::RunFilesCard />
                             <queries::QueriesCard />
                             <sweep::SweepCard />
                         }
