@@ -55,8 +55,9 @@ async fn a_run_file_is_compared_with_our_method() -> Result<()> {
 
     let server = StaticServer::start(&dist_dir()?)?;
     let link = format!("{}#view=evaluate&pool=stard.blob&rank=bm25", server.url());
-    let app = App::open_at(&link, "stard.blob").await?;
+    let app = App::start(&link).await?;
     let outcome = async {
+        app.wait_for_evaluate("stard.blob").await?;
         run_a(&app).await?;
         open_run(&app, &bad_path).await?;
         let error = app
@@ -121,13 +122,19 @@ async fn a_run_file_is_compared_with_our_method() -> Result<()> {
     finish(app, outcome).await
 }
 
-/// Runs every query with the current method (A).
+/// Runs every query with the current method (A) and waits for its means
+/// (a run file opens only between jobs).
 async fn run_a(app: &App) -> Result<()> {
     app.client()
         .find(Locator::Css("[data-testid=run-evaluation]"))
         .await?
         .click()
         .await?;
+    let script =
+        "const done = document.querySelector('[data-testid=metric-means] tr[data-measure]')
+            && !document.querySelector('.job');
+        return done ? true : null;";
+    app.poll_for("A's means", script, vec![], SHORT_JOB).await?;
     Ok(())
 }
 

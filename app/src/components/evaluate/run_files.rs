@@ -21,6 +21,11 @@ use crate::web::read_file;
 /// names a run this browser lacks for that slot, the file must have its
 /// hash.
 pub fn open_file(store: EvalStore, state: AppState, file: web_sys::File) {
+    if store.job.with_untracked(Option::is_some) {
+        let why = "An evaluation is running: open the run file once it is done (or cancelled).";
+        store.run_report.set(Some(Err(why.to_owned())));
+        return;
+    }
     spawn_local(async move {
         let name = file.name();
         let bytes = match read_file(&file).await {
