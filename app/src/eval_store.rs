@@ -20,7 +20,8 @@ use nomos_core::pool::Benchmark;
 use nomos_core::search::Bm25Params;
 
 use crate::engine::Engine;
-use crate::evaluate::config::{Config, Slot};
+use crate::evaluate::config::{Config, RunFile, Slot};
+use crate::evaluate::imported::{self, Summary};
 use crate::evaluate::job::{self, Outcome, Pacer, Ranker, Stop, DEPTH};
 use crate::evaluate::llm_job::{self, LlmRanker};
 use crate::evaluate::measures;
@@ -31,8 +32,9 @@ use crate::judgments::Judgments;
 use crate::latest::{Latest, Ticket};
 use crate::llm::{Llm, Run};
 use crate::llm_rank::{LlmQuery, Step};
+use crate::run_store::RunStore;
 use crate::semantic::{ModelError, Semantic};
-use crate::transcript_files::TranscriptLink;
+use crate::transcript_files::{short_hash, TranscriptLink};
 use crate::web::{now, Canceller};
 
 /// The job in progress.
@@ -84,6 +86,12 @@ pub struct EvalStore {
     /// The LLM transcript that reproduces the LLM results shown (A's, B's
     /// or both), which links carry.
     pub transcript: RwSignal<Option<TranscriptLink>>,
+    /// The run files kept for this pool.
+    pub runs: RunStore,
+    /// The last run file opened: what it holds, or why it was refused.
+    pub run_report: RwSignal<Option<Result<Summary, String>>>,
+    /// Which result an opened run file becomes.
+    pub run_slot: RwSignal<Slot>,
     /// Each benchmark query's embedding, computed for the first dense
     /// evaluation and kept for the pool.
     embeddings: StoredValue<Option<Arc<Vec<Vec<f32>>>>>,
@@ -109,6 +117,9 @@ impl EvalStore {
             job: RwSignal::new(None),
             message: RwSignal::new(String::new()),
             transcript: RwSignal::new(None),
+            runs: RunStore::new(engine.content_hash()),
+            run_report: RwSignal::new(None),
+            run_slot: RwSignal::new(Slot::Compared),
             embeddings: StoredValue::new(None),
             mine: StoredValue::new(None),
             jobs: Latest::new(),
@@ -193,9 +204,10 @@ impl EvalStore {
         let Some((ticket, bench)) = self.start() else {
             return;
         };
-        let current = self
-            .current
-            .with_untracked(|o| o.as_ref().map(|o| (o.config, o.queries)));
+        let current = self.current.with_untracked(|o| {
+            o.as_ref()
+                .and_then(|o| Some((o.config.method()?, o.queries)))
+        });
         let (targets, n) = scope::plan(targets, current, llm_queries, bench.queries.len());
         let model_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
         // LLM methods embed what the model wrote, not the queries.
@@ -308,6 +320,77 @@ impl EvalStore {
                 format!("{done} in {seconds:.2} s.{summary}{failures}"),
             );
         });
+    }
+
+    /// Checks a run file (`name`, `bytes`) against the benchmark and
+    /// shows it as `slot`, keeping it for the pool; `expected` is the
+    /// SHA-256 a link names. The report says what it holds, or why it was
+    /// refused.
+    pub fn open_run(
+        &self,
+        slot: Slot,
+        name: &str,
+        bytes: &[u8],
+        expected: Option<&str>,
+    ) -> Option<RunFile> {
+        let outcome = self.import_run(slot, name, bytes, expected);
+        let file = outcome.as_ref().ok().map(|s| s.file.clone());
+        self.run_report.set(Some(outcome));
+        file
+    }
+
+    fn import_run(
+        &self,
+        slot: Slot,
+        name: &str,
+        bytes: &[u8],
+        expected: Option<&str>,
+    ) -> Result<Summary, String> {
+        let bench = self.engine.with_value(|e| e.benchmark())?;
+        let checked = imported::check(bytes, name, &bench).map_err(|e| e.to_string())?;
+        let file = &checked.summary.file;
+        if let Some(wanted) = expected.filter(|w| *w != file.sha256) {
+            return Err(format!(
+                "{} is not the run file the link names: its SHA-256 is {}…, the link's {}….",
+                file.name,
+                file.short(),
+                short_hash(wanted)
+            ));
+        }
+        let started = now();
+        let mut outcome =
+            checked
+                .outcome(&bench, &measures::reported())
+                .map_err(|stop| match stop {
+                    Stop::Failed(why) => why,
+                    Stop::Cancelled => "cancelled".to_owned(),
+                })?;
+        outcome.eval_millis = now() - started;
+        if self.bench.with_untracked(Option::is_none) {
+            self.bench.set(Some(bench));
+        }
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let summary = checked.summary;
+        self.runs.keep(
+            summary.file.sha256.clone(),
+            summary.file.name.clone(),
+            summary.lines,
+            text,
+        );
+        self.outcome(slot).set(Some(Arc::new(outcome)));
+        Ok(summary)
+    }
+
+    /// Shows the kept run file `sha256` as `slot`. `false` when this
+    /// browser does not keep it.
+    pub async fn restore_run(self, slot: Slot, sha256: &str) -> bool {
+        match self.runs.get(sha256).await {
+            Some((name, text)) => {
+                self.open_run(slot, &name, text.as_bytes(), Some(sha256));
+                true
+            }
+            None => false,
+        }
     }
 
     /// Whether an LLM method's results are shown.

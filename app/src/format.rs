@@ -50,9 +50,48 @@ pub fn duration(millis: f64) -> String {
     }
 }
 
+/// `2026-12-02 04:58 UTC`: a moment given in milliseconds since the
+/// Unix epoch (as `Date.now()`), by the proleptic Gregorian calendar.
+pub fn utc_minute(millis: f64) -> String {
+    let minutes = (millis / 60_000.0).floor() as i64;
+    let (days, minute) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
+    // Days since 0000-03-01, counted in 400-year eras of 146,097 days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        minute / 60,
+        minute % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moments_read_as_utc_dates() {
+        assert_eq!(utc_minute(0.0), "1970-01-01 00:00 UTC");
+        // `date -u -d @1796180400` (a Wednesday).
+        assert_eq!(utc_minute(1_796_180_400_000.0), "2026-12-02 03:00 UTC");
+        assert_eq!(
+            utc_minute(951_782_400_000.0 + 59_999.0),
+            "2000-02-29 00:00 UTC"
+        );
+        assert_eq!(utc_minute(-60_000.0), "1969-12-31 23:59 UTC");
+    }
 
     #[test]
     fn numbers_read_well() {

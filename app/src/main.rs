@@ -13,7 +13,8 @@
 //! 3. Stores, the app's signals and async work: [`pools`] (manifest,
 //!    loading, the current [`session`]), [`session`] (one loaded pool and
 //!    what belongs to it), [`eval_store`] (an evaluation's results and
-//!    job), [`semantic`] (the embedding model), [`llm`] (the LLM
+//!    job), [`run_store`] (run files imported into Evaluate, kept per
+//!    pool), [`semantic`] (the embedding model), [`llm`] (the LLM
 //!    endpoint, runs' backends, transcripts), [`search_store`] (the
 //!    Search view's debounced, embedded, ranked query), [`llm_search`]
 //!    (the Search view's LLM run), [`wllama`] (the in-page LLM),
@@ -48,6 +49,7 @@ mod manifest;
 mod offline;
 mod pools;
 mod retry;
+mod run_store;
 mod search_pipeline;
 mod search_store;
 mod semantic;

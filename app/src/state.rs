@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
-use crate::evaluate::config::Config;
+use crate::evaluate::config::{Config, RunLink};
 use crate::transcript_files::LlmSource;
 
 /// Benchmark queries an LLM method is evaluated on by default (the first
@@ -69,6 +69,9 @@ pub struct AppState {
     /// Evaluate view: evaluate with the user's own judgments rather than
     /// the pool's benchmark (pools without one always do).
     pub my_judgments: RwSignal<bool>,
+    /// Evaluate view: the run file imported as A or B (a link names it by
+    /// hash; the pool's run store keeps it).
+    pub run: RwSignal<Option<RunLink>>,
 }
 
 /// How the Evaluate view's per-query table is sorted.
@@ -107,6 +110,7 @@ impl AppState {
             llm: RwSignal::new(LlmSource::Endpoint),
             llm_queries: RwSignal::new(DEFAULT_LLM_QUERIES),
             my_judgments: RwSignal::new(false),
+            run: RwSignal::new(None),
         }
     }
 
@@ -118,6 +122,7 @@ impl AppState {
         self.area.set(None);
         self.article.set(None);
         self.eval_query.set(None);
+        self.run.set(None);
     }
 }
 

@@ -4,7 +4,8 @@
 //! An LLM method's results name the transcript they replay from
 //! (`transcript=<sha256>`, with `tpath=transcripts/….jsonl` when the site
 //! serves it) and, in Evaluate, how many queries were ranked (`n=10`);
-//! never an endpoint or a key.
+//! never an endpoint or a key. A run file imported as A or B is named by
+//! its SHA-256 (`runa=<sha256>` or `runb=<sha256>`), never its content.
 //!
 //! Why the fragment and not the query string: a static host serves the
 //! same `index.html` whatever the fragment, with no rewrite rules; the
@@ -24,6 +25,7 @@
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
+use crate::evaluate::config::{RunLink, Slot};
 use crate::state::{EvalSort, View};
 use crate::transcript_files::{sha256_of, site_path, SiteEntry, TranscriptLink};
 
@@ -69,6 +71,8 @@ pub struct LinkState {
     pub llm_queries: Option<usize>,
     /// Evaluate view: with the user's own judgments (`bench=mine`).
     pub my_judgments: bool,
+    /// Evaluate view: the run file shown as A or B, by hash.
+    pub run: Option<RunLink>,
 }
 
 /// A BM25 method as a link states it: variant, k1 and b (epsilon stays
@@ -147,6 +151,7 @@ impl Default for LinkState {
             transcript: None,
             llm_queries: None,
             my_judgments: false,
+            run: None,
         }
     }
 }
@@ -209,6 +214,9 @@ impl LinkState {
         if self.my_judgments {
             pairs.push(("bench", "mine".to_owned()));
         }
+        if let Some(run) = &self.run {
+            pairs.push((run_key(run.slot), run.sha256.clone()));
+        }
         let mut out = String::new();
         for (key, value) in pairs {
             if !out.is_empty() {
@@ -267,6 +275,15 @@ impl LinkState {
                         .map(|n| n.clamp(1, LLM_QUERIES_MAX))
                 }
                 "bench" => state.my_judgments = value == "mine",
+                "runa" | "runb" if state.run.is_none() => {
+                    state.run = sha256_of(&value).map(|sha256| RunLink {
+                        slot: match key {
+                            "runa" => Slot::Current,
+                            _ => Slot::Compared,
+                        },
+                        sha256,
+                    })
+                }
                 _ => {}
             }
         }
@@ -275,6 +292,14 @@ impl LinkState {
             t.path = transcript_path;
         }
         state
+    }
+}
+
+/// The key naming a run file in `slot`.
+fn run_key(slot: Slot) -> &'static str {
+    match slot {
+        Slot::Current => "runa",
+        Slot::Compared => "runb",
     }
 }
 
@@ -437,6 +462,10 @@ mod tests {
                 }),
                 llm_queries: (self.below(3) == 0).then(|| 1 + self.below(2000)),
                 my_judgments: self.below(2) == 0,
+                run: (self.below(3) == 0).then(|| RunLink {
+                    slot: self.pick(&[Slot::Current, Slot::Compared]),
+                    sha256: hex(self).repeat(2),
+                }),
                 sort: match self.below(3) {
                     0 => EvalSort::default(),
                     _ => EvalSort {
@@ -683,6 +712,38 @@ mod tests {
         for _ in 0..5000 {
             let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next() as u8).collect();
             LinkState::decode(&String::from_utf8_lossy(&bytes));
+        }
+    }
+
+    #[test]
+    fn run_files_are_named_by_hash_and_slot_only() {
+        let sha = "ab".repeat(32);
+        let read = |s: &str| LinkState::decode(s).run;
+        let a = RunLink {
+            slot: Slot::Current,
+            sha256: sha.clone(),
+        };
+        let b = RunLink {
+            slot: Slot::Compared,
+            ..a.clone()
+        };
+        assert_eq!(read(&format!("runa={sha}")), Some(a.clone()));
+        assert_eq!(
+            read(&format!("runb={}", sha.to_uppercase())),
+            Some(b.clone())
+        );
+        // Only 64 hex digits name a run; the first of two names counts.
+        assert_eq!(read("runb=abc"), None);
+        assert_eq!(read(&format!("runb={sha}0")), None);
+        assert_eq!(read(&format!("runb=x{}", &sha[1..])), None);
+        assert_eq!(read(&format!("runa={sha}&runb={sha}")), Some(a.clone()));
+        for run in [a, b] {
+            let state = LinkState {
+                view: View::Evaluate,
+                run: Some(run.clone()),
+                ..LinkState::default()
+            };
+            assert_eq!(LinkState::decode(&state.encode()).run, Some(run));
         }
     }
 }

@@ -153,6 +153,7 @@ impl LinkSync {
                 .map_or(state.params.get_untracked(), |m| m.apply_to(defaults)),
         });
         state.compare.set(compare);
+        state.run.set(link.run);
         if let Some(wanted) = link.hash {
             if wanted != session.engine.content_hash() {
                 let shown: String = wanted.chars().take(HASH_SHOWN).collect();
@@ -291,6 +292,7 @@ impl LinkSync {
                 .map(|c| Bm25Link::from_params(&c.params)),
             compare_rank: state.compare.get().map(|c| c.method),
             sort: state.eval_sort.get(),
+            run: state.run.get().filter(|_| view == View::Evaluate),
         };
         let before = self.written.get_value();
         if link == before {

@@ -16,6 +16,8 @@
 //!   gold articles cite others;
 //! - [`llm_card`]: an LLM method's transcript, cost, failures and (for
 //!   ReAct) its measures round by round;
+//! - [`run_files`]: run files made elsewhere as A or B (also dropped on
+//!   the view), and the ones kept for the pool;
 //! - [`sweep`]: the k1 × b heat map.
 
 mod bench_choice;
@@ -28,6 +30,7 @@ mod llm_card;
 mod means;
 mod queries;
 mod run_bar;
+mod run_files;
 mod significance;
 mod sweep;
 
@@ -41,10 +44,12 @@ use crate::eval_store::EvalStore;
 use crate::evaluate::job::Outcome;
 use crate::format::thousands;
 use crate::pools::use_pools;
+use crate::state::use_app_state;
 
 #[component]
 pub fn EvaluateView() -> impl IntoView {
     let pools = use_pools();
+    let state = use_app_state();
     let summary = move || match pools.engine() {
         None => "Load a pool to evaluate it.".to_owned(),
         Some(e) if e.n_queries() == 0 => format!(
@@ -71,7 +76,17 @@ pub fn EvaluateView() -> impl IntoView {
             .filter(|s| s.engine.n_queries() > 0 || s.judgments.judgments.with(|j| !j.is_empty()))
     });
     view! {
-        <div class="evaluate">
+        <div
+            class="evaluate"
+            on:dragover=|ev| ev.prevent_default()
+            on:drop=move |ev: leptos::ev::DragEvent| {
+                ev.prevent_default();
+                let file = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0));
+                if let (Some(file), Some(session)) = (file, session.get_untracked()) {
+                    run_files::open_file(session.eval, state, file);
+                }
+            }
+        >
             <div class="eval-head">
                 <h2>"Evaluate"</h2>
                 <p class="eval-summary">{summary}</p>
@@ -92,6 +107,7 @@ pub fn EvaluateView() -> impl IntoView {
                             <context_card::ContextCard />
                             <llm_card::LlmCard />
                             <compare::CompareCard />
+                            <run_files::RunFilesCard />
                             <queries::QueriesCard />
                             <sweep::SweepCard />
                         }

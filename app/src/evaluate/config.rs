@@ -1,8 +1,11 @@
 //! What one evaluation ranks with: a method and the BM25 settings it uses
-//! (ignored by the purely dense methods), and which result it fills.
+//! (ignored by the purely dense methods), or a run file made elsewhere;
+//! and which result it fills.
 
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
+
+use crate::transcript_files::short_hash;
 
 /// Which result an evaluation fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,5 +43,80 @@ impl Config {
     /// settings where it uses them.
     pub fn same_ranking(&self, other: &Config) -> bool {
         self.method == other.method && (!self.method.needs_lexical() || self.params == other.params)
+    }
+}
+
+/// A TREC run file imported into Evaluate, named by the SHA-256 of its
+/// bytes (links carry the hash, never the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFile {
+    pub name: String,
+    pub sha256: String,
+}
+
+impl RunFile {
+    /// The hash's first digits, as messages show it.
+    pub fn short(&self) -> &str {
+        short_hash(&self.sha256)
+    }
+}
+
+/// A run file shown as A or B, as links name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunLink {
+    pub slot: Slot,
+    /// Lowercase hex.
+    pub sha256: String,
+}
+
+/// Where an outcome's rankings come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RankedBy {
+    /// A method of ours, ranked here.
+    Method(Config),
+    /// A run file, evaluated as it is.
+    RunFile(RunFile),
+}
+
+impl RankedBy {
+    /// The method, if one ranked.
+    pub fn method(&self) -> Option<Config> {
+        match self {
+            RankedBy::Method(c) => Some(*c),
+            RankedBy::RunFile(_) => None,
+        }
+    }
+
+    /// A run tag: `nomos eval`'s for a method, the file's hash for a run.
+    pub fn tag(&self) -> String {
+        match self {
+            RankedBy::Method(c) => c.tag(),
+            RankedBy::RunFile(f) => format!("run-{}", f.short()),
+        }
+    }
+
+    /// For people: [`Config::describe`], or `run file NAME (SHA-256 …)`.
+    pub fn describe(&self) -> String {
+        match self {
+            RankedBy::Method(c) => c.describe(),
+            RankedBy::RunFile(f) => format!("run file {} (SHA-256 {}…)", f.name, f.short()),
+        }
+    }
+
+    /// The method as its spec string (`react-bm25:rounds=3,…`), or the
+    /// run file as [`Self::describe`] says it.
+    pub fn describe_method(&self) -> String {
+        match self {
+            RankedBy::Method(c) => c.method.to_string(),
+            RankedBy::RunFile(_) => self.describe(),
+        }
+    }
+
+    /// The run file, if one is.
+    pub fn run_file(&self) -> Option<&RunFile> {
+        match self {
+            RankedBy::RunFile(f) => Some(f),
+            RankedBy::Method(_) => None,
+        }
     }
 }

@@ -119,7 +119,7 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::config::Config;
+    use crate::evaluate::config::{Config, RankedBy};
     use nomos_core::eval::{evaluate, Run};
     use nomos_core::methods::Method;
     use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -127,10 +127,10 @@ mod tests {
     fn outcome(qrels: &nomos_core::eval::Qrels, run: &Run) -> Outcome {
         let eval = evaluate(qrels, run, &crate::evaluate::measures::reported()[..2]);
         Outcome {
-            config: Config {
+            config: RankedBy::Method(Config {
                 method: Method::Bm25,
                 params: Bm25Params::new(Bm25Variant::Okapi),
-            },
+            }),
             rows: vec![0; eval.queries.len()],
             queries: eval.queries.len(),
             eval,
@@ -169,10 +169,10 @@ mod tests {
         let qrels = nomos_core::eval::parse_trec_qrels("q1 0 d 1\n").unwrap();
         let tag = |method: &str| {
             let mut o = outcome(&qrels, &Run::new());
-            o.config = Config {
+            o.config = RankedBy::Method(Config {
                 method: method.parse().unwrap(),
                 params: Bm25Params::new(Bm25Variant::Lucene),
-            };
+            });
             run_tag(&o)
         };
         assert_eq!(tag("bm25"), "nomos-bm25+lucene:k1=1.5,b=0.75");

@@ -12,7 +12,7 @@ use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
 use nomos_core::hits::Hit;
 use nomos_core::pool::{Benchmark, Pool};
 
-use super::config::Config;
+use super::config::{Config, RankedBy};
 use super::llm_job::LlmOutcome;
 use crate::web::{next_task, now};
 
@@ -24,7 +24,8 @@ const SLICE_MS: f64 = 12.0;
 
 /// One configuration's evaluation.
 pub struct Outcome {
-    pub config: Config,
+    /// The method, or the run file imported.
+    pub config: RankedBy,
     pub eval: Evaluation,
     /// The benchmark index of each evaluated query, parallel to
     /// `eval.queries`.
@@ -146,7 +147,7 @@ pub async fn run(
     let ranked = now();
     let (eval, rows) = score(bench, &run, measures)?;
     Ok(Outcome {
-        config: ranker.config,
+        config: RankedBy::Method(ranker.config),
         eval,
         rows,
         hits: all_hits,

@@ -19,7 +19,7 @@ use nomos_core::llm::{Chat, Cost, LlmError};
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 
-use super::config::Config;
+use super::config::{Config, RankedBy};
 use super::job::{run_of, score, Outcome, Stop, DEPTH};
 use crate::llm_rank::{rank_with_llm, Embed, LlmQuery, LlmRankError, Step, Trace};
 use crate::web::{next_task, now};
@@ -150,7 +150,7 @@ pub async fn run<C: Chat>(
         _ => Vec::new(),
     };
     Ok(Outcome {
-        config,
+        config: RankedBy::Method(config),
         eval,
         rows,
         hits,

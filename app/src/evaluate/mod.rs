@@ -10,8 +10,9 @@
 //! no signals (the running job and its results are the eval store's):
 //!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
-//! - [`config`]: a method with its BM25 settings.
+//! - [`config`]: a method with its BM25 settings, or a run file.
 //! - [`context`]: CRAwLeR-DK's context diagnostic, as `nomos eval --context`.
+//! - [`imported`]: a run file made elsewhere, checked and evaluated.
 //! - [`scope`]: which queries a job ranks (the first N for LLM methods).
 //! - [`job`]: ranking and evaluating one configuration.
 //! - [`llm_job`]: the same for an LLM method, with ReAct's rounds and the
@@ -23,6 +24,7 @@
 pub mod config;
 pub mod context;
 pub mod export;
+pub mod imported;
 pub mod job;
 pub mod llm_job;
 pub mod measures;

@@ -13,6 +13,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod imported_run;
 mod in_page_llm;
 mod judgments;
 mod llm;

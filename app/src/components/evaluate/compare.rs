@@ -51,6 +51,15 @@ pub fn CompareCard() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let busy = move || store.job.with(Option::is_some);
 
+    // B's method, or no B, replaces a run file shown as B.
+    let forget_run_b = move || {
+        if state
+            .run
+            .with_untracked(|r| r.as_ref().is_some_and(|r| r.slot == Slot::Compared))
+        {
+            state.run.set(None);
+        }
+    };
     let compare = move |_| {
         let b = form.get_untracked();
         if let Err(e) = b.params.validate() {
@@ -59,12 +68,13 @@ pub fn CompareCard() -> impl IntoView {
         }
         error.set(None);
         state.compare.set(Some(b));
+        forget_run_b();
         let a = chosen();
         let mut targets = Vec::new();
-        if store
-            .current
-            .with_untracked(|o| o.as_ref().is_none_or(|o| !o.config.same_ranking(&a)))
-        {
+        if store.current.with_untracked(|o| {
+            o.as_ref()
+                .is_none_or(|o| o.config.method().is_some_and(|c| !c.same_ranking(&a)))
+        }) {
             targets.push((Slot::Current, a));
         }
         targets.push((Slot::Compared, b));
@@ -72,6 +82,7 @@ pub fn CompareCard() -> impl IntoView {
     };
     let stop_comparing = move |_| {
         state.compare.set(None);
+        forget_run_b();
         store.compared.set(None);
     };
     let number = move |id: &'static str,
@@ -165,9 +176,8 @@ pub fn CompareCard() -> impl IntoView {
                     "Compare"
                 </button>
                 {move || {
-                    state
-                        .compare
-                        .with(Option::is_some)
+                    (state.compare.with(Option::is_some)
+                        || state.run.with(|r| r.as_ref().is_some_and(|r| r.slot == Slot::Compared)))
                         .then(|| {
                             view! {
                                 <button type="button" class="button" on:click=stop_comparing>

@@ -145,7 +145,10 @@ fn query_summary(
         .filter_map(|(name, o)| {
             let trace = o.llm.as_ref()?.traces.get(position)?.clone();
             let engine = pools.engine_untracked()?;
-            let title = format!("What the LLM did ({name}: {})", o.config.method.name());
+            let title = format!(
+                "What the LLM did ({name}: {})",
+                o.config.method()?.method.name()
+            );
             Some(match trace {
                 Ok(trace) => view! {
                     <details class="llm-what">

@@ -155,7 +155,7 @@ fn LlmOutcomeView(name: &'static str, outcome: Arc<Outcome>, titled: bool) -> im
     });
     view! {
         <div class="llm-outcome">
-            {titled.then(|| view! { <h4>{format!("{name}: {}", outcome.config.method)}</h4> })}
+            {titled.then(|| view! { <h4>{format!("{name}: {}", outcome.config.describe_method())}</h4> })}
             <CostTable cost=llm.cost queries=n />
             {steps_note}
             {failure_list}

@@ -29,6 +29,13 @@ pub fn RunBar() -> impl IntoView {
         if let Some(b) = state.compare.get_untracked() {
             targets.push((Slot::Compared, b));
         }
+        // A's method replaces a run file shown as A.
+        if state
+            .run
+            .with_untracked(|r| r.as_ref().is_some_and(|r| r.slot == Slot::Current))
+        {
+            state.run.set(None);
+        }
         store.evaluate(targets, state.llm_queries.get_untracked());
     };
     let label = move || {
@@ -47,7 +54,7 @@ pub fn RunBar() -> impl IntoView {
             params: state.params.get(),
         };
         store.current.with(|o| {
-            o.as_ref().filter(|o| !o.config.same_ranking(&config)).map(|o| {
+            o.as_ref().filter(|o| o.config.method().is_some_and(|c| !c.same_ranking(&config))).map(|o| {
                 view! {
                     <p class="note stale">
                         {format!(
