@@ -150,6 +150,8 @@ async fn same_p_values(app: &App, dir: &Path, run_b: &Path) -> Result<()> {
         .arg(&blob_path)
         .args(["--method", "bm25", "--run"])
         .arg(&run_a)
+        .arg("--metrics")
+        .arg(dir.join("stard-bm25.json"))
         .status()?;
     ensure!(status.success(), "nomos eval failed: {status}");
     let out = Command::new(nomos_cli()?)
