@@ -130,7 +130,7 @@ pub fn CompareCard() -> impl IntoView {
         <section class="card compare" aria-labelledby="compare-title">
             <h3 id="compare-title">"Compare two methods"</h3>
             <p class="muted">
-                "A is the current method; B is evaluated on the same queries. "
+                "A is the current method, or a run file opened as A; B is evaluated on the same queries. "
                 "The chart shows B − A for every query, largest gain first."
             </p>
             <div class="compare-form">
