@@ -107,12 +107,19 @@ fn json_num(v: f64) -> String {
     serde_json::to_string(&v).unwrap_or_else(|_| "null".to_owned())
 }
 
-/// Quotes a CSV field that needs it (RFC 4180).
+/// Quotes a CSV field that needs it (RFC 4180). A field a spreadsheet
+/// would run as a formula (starting `=`, `+`, `-`, `@`, tab or CR: ids
+/// come from the blob or a run file, i.e. from anyone) gets a leading `'`,
+/// which spreadsheets read as "text" and hide (OWASP's advice).
 fn csv_field(s: &str) -> String {
+    let s = match s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        true => format!("'{s}"),
+        false => s.to_owned(),
+    };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_owned()
+        s
     }
 }
 
@@ -184,5 +191,13 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(csv_field("plain"), "plain");
+        // Formulas stay text in a spreadsheet.
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("-2+3"), "'-2+3");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("\r=1"), "\"'\r=1\"");
+        assert_eq!(csv_field("a=1"), "a=1");
     }
 }
