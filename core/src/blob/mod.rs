@@ -19,7 +19,9 @@
 //! [`Blob::load`] checks, in order: magic, version, length, the xxh3-64
 //! checksum over every byte, the section table, rkyv bytecheck of every
 //! section, the content hash, and semantic consistency (string tables,
-//! index ranges, unique ids, every text block inflating and parsing, every
+//! index ranges, unique ids, every text block inflating and parsing — after
+//! its claimed size is checked (16 MiB a block, 256 MiB in all), so a
+//! crafted blob cannot make a reader inflate gigabytes —, every
 //! posting via [`InvertedIndex::from_parts`]). A damaged, truncated or
 //! old-version blob is an error naming the problem.
 //!

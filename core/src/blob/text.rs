@@ -24,6 +24,15 @@ const BLOCK_TARGET: usize = 64 * 1024;
 const LEVEL: u8 = 9;
 /// Deflate cannot expand more than ~1032:1; a larger claim is corruption.
 const MAX_RATIO: usize = 1100;
+/// Most raw bytes one block may hold. Blocks close at [`BLOCK_TARGET`], so
+/// only one document of nearly 16 MiB (no statute comes near) could reach
+/// it; the cap bounds what a crafted block makes a reader allocate, which
+/// deflate's ratio alone puts at ~1 GiB per MB of blob.
+const MAX_BLOCK_RAW: usize = 16 << 20;
+/// Most raw bytes all blocks may hold together: every block is inflated
+/// (one at a time) when a blob loads, so this bounds the load's work. The
+/// Danish acts hold 3.45 MB.
+const MAX_TEXT_RAW: u64 = 256 << 20;
 
 /// The text is not stored; it is the paragraphs joined by `\n`.
 const JOINED: u8 = 1;
@@ -74,8 +83,19 @@ pub fn encode<'a>(
         block.clear();
         Ok(())
     };
+    let mut total: u64 = 0;
     for doc in docs {
+        let before = block.len();
         write_record(&mut block, doc).ok_or_else(too_big)?;
+        total += (block.len() - before) as u64;
+        if block.len() > MAX_BLOCK_RAW || total > MAX_TEXT_RAW {
+            return Err(BlobError::Input(format!(
+                "document {n_docs}: display text over the blob's limits \
+                 ({} MiB in a block, {} MiB in all)",
+                MAX_BLOCK_RAW >> 20,
+                MAX_TEXT_RAW >> 20
+            )));
+        }
         n_docs = n_docs.checked_add(1).ok_or_else(too_big)?;
         if block.len() >= BLOCK_TARGET {
             flush(&mut block, n_docs, &mut section)?;
@@ -143,6 +163,17 @@ impl ArchivedTextSection {
         if ends[0] != 0 || ends[n] != self.data.len() || ends.windows(2).any(|w| w[1] < w[0]) {
             return bad("block byte ranges do not tile the data".into());
         }
+        // Every claim is checked before anything is inflated.
+        for b in 0..n {
+            self.claimed(b)?;
+        }
+        let total: u64 = self.raw_lens.iter().map(|l| u64::from(l.to_native())).sum();
+        if total > MAX_TEXT_RAW {
+            return bad(format!(
+                "the blocks claim {total} bytes of text; at most {} MiB is allowed",
+                MAX_TEXT_RAW >> 20
+            ));
+        }
         for b in 0..n {
             let raw = self.inflate(b)?;
             let mut reader = Reader(&raw);
@@ -178,7 +209,10 @@ impl ArchivedTextSection {
             .ok_or_else(|| BlobError::invalid(SECTION, format!("document {doc}: bad record")))
     }
 
-    fn inflate(&self, block: usize) -> Result<Vec<u8>, BlobError> {
+    /// Block `block`'s deflated bytes and the size it claims inflated,
+    /// refused if the claim is over [`MAX_BLOCK_RAW`] or more than deflate
+    /// can expand the bytes to.
+    fn claimed(&self, block: usize) -> Result<(&[u8], usize), BlobError> {
         let range = (|| {
             let start = self.block_ends.get(block)?.to_native() as usize;
             let end = self.block_ends.get(block + 1)?.to_native() as usize;
@@ -188,12 +222,26 @@ impl ArchivedTextSection {
         let (Some(bytes), Some(raw_len)) = (range, raw_len) else {
             return Err(BlobError::invalid(SECTION, format!("no block {block}")));
         };
+        if raw_len > MAX_BLOCK_RAW {
+            return Err(BlobError::invalid(
+                SECTION,
+                format!(
+                    "block {block} claims {raw_len} bytes of text; a block holds at most {} MiB",
+                    MAX_BLOCK_RAW >> 20
+                ),
+            ));
+        }
         if raw_len > bytes.len().saturating_mul(MAX_RATIO) {
             return Err(BlobError::invalid(
                 SECTION,
                 format!("block {block}: impossible size"),
             ));
         }
+        Ok((bytes, raw_len))
+    }
+
+    fn inflate(&self, block: usize) -> Result<Vec<u8>, BlobError> {
+        let (bytes, raw_len) = self.claimed(block)?;
         match decompress_to_vec_with_limit(bytes, raw_len) {
             Ok(raw) if raw.len() == raw_len => Ok(raw),
             _ => Err(BlobError::invalid(
@@ -301,6 +349,110 @@ mod tests {
         }
         assert!(s.article(docs.len()).is_err());
         assert!(s.validate(docs.len() + 1).is_err());
+    }
+
+    /// A raw deflate stream (one fixed-Huffman block) that inflates to
+    /// `1 + 258 * repeats` zero bytes: a literal 0, then matches of length
+    /// 258 at distance 1, 13 bits each (about 160:1).
+    fn zeros_bomb(repeats: usize) -> (Vec<u8>, usize) {
+        struct Bits(Vec<u8>, u64, u32);
+        impl Bits {
+            fn put(&mut self, value: u64, n: u32) {
+                self.1 |= value << self.2;
+                self.2 += n;
+                while self.2 >= 8 {
+                    self.0.push(self.1 as u8);
+                    self.1 >>= 8;
+                    self.2 -= 8;
+                }
+            }
+            /// A Huffman code, most significant bit first.
+            fn code(&mut self, code: u64, n: u32) {
+                self.put(code.reverse_bits() >> (64 - n), n);
+            }
+        }
+        let mut bits = Bits(Vec::new(), 0, 0);
+        bits.put(1, 1); // last block
+        bits.put(1, 2); // fixed Huffman codes
+        bits.code(0x30, 8); // literal 0
+        for _ in 0..repeats {
+            bits.code(0xC5, 8); // length 258 (code 285)
+            bits.code(0, 5); // distance 1 (code 0)
+        }
+        bits.code(0, 7); // end of block
+        bits.put(0, 7);
+        (bits.0, 1 + 258 * repeats)
+    }
+
+    fn section_of(blocks: &[(Vec<u8>, usize)]) -> rkyv::util::AlignedVec {
+        let mut section = TextSection {
+            block_docs: vec![0],
+            block_ends: vec![0],
+            raw_lens: Vec::new(),
+            data: Vec::new(),
+        };
+        for (i, (data, raw)) in blocks.iter().enumerate() {
+            section.data.extend_from_slice(data);
+            section.block_ends.push(section.data.len() as u32);
+            section.raw_lens.push(*raw as u32);
+            section.block_docs.push(i as u32 + 1);
+        }
+        rkyv::to_bytes::<rkyv::rancor::Error>(&section).unwrap()
+    }
+
+    #[test]
+    fn the_bomb_is_real() {
+        let (data, raw) = zeros_bomb(1000);
+        let inflated = decompress_to_vec_with_limit(&data, raw).unwrap();
+        assert_eq!(inflated.len(), raw);
+        assert!(inflated.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn a_block_claiming_a_gibibyte_is_refused_before_inflating() {
+        // 6.5 MB that really inflate to 1 GiB, within deflate's ratio.
+        let (data, raw) = zeros_bomb((1 << 30) / 258);
+        assert!(raw > 1 << 29 && raw <= data.len() * MAX_RATIO);
+        let bytes = section_of(&[(data, raw)]);
+        let s = rkyv::access::<ArchivedTextSection, rkyv::rancor::Error>(&bytes).unwrap();
+        let err = s.validate(1).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!(
+                "block 0 claims {raw} bytes of text; a block holds at most 16 MiB"
+            )),
+            "{err}"
+        );
+        assert!(s
+            .article(0)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 16 MiB"));
+    }
+
+    #[test]
+    fn blocks_claiming_too_much_in_all_are_refused_before_inflating() {
+        // Each block is within the cap; together they are over it.
+        let block = zeros_bomb(MAX_BLOCK_RAW / 258 - 1);
+        let blocks = vec![block; (MAX_TEXT_RAW as usize / MAX_BLOCK_RAW) + 1];
+        let bytes = section_of(&blocks);
+        let s = rkyv::access::<ArchivedTextSection, rkyv::rancor::Error>(&bytes).unwrap();
+        let err = s.validate(blocks.len()).unwrap_err().to_string();
+        assert!(err.contains("at most 256 MiB is allowed"), "{err}");
+    }
+
+    #[test]
+    fn the_encoder_refuses_a_block_over_the_cap() {
+        let text = "a".repeat(MAX_BLOCK_RAW);
+        let err = encode([ArticleTextRef {
+            text: &text,
+            paragraphs: &[],
+            augmented: None,
+        }])
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("document 0: display text over"),
+            "{err}"
+        );
     }
 
     #[test]
