@@ -480,11 +480,18 @@ pub(crate) mod tests {
 
     /// A three-article Danish pool: two laws, one area, one citation.
     pub fn engine() -> Engine {
-        engine_with(None)
+        engine_with(None, false)
     }
 
-    /// [`engine`], with `vectors` (made with `pooling`) when given.
-    fn engine_with(vectors: Option<(DenseIndex, Pooling)>) -> Engine {
+    /// [`engine`] with an augmented field, where only A2's augmented text
+    /// (`Lov A om skat: …`) mentions "skat" besides A1 and B1.
+    pub fn augmented_engine() -> Engine {
+        engine_with(None, true)
+    }
+
+    /// [`engine`], with `vectors` (made with `pooling`) when given, and
+    /// an augmented field when `augmented`.
+    fn engine_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Engine {
         let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
             DocumentInput {
                 id: id.into(),
@@ -498,7 +505,7 @@ pub(crate) mod tests {
                 implicit_refs: Vec::new(),
             }
         };
-        let documents = [
+        let mut documents = [
             doc(
                 "A1",
                 "Skat af indkomst betales hvert år.",
@@ -521,9 +528,23 @@ pub(crate) mod tests {
                 &["A1"],
             ),
         ];
+        if augmented {
+            for d in &mut documents {
+                d.augmented = Some(format!("{} om skat: {}", d.source, d.text));
+            }
+            documents[0].augmented = Some(documents[0].text.clone());
+            documents[2].augmented = Some(documents[2].text.clone());
+        }
         let analyzer = Analyzer::by_name("da").unwrap();
         let tokens: Vec<Vec<String>> = documents.iter().map(|d| analyzer.tokens(&d.text)).collect();
         let index = InvertedIndex::build(&tokens).unwrap();
+        let augmented_index = augmented.then(|| {
+            let tokens: Vec<Vec<String>> = documents
+                .iter()
+                .map(|d| analyzer.tokens(d.augmented.as_deref().unwrap_or_default()))
+                .collect();
+            InvertedIndex::build(&tokens).unwrap()
+        });
         let (bytes, _) = encode(&BlobInput {
             builder: "test".into(),
             analyzer: "da".into(),
@@ -538,7 +559,7 @@ pub(crate) mod tests {
             queries: &[],
             judgments: &[],
             text_index: &index,
-            augmented_index: None,
+            augmented_index: augmented_index.as_ref(),
             dense: vectors.as_ref().map(|(text, pooling)| DenseInput {
                 model: "test-model".into(),
                 model_hash: "00".into(),
@@ -563,7 +584,7 @@ pub(crate) mod tests {
             starts: vec![0, 0, 0, second],
         };
         let dense = DenseIndex::build_passages(&vectors, 2, Some(passages)).unwrap();
-        let e = engine_with(Some((dense, Pooling::new(Windows::Max, false))));
+        let e = engine_with(Some((dense, Pooling::new(Windows::Max, false))), false);
         let params = e.default_params();
         let query = [0.0, -1.0];
         let ranking = e
@@ -585,6 +606,38 @@ pub(crate) mod tests {
             .unwrap();
         assert!(lexical.passages_for.is_none());
         assert_eq!(e.row(1, Hit { doc: 2, score: 1.0 }, &lexical).passage, None);
+    }
+
+    #[test]
+    fn the_augmented_field_ranks_its_own_texts() {
+        let e = augmented_engine();
+        assert!(e.has_augmented());
+        let params = e.default_params();
+        let docs = |field| -> Vec<u32> {
+            let r = e.rank(field, &Method::Bm25, &params, "skat", None).unwrap();
+            r.hits.iter().map(|h| h.doc).collect()
+        };
+        assert_eq!(docs(Field::Text), [0, 2]);
+        let augmented = docs(Field::Augmented);
+        assert!(augmented.contains(&1), "{augmented:?}");
+        assert_eq!(e.field_for(Field::Augmented), Field::Augmented);
+        // Snippets still show the text.
+        let r = e
+            .rank(Field::Augmented, &Method::Bm25, &params, "skat", None)
+            .unwrap();
+        let a2 = r.hits.iter().find(|h| h.doc == 1).unwrap();
+        assert_eq!(
+            e.row(1, *a2, &r).snippet.text,
+            "Denne lov træder i kraft i dag."
+        );
+        // A pool without the field ranks its text, whatever is asked.
+        let plain = engine();
+        assert!(!plain.has_augmented());
+        assert_eq!(plain.field_for(Field::Augmented), Field::Text);
+        let r = plain
+            .rank(Field::Augmented, &Method::Bm25, &params, "skat", None)
+            .unwrap();
+        assert_eq!(r.hits.iter().map(|h| h.doc).collect::<Vec<_>>(), [0, 2]);
     }
 
     #[test]

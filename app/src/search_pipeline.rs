@@ -194,6 +194,22 @@ mod tests {
     const CLOCK: &dyn Fn() -> f64 = &|| 0.0;
 
     #[test]
+    fn the_chosen_field_ranks_and_is_reported() {
+        let e = crate::engine::tests::augmented_engine();
+        let mut r = request("skat", Method::Bm25, QueryVector::Embedding);
+        let text = rank(&e, &r, None, CLOCK).unwrap();
+        r.field = Field::Augmented;
+        let augmented = rank(&e, &r, None, CLOCK).unwrap();
+        assert_eq!(
+            (text.field, augmented.field),
+            (Field::Text, Field::Augmented)
+        );
+        assert_ne!(docs(&text), docs(&augmented));
+        // A pool without the field says the text ranked.
+        assert_eq!(rank(&engine(), &r, None, CLOCK).unwrap().field, Field::Text);
+    }
+
+    #[test]
     fn bm25_ranks_matching_documents() {
         let e = engine();
         let t = rank(

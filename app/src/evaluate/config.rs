@@ -131,3 +131,29 @@ impl RankedBy {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_tell_configurations_apart_but_not_tags() {
+        let text = Config {
+            method: Method::Bm25,
+            params: Bm25Params::default(),
+            field: Field::Text,
+        };
+        let augmented = Config {
+            field: Field::Augmented,
+            ..text
+        };
+        assert!(!text.same_ranking(&augmented));
+        assert_ne!(text, augmented);
+        assert_eq!(
+            augmented.describe(),
+            format!("{} on augmented", text.describe())
+        );
+        // As `nomos eval --field augmented` tags its run.
+        assert_eq!(augmented.tag(), text.tag());
+    }
+}
