@@ -1,4 +1,5 @@
-//! A loaded pool: the validated blob, its core [`Pool`] (what ranks), the
+//! A loaded pool: the validated blob, its core [`Pool`]s (what ranks: one
+//! per lexical field, the augmented one when the blob has it), the
 //! reverse of its citation graph, and its benchmark, read on the first
 //! evaluation (not at load: a search never needs it), with what the views
 //! need to show results and articles. Ranking and
@@ -10,7 +11,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use nomos_core::blob::{Blob, BlobError, DenseModel};
+use nomos_core::blob::{Blob, BlobError, DenseModel, Field};
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::pool::{Benchmark, Pool, PoolError};
@@ -29,6 +30,10 @@ pub struct Engine {
     pub name: String,
     blob: Blob,
     pool: Pool,
+    /// The augmented field's pool (its index and vectors), when the blob
+    /// has that field. Built at load: `Blob::load` has decoded its index
+    /// already, so this only moves it.
+    augmented: Option<Pool>,
     /// For each document, the documents whose explicit references cite it.
     cited_by: Vec<Vec<u32>>,
     /// The blob's queries and judgments, read on first use.
@@ -144,6 +149,15 @@ impl Engine {
             name: name.to_owned(),
             error,
         })?;
+        let augmented = match blob.index(Field::Augmented) {
+            Some(_) => Some(Pool::from_blob_field(&mut blob, Field::Augmented).map_err(
+                |error| EngineError::Search {
+                    name: name.to_owned(),
+                    error,
+                },
+            )?),
+            None => None,
+        };
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {
@@ -156,6 +170,7 @@ impl Engine {
             name: name.to_owned(),
             blob,
             pool,
+            augmented,
             cited_by,
             bench: OnceLock::new(),
         })
@@ -167,9 +182,32 @@ impl Engine {
         &self.blob
     }
 
-    /// What ranks the pool's documents.
+    /// What ranks the pool's documents on their text.
     pub fn pool(&self) -> &Pool {
         &self.pool
+    }
+
+    /// What ranks `field`: the text's pool for a field the blob lacks
+    /// (a link may name one).
+    pub fn pool_of(&self, field: Field) -> &Pool {
+        match field {
+            Field::Augmented => self.augmented.as_ref().unwrap_or(&self.pool),
+            Field::Text => &self.pool,
+        }
+    }
+
+    /// Whether the blob has the augmented field.
+    pub fn has_augmented(&self) -> bool {
+        self.augmented.is_some()
+    }
+
+    /// The field that ranks when `wanted` is chosen: text where the blob
+    /// lacks `wanted`.
+    pub fn field_for(&self, wanted: Field) -> Field {
+        match (wanted, self.has_augmented()) {
+            (Field::Augmented, true) => Field::Augmented,
+            _ => Field::Text,
+        }
     }
 
     /// The pool's benchmark queries and judgments, as `nomos eval` reads
@@ -234,12 +272,13 @@ impl Engine {
         self.pool.dense_model()
     }
 
-    /// `query` ranked with `method` and BM25 `params`: every document the
-    /// lexical methods match, the fusions' union, the dense methods'
-    /// [`DENSE_RESULTS`] nearest. `embedding` is the query's, from the
-    /// pool's model, for the dense methods.
+    /// `query` ranked on `field` with `method` and BM25 `params`: every
+    /// document the lexical methods match, the fusions' union, the dense
+    /// methods' [`DENSE_RESULTS`] nearest. `embedding` is the query's,
+    /// from the pool's model, for the dense methods.
     pub fn rank(
         &self,
+        field: Field,
         method: &Method,
         params: &Bm25Params,
         query: &str,
@@ -252,10 +291,13 @@ impl Engine {
             false => DENSE_RESULTS,
         };
         let hits = self
-            .pool
+            .pool_of(field)
             .rank(method, params, &tokens, embedding, k, true)
             .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
-        let multi_vector = self.pool.dense().is_some_and(|d| d.passages().is_some());
+        // Passages are windows of the ranked text: shown for the text
+        // field only, as snippets always show the text.
+        let multi_vector = self.field_for(field) == Field::Text
+            && self.pool.dense().is_some_and(|d| d.passages().is_some());
         Ok(Ranking {
             terms: QueryTerms::new(&analyzer, query),
             hits,
@@ -275,15 +317,17 @@ impl Engine {
         }
     }
 
-    /// How BM25 with `params` scores `doc` for `query`, term by term.
+    /// How BM25 with `params` scores `doc` for `query` on `field`, term
+    /// by term.
     pub fn explain(
         &self,
+        field: Field,
         params: &Bm25Params,
         query: &str,
         doc: u32,
     ) -> Result<Explanation, String> {
         let tokens = self.pool.analyzer().tokens(query);
-        self.pool
+        self.pool_of(field)
             .explain(params, &tokens, doc)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no document {doc} in {}", self.name))
@@ -436,11 +480,18 @@ pub(crate) mod tests {
 
     /// A three-article Danish pool: two laws, one area, one citation.
     pub fn engine() -> Engine {
-        engine_with(None)
+        engine_with(None, false)
     }
 
-    /// [`engine`], with `vectors` (made with `pooling`) when given.
-    fn engine_with(vectors: Option<(DenseIndex, Pooling)>) -> Engine {
+    /// [`engine`] with an augmented field, where only A2's augmented text
+    /// (`Lov A om skat: …`) mentions "skat" besides A1 and B1.
+    pub fn augmented_engine() -> Engine {
+        engine_with(None, true)
+    }
+
+    /// [`engine`], with `vectors` (made with `pooling`) when given, and
+    /// an augmented field when `augmented`.
+    fn engine_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Engine {
         let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
             DocumentInput {
                 id: id.into(),
@@ -454,7 +505,7 @@ pub(crate) mod tests {
                 implicit_refs: Vec::new(),
             }
         };
-        let documents = [
+        let mut documents = [
             doc(
                 "A1",
                 "Skat af indkomst betales hvert år.",
@@ -477,9 +528,23 @@ pub(crate) mod tests {
                 &["A1"],
             ),
         ];
+        if augmented {
+            for d in &mut documents {
+                d.augmented = Some(format!("{} om skat: {}", d.source, d.text));
+            }
+            documents[0].augmented = Some(documents[0].text.clone());
+            documents[2].augmented = Some(documents[2].text.clone());
+        }
         let analyzer = Analyzer::by_name("da").unwrap();
         let tokens: Vec<Vec<String>> = documents.iter().map(|d| analyzer.tokens(&d.text)).collect();
         let index = InvertedIndex::build(&tokens).unwrap();
+        let augmented_index = augmented.then(|| {
+            let tokens: Vec<Vec<String>> = documents
+                .iter()
+                .map(|d| analyzer.tokens(d.augmented.as_deref().unwrap_or_default()))
+                .collect();
+            InvertedIndex::build(&tokens).unwrap()
+        });
         let (bytes, _) = encode(&BlobInput {
             builder: "test".into(),
             analyzer: "da".into(),
@@ -494,7 +559,7 @@ pub(crate) mod tests {
             queries: &[],
             judgments: &[],
             text_index: &index,
-            augmented_index: None,
+            augmented_index: augmented_index.as_ref(),
             dense: vectors.as_ref().map(|(text, pooling)| DenseInput {
                 model: "test-model".into(),
                 model_hash: "00".into(),
@@ -519,11 +584,11 @@ pub(crate) mod tests {
             starts: vec![0, 0, 0, second],
         };
         let dense = DenseIndex::build_passages(&vectors, 2, Some(passages)).unwrap();
-        let e = engine_with(Some((dense, Pooling::new(Windows::Max, false))));
+        let e = engine_with(Some((dense, Pooling::new(Windows::Max, false))), false);
         let params = e.default_params();
         let query = [0.0, -1.0];
         let ranking = e
-            .rank(&Method::Dense, &params, "xyz", Some(&query))
+            .rank(Field::Text, &Method::Dense, &params, "xyz", Some(&query))
             .unwrap();
         assert_eq!(ranking.hits[0].doc, 2);
         let row = e.row(1, ranking.hits[0], &ranking);
@@ -536,9 +601,43 @@ pub(crate) mod tests {
         // A document with one vector, and BM25, show the whole text's start.
         let plain = e.row(2, ranking.hits[1], &ranking);
         assert_eq!((plain.passage, plain.cut_start), (None, false));
-        let lexical = e.rank(&Method::Bm25, &params, "skat", None).unwrap();
+        let lexical = e
+            .rank(Field::Text, &Method::Bm25, &params, "skat", None)
+            .unwrap();
         assert!(lexical.passages_for.is_none());
         assert_eq!(e.row(1, Hit { doc: 2, score: 1.0 }, &lexical).passage, None);
+    }
+
+    #[test]
+    fn the_augmented_field_ranks_its_own_texts() {
+        let e = augmented_engine();
+        assert!(e.has_augmented());
+        let params = e.default_params();
+        let docs = |field| -> Vec<u32> {
+            let r = e.rank(field, &Method::Bm25, &params, "skat", None).unwrap();
+            r.hits.iter().map(|h| h.doc).collect()
+        };
+        assert_eq!(docs(Field::Text), [0, 2]);
+        let augmented = docs(Field::Augmented);
+        assert!(augmented.contains(&1), "{augmented:?}");
+        assert_eq!(e.field_for(Field::Augmented), Field::Augmented);
+        // Snippets still show the text.
+        let r = e
+            .rank(Field::Augmented, &Method::Bm25, &params, "skat", None)
+            .unwrap();
+        let a2 = r.hits.iter().find(|h| h.doc == 1).unwrap();
+        assert_eq!(
+            e.row(1, *a2, &r).snippet.text,
+            "Denne lov træder i kraft i dag."
+        );
+        // A pool without the field ranks its text, whatever is asked.
+        let plain = engine();
+        assert!(!plain.has_augmented());
+        assert_eq!(plain.field_for(Field::Augmented), Field::Text);
+        let r = plain
+            .rank(Field::Augmented, &Method::Bm25, &params, "skat", None)
+            .unwrap();
+        assert_eq!(r.hits.iter().map(|h| h.doc).collect::<Vec<_>>(), [0, 2]);
     }
 
     #[test]

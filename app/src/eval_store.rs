@@ -14,6 +14,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::blob::Field;
 use nomos_core::llm::Prompts;
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
@@ -260,7 +261,7 @@ impl EvalStore {
                             |done| self.progress(ticket, &label, i * n + done, total);
                         let ranker = Ranker {
                             config: *config,
-                            pool: engine.pool(),
+                            pool: engine.pool_of(config.field),
                             embeddings: embeddings.as_deref().map(Vec::as_slice),
                         };
                         let reported = measures::reported();
@@ -455,7 +456,7 @@ impl EvalStore {
         let ranker = LlmRanker {
             llm: &run.chat,
             query: LlmQuery {
-                pool: engine.pool(),
+                pool: engine.pool_of(config.field),
                 blob: engine.blob(),
                 method: config.method,
                 params: config.params,
@@ -536,8 +537,8 @@ impl EvalStore {
     }
 
     /// Evaluates `measure` for every cell of `grid`, with the variant and
-    /// epsilon of `base` (BM25 alone).
-    pub fn sweep(self, grid: Grid, base: Bm25Params, measure: String) {
+    /// epsilon of `base` (BM25 alone, on `field`).
+    pub fn sweep(self, grid: Grid, base: Bm25Params, field: Field, measure: String) {
         let Some(measure_spec) = measure.parse().ok() else {
             return;
         };
@@ -574,8 +575,9 @@ impl EvalStore {
                     config: Config {
                         method: Method::Bm25,
                         params,
+                        field,
                     },
-                    pool: engine.pool(),
+                    pool: engine.pool_of(field),
                     embeddings: None,
                 };
                 let outcome = job::run(

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use futures::FutureExt;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::blob::Field;
 use nomos_core::llm::{LlmError, Prompts};
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
@@ -30,6 +31,7 @@ pub struct SearchKey {
     pub query: String,
     pub method: Method,
     pub params: Bm25Params,
+    pub field: Field,
     pub source: LlmSource,
 }
 
@@ -123,7 +125,7 @@ impl LlmSearch {
                 .boxed_local()
             };
             let query = LlmQuery {
-                pool: engine.pool(),
+                pool: engine.pool_of(key.field),
                 blob: engine.blob(),
                 method: key.method,
                 params: key.params,

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use nomos_core::blob::Field;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
@@ -19,6 +20,8 @@ pub struct Timed {
     pub ranking: Ranking,
     pub millis: f64,
     pub method: Method,
+    /// The field that ranked.
+    pub field: Field,
     /// Why BM25 stands in for the chosen dense method, if it does.
     pub fallback: Option<String>,
     /// How long embedding the query took, for dense methods.
@@ -57,6 +60,8 @@ pub struct Request<'a> {
     pub query: &'a str,
     pub method: Method,
     pub params: Bm25Params,
+    /// The field chosen (the text where the pool lacks it).
+    pub field: Field,
     /// Only read when `method` needs a query embedding.
     pub vector: QueryVector<'a>,
     /// Only read when `method` needs an LLM.
@@ -89,6 +94,7 @@ pub fn rank(
             ranking: engine.ranking_of(hits.to_vec(), marked),
             millis,
             method: request.method,
+            field: engine.field_for(request.field),
             fallback: None,
             embed_millis: None,
         });
@@ -114,14 +120,15 @@ pub fn rank(
         true => Method::Bm25,
         false => request.method,
     };
+    let field = engine.field_for(request.field);
     let started = clock();
-    let ranked = engine.rank(&used, &request.params, request.query, vector);
+    let ranked = engine.rank(field, &used, &request.params, request.query, vector);
     let millis = clock() - started;
     let (ranking, used, fallback) = match ranked {
         Ok(r) => (r, used, fallback),
         Err(e) => (
             engine
-                .rank(&Method::Bm25, &request.params, request.query, None)
+                .rank(field, &Method::Bm25, &request.params, request.query, None)
                 .ok()?,
             Method::Bm25,
             Some(e),
@@ -131,6 +138,7 @@ pub fn rank(
         ranking,
         millis,
         method: used,
+        field,
         fallback,
         embed_millis: embed_millis.filter(|_| used.needs_dense()),
     })
@@ -173,6 +181,7 @@ mod tests {
             query,
             method,
             params: Bm25Params::default(),
+            field: Field::Text,
             vector,
             llm: LlmHits::Pending("not asked"),
         }
@@ -183,6 +192,22 @@ mod tests {
     }
 
     const CLOCK: &dyn Fn() -> f64 = &|| 0.0;
+
+    #[test]
+    fn the_chosen_field_ranks_and_is_reported() {
+        let e = crate::engine::tests::augmented_engine();
+        let mut r = request("skat", Method::Bm25, QueryVector::Embedding);
+        let text = rank(&e, &r, None, CLOCK).unwrap();
+        r.field = Field::Augmented;
+        let augmented = rank(&e, &r, None, CLOCK).unwrap();
+        assert_eq!(
+            (text.field, augmented.field),
+            (Field::Text, Field::Augmented)
+        );
+        assert_ne!(docs(&text), docs(&augmented));
+        // A pool without the field says the text ranked.
+        assert_eq!(rank(&engine(), &r, None, CLOCK).unwrap().field, Field::Text);
+    }
 
     #[test]
     fn bm25_ranks_matching_documents() {

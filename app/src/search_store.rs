@@ -83,10 +83,12 @@ impl SearchStore {
             };
             let method = state.method.get();
             let params = state.params.get();
+            let field = state.field.get();
             let key = SearchKey {
                 query: query.clone(),
                 method,
                 params,
+                field,
                 source: state.llm.get(),
             };
             let status = method
@@ -109,6 +111,7 @@ impl SearchStore {
                 query: &query,
                 method,
                 params,
+                field,
                 vector,
                 llm: llm_hits,
             };
@@ -174,6 +177,7 @@ impl SearchStore {
             query,
             method,
             params: self.state.params.get_untracked(),
+            field: self.state.field.get_untracked(),
             source: self.state.llm.get_untracked(),
         };
         session
@@ -246,6 +250,7 @@ fn replay_committed(
             query,
             method,
             params: state.params.get(),
+            field: state.field.get(),
             source: state.llm.get(),
         };
         if session

@@ -4,6 +4,7 @@
 //! query, result paging) lives with the code that owns it.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
@@ -44,6 +45,9 @@ pub struct AppState {
     /// BM25's settings, for every method that uses BM25; reset to the
     /// blob's defaults when a pool loads.
     pub params: RwSignal<Bm25Params>,
+    /// The field ranked (the text, or the augmented text where the pool
+    /// has it); reset to the text when a pool loads.
+    pub field: RwSignal<Field>,
     /// Show only results from this source (law, code).
     pub source: RwSignal<Option<String>>,
     /// Show only results in this legal area.
@@ -100,6 +104,7 @@ impl AppState {
             query: RwSignal::new(String::new()),
             method: RwSignal::new(Method::Bm25),
             params: RwSignal::new(Bm25Params::default()),
+            field: RwSignal::new(Field::Text),
             source: RwSignal::new(None),
             area: RwSignal::new(None),
             article: RwSignal::new(None),
@@ -114,10 +119,29 @@ impl AppState {
         }
     }
 
+    /// A's configuration: the current method, BM25 settings and field.
+    pub fn config(&self) -> Config {
+        Config {
+            method: self.method.get(),
+            params: self.params.get(),
+            field: self.field.get(),
+        }
+    }
+
+    /// [`Self::config`], untracked.
+    pub fn config_untracked(&self) -> Config {
+        Config {
+            method: self.method.get_untracked(),
+            params: self.params.get_untracked(),
+            field: self.field.get_untracked(),
+        }
+    }
+
     /// Clears what only makes sense within one pool.
     pub fn reset_for_new_pool(&self, method: Method, params: Bm25Params) {
         self.method.set(method);
         self.params.set(params);
+        self.field.set(Field::Text);
         self.source.set(None);
         self.area.set(None);
         self.article.set(None);

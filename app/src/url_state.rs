@@ -6,6 +6,8 @@
 //! serves it) and, in Evaluate, how many queries were ranked (`n=10`);
 //! never an endpoint or a key. A run file imported as A or B is named by
 //! its SHA-256 (`runa=<sha256>` or `runb=<sha256>`), never its content.
+//! Ranking a blob's augmented field says so (`field=augmented`, and
+//! `vsfield=augmented` for B); the text field is the default, left unsaid.
 //!
 //! Why the fragment and not the query string: a static host serves the
 //! same `index.html` whatever the fragment, with no rewrite rules; the
@@ -22,6 +24,7 @@
 //! This module is pure (no browser API), so it is tested natively:
 //! `cargo test -p nomos-app`.
 
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -52,6 +55,8 @@ pub struct LinkState {
     pub rank: Option<Method>,
     /// BM25's settings.
     pub method: Option<Bm25Link>,
+    /// The field ranked.
+    pub field: Field,
     pub query: String,
     pub source: Option<String>,
     pub area: Option<String>,
@@ -63,6 +68,8 @@ pub struct LinkState {
     pub compare: Option<Bm25Link>,
     /// Evaluate view: the ranking method compared with `rank`.
     pub compare_rank: Option<Method>,
+    /// Evaluate view: the field B ranks.
+    pub compare_field: Field,
     /// Evaluate view: the per-query table's order.
     pub sort: EvalSort,
     /// The transcript an LLM method's results replay from.
@@ -140,6 +147,7 @@ impl Default for LinkState {
             hash: None,
             rank: None,
             method: None,
+            field: Field::Text,
             query: String::new(),
             source: None,
             area: None,
@@ -147,6 +155,7 @@ impl Default for LinkState {
             eval_query: None,
             compare: None,
             compare_rank: None,
+            compare_field: Field::Text,
             sort: EvalSort::default(),
             transcript: None,
             llm_queries: None,
@@ -191,6 +200,7 @@ impl LinkState {
         text("hash", &self.hash);
         text("rank", &self.rank.map(|m| m.to_string()));
         text("bm25", &self.method.map(|m| m.encode()));
+        text("field", &field_name(self.field));
         text("q", &Some(self.query.clone()).filter(|q| !q.is_empty()));
         text("source", &self.source);
         text("area", &self.area);
@@ -198,6 +208,7 @@ impl LinkState {
         text("eq", &self.eval_query);
         text("vs", &self.compare.map(|m| m.encode()));
         text("vsrank", &self.compare_rank.map(|m| m.to_string()));
+        text("vsfield", &field_name(self.compare_field));
         if self.sort != EvalSort::default() {
             let sign = if self.sort.descending { "-" } else { "" };
             pairs.push(("sort", format!("{sign}{}", self.sort.column)));
@@ -255,6 +266,7 @@ impl LinkState {
                 "hash" => state.hash = decode_hash(&value),
                 "rank" => state.rank = value.parse().ok(),
                 "bm25" => state.method = Bm25Link::decode(&value),
+                "field" => state.field = decode_field(&value),
                 "q" => state.query = value,
                 "source" => state.source = text(),
                 "area" => state.area = text(),
@@ -262,6 +274,7 @@ impl LinkState {
                 "eq" => state.eval_query = text(),
                 "vs" => state.compare = Bm25Link::decode(&value),
                 "vsrank" => state.compare_rank = value.parse().ok(),
+                "vsfield" => state.compare_field = decode_field(&value),
                 "sort" => state.sort = decode_sort(&value),
                 "transcript" => {
                     state.transcript =
@@ -292,6 +305,19 @@ impl LinkState {
             t.path = transcript_path;
         }
         state
+    }
+}
+
+/// A field as links name it: nothing for the text, the default.
+fn field_name(field: Field) -> Option<String> {
+    (field != Field::Text).then(|| field.name().to_owned())
+}
+
+/// `augmented`, or the text field for anything else.
+fn decode_field(s: &str) -> Field {
+    match s {
+        "augmented" => Field::Augmented,
+        _ => Field::Text,
     }
 }
 
@@ -449,6 +475,7 @@ mod tests {
                 hash: (self.below(2) == 0).then(|| hex(self)),
                 rank: (self.below(3) > 0).then(|| self.rank()),
                 method: (self.below(3) > 0).then(|| self.method()),
+                field: self.pick(&[Field::Text, Field::Augmented]),
                 query: self.text(40),
                 source: self.some_text(),
                 area: self.some_text(),
@@ -456,6 +483,7 @@ mod tests {
                 eval_query: self.some_text(),
                 compare: (self.below(3) == 0).then(|| self.method()),
                 compare_rank: (self.below(3) == 0).then(|| self.rank()),
+                compare_field: self.pick(&[Field::Text, Field::Augmented]),
                 transcript: (self.below(3) == 0).then(|| TranscriptLink {
                     sha256: hex(self).repeat(2),
                     path: (self.below(2) == 0).then(|| "transcripts/stard-react.jsonl".into()),
@@ -694,6 +722,10 @@ mod tests {
             "n",
             "bench",
             "mine",
+            "field",
+            "vsfield",
+            "augmented",
+            "text",
             "react-bm25",
             "0123456789abcdef",
             "/",
@@ -713,6 +745,30 @@ mod tests {
             let bytes: Vec<u8> = (0..rng.below(40)).map(|_| rng.next() as u8).collect();
             LinkState::decode(&String::from_utf8_lossy(&bytes));
         }
+    }
+
+    #[test]
+    fn fields_are_said_only_when_augmented() {
+        let augmented = LinkState {
+            field: Field::Augmented,
+            compare_field: Field::Augmented,
+            ..LinkState::default()
+        };
+        assert_eq!(augmented.encode(), "field=augmented&vsfield=augmented");
+        assert_eq!(LinkState::decode(&augmented.encode()), augmented);
+        let text = LinkState {
+            field: Field::Text,
+            ..LinkState::default()
+        };
+        assert_eq!(text.encode(), "");
+        // Unknown fields, and the text said aloud, read as the text.
+        for value in ["text", "Augmented", "", "x", "augmented%00"] {
+            let link = LinkState::decode(&format!("field={value}&vsfield={value}"));
+            assert_eq!((link.field, link.compare_field), (Field::Text, Field::Text));
+        }
+        // The first of two counts.
+        let twice = LinkState::decode("field=augmented&field=text");
+        assert_eq!(twice.field, Field::Augmented);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! meanwhile, so a reload during loading keeps them.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use wasm_bindgen::JsValue;
 
 use crate::evaluate::config::Config;
@@ -139,6 +140,16 @@ impl LinkSync {
                 state.method.set(method);
             }
         }
+        let has = |field| session.engine.field_for(field) == field;
+        if has(link.field) {
+            state.field.set(link.field);
+        } else {
+            notices.push(
+                "This link ranks the augmented field, which this pool does not have; \
+                 ranking the text instead."
+                    .to_owned(),
+            );
+        }
         state.source.set(link.source);
         state.area.set(link.area);
         state.article.set(link.article);
@@ -151,6 +162,7 @@ impl LinkSync {
             params: link
                 .compare
                 .map_or(state.params.get_untracked(), |m| m.apply_to(defaults)),
+            field: session.engine.field_for(link.compare_field),
         });
         state.compare.set(compare);
         state.run.set(link.run);
@@ -281,6 +293,7 @@ impl LinkSync {
             pool: listed,
             rank: Some(state.method.get()),
             method: Some(Bm25Link::from_params(&state.params.get())),
+            field: state.field.get(),
             query: state.query.get(),
             source: state.source.get(),
             area: state.area.get(),
@@ -291,6 +304,7 @@ impl LinkSync {
                 .get()
                 .map(|c| Bm25Link::from_params(&c.params)),
             compare_rank: state.compare.get().map(|c| c.method),
+            compare_field: state.compare.get().map_or(Field::Text, |c| c.field),
             sort: state.eval_sort.get(),
             run: state.run.get().filter(|_| view == View::Evaluate),
         };

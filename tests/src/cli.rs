@@ -46,6 +46,28 @@ fn search_with(blob: &Path, query: &str, k: usize, extra: &[&str]) -> Result<Vec
     out.lines().map(parse_line).collect()
 }
 
+/// `nomos search` over `field` (`text` or `augmented`) with BM25.
+pub fn search_field(blob: &Path, query: &str, k: usize, field: &str) -> Result<Vec<CliHit>> {
+    search_with(blob, query, k, &["--field", field])
+}
+
+/// The last line of `nomos eval --field <field> --context`: its context
+/// summary (`context outranks the gold in 7 of 35 queries`).
+pub fn eval_context(blob: &Path, field: &str, dir: &Path) -> Result<String> {
+    let out = run(Command::new(nomos_cli()?)
+        .arg("eval")
+        .arg("--index")
+        .arg(blob)
+        .args(["--field", field, "--context", "--run"])
+        .arg(dir.join(format!("{field}.trec")))
+        .arg("--metrics")
+        .arg(dir.join(format!("{field}.json"))))?;
+    out.lines()
+        .last()
+        .map(str::to_owned)
+        .context("nomos eval printed nothing")
+}
+
 /// `nomos model embed --model <model> <texts>`: each text's query
 /// embedding, computed natively.
 pub fn embed_queries(model: &Path, texts: &[&str]) -> Result<Vec<Vec<f32>>> {

@@ -7,6 +7,7 @@
 //! an endpoint is set up or a transcript is replayed.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -182,6 +183,7 @@ fn MethodPicker() -> impl IntoView {
             </select>
         </div>
         {fields}
+        <FieldPicker />
         <p class="param-note">{note}</p>
         <LlmHint />
         <p class="param-note pooling">
@@ -192,6 +194,36 @@ fn MethodPicker() -> impl IntoView {
                     .map(|p| format!("Articles are embedded as: {}.", p.describe()))
             }}
         </p>
+    }
+}
+
+/// Text or augmented text, for pools with both.
+#[component]
+fn FieldPicker() -> impl IntoView {
+    let state = use_app_state();
+    let pools = use_pools();
+    move || {
+        pools.engine().filter(|e| e.has_augmented()).map(|_| {
+            let on_field = move |ev: leptos::ev::Event| {
+                state.field.set(match event_target_value(&ev).as_str() {
+                    "augmented" => Field::Augmented,
+                    _ => Field::Text,
+                });
+            };
+            view! {
+                <div class="param">
+                    <label for="field">"Field"</label>
+                    <select id="field" prop:value=move || state.field.get().name() on:change=on_field>
+                        <option value="text">"text"</option>
+                        <option value="augmented">"augmented"</option>
+                    </select>
+                </div>
+                <p class="param-note">
+                    "Augmented: each text with the context written for it, as the pool's builder \
+                     supplied it. Results always show the text."
+                </p>
+            }
+        })
     }
 }
 

@@ -21,7 +21,7 @@ pub fn Explain(id: String, query: Signal<String>) -> impl IntoView {
         }
         let engine = pools.engine()?;
         let doc = engine.blob().doc_index(&id)?;
-        Some(engine.explain(&state.params.get(), &query.get(), doc))
+        Some(engine.explain(state.field.get(), &state.params.get(), &query.get(), doc))
     };
     let context = move || {
         let method = state.method.get();

@@ -28,6 +28,7 @@ pub fn LlmRun(store: SearchStore) -> impl IntoView {
         query: store.committed.get(),
         method: state.method.get(),
         params: state.params.get(),
+        field: state.field.get(),
         source: state.llm.get(),
     };
     let status = move || {

@@ -3,6 +3,7 @@
 //! What is ranked, and how, is [`SearchStore`]'s; this view only shows it.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 
 use super::advanced::AdvancedPanel;
 use super::article::ArticlePane;
@@ -123,9 +124,13 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
             ms if ms < 0.1 => "ranked in < 0.1 ms".to_owned(),
             ms => format!("ranked in {ms:.1} ms"),
         };
+        let method = match timed.field {
+            Field::Text => timed.method.name().to_owned(),
+            field => format!("{} on {}", timed.method.name(), field.name()),
+        };
         Some(match timed.embed_millis {
-            Some(ms) => format!("{}: embedded in {ms:.0} ms, {ranked}", timed.method.name()),
-            None => format!("{}: {ranked}", timed.method.name()),
+            Some(ms) => format!("{method}: embedded in {ms:.0} ms, {ranked}"),
+            None => format!("{method}: {ranked}"),
         })
     };
     // Why the chosen dense method is not what ranked (yet).

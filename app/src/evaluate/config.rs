@@ -1,7 +1,8 @@
-//! What one evaluation ranks with: a method and the BM25 settings it uses
-//! (ignored by the purely dense methods), or a run file made elsewhere;
-//! and which result it fills.
+//! What one evaluation ranks with: a method, the BM25 settings it uses
+//! (ignored by the purely dense methods) and the field it ranks, or a run
+//! file made elsewhere; and which result it fills.
 
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
@@ -20,29 +21,39 @@ pub enum Slot {
 pub struct Config {
     pub method: Method,
     pub params: Bm25Params,
+    /// The documents' text, or their augmented text.
+    pub field: Field,
 }
 
 impl Config {
-    /// `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`, as `nomos eval` tags runs.
+    /// `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`, as `nomos eval` tags runs
+    /// (it names no field, whichever `--field` ranked).
     pub fn tag(&self) -> String {
         self.method.describe_with(&self.params)
     }
 
     /// For people: `BM25 okapi k1=1.5 b=0.75`, `rrf + BM25 okapi k1=1.5
-    /// b=0.75`, `rrf:k=20 + BM25 …`, `dense`.
+    /// b=0.75`, `rrf:k=20 + BM25 …`, `dense`; with `on augmented` when
+    /// it ranks that field.
     pub fn describe(&self) -> String {
         let bm25 = || format!("BM25 {}", self.params.describe());
-        match (self.method, self.method.needs_lexical()) {
+        let method = match (self.method, self.method.needs_lexical()) {
             (Method::Bm25, _) => bm25(),
             (m, true) => format!("{m} + {}", bm25()),
             (m, false) => m.to_string(),
+        };
+        match self.field {
+            Field::Text => method,
+            Field::Augmented => format!("{method} on augmented"),
         }
     }
 
-    /// Whether both rank identically: the same method, and the same BM25
-    /// settings where it uses them.
+    /// Whether both rank identically: the same method on the same field,
+    /// and the same BM25 settings where it uses them.
     pub fn same_ranking(&self, other: &Config) -> bool {
-        self.method == other.method && (!self.method.needs_lexical() || self.params == other.params)
+        self.method == other.method
+            && self.field == other.field
+            && (!self.method.needs_lexical() || self.params == other.params)
     }
 }
 
@@ -118,5 +129,31 @@ impl RankedBy {
             RankedBy::RunFile(f) => Some(f),
             RankedBy::Method(_) => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_tell_configurations_apart_but_not_tags() {
+        let text = Config {
+            method: Method::Bm25,
+            params: Bm25Params::default(),
+            field: Field::Text,
+        };
+        let augmented = Config {
+            field: Field::Augmented,
+            ..text
+        };
+        assert!(!text.same_ranking(&augmented));
+        assert_ne!(text, augmented);
+        assert_eq!(
+            augmented.describe(),
+            format!("{} on augmented", text.describe())
+        );
+        // As `nomos eval --field augmented` tags its run.
+        assert_eq!(augmented.tag(), text.tag());
     }
 }

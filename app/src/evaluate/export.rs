@@ -127,6 +127,7 @@ fn csv_field(s: &str) -> String {
 mod tests {
     use super::*;
     use crate::evaluate::config::{Config, RankedBy};
+    use nomos_core::blob::Field;
     use nomos_core::eval::{evaluate, Run};
     use nomos_core::methods::Method;
     use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -137,6 +138,7 @@ mod tests {
             config: RankedBy::Method(Config {
                 method: Method::Bm25,
                 params: Bm25Params::new(Bm25Variant::Okapi),
+                field: Field::Text,
             }),
             rows: vec![0; eval.queries.len()],
             queries: eval.queries.len(),
@@ -179,6 +181,7 @@ mod tests {
             o.config = RankedBy::Method(Config {
                 method: method.parse().unwrap(),
                 params: Bm25Params::new(Bm25Variant::Lucene),
+                field: Field::Text,
             });
             run_tag(&o)
         };

@@ -122,7 +122,7 @@ pub async fn run(
     let mut run = Run::new();
     let queries = &bench.queries[..n.min(bench.queries.len())];
     let mut all_hits = Vec::with_capacity(if keep_hits { queries.len() } else { 0 });
-    let Config { method, params } = ranker.config;
+    let Config { method, params, .. } = ranker.config;
     for (i, q) in queries.iter().enumerate() {
         if pacer.due() {
             progress(i);

@@ -40,6 +40,7 @@ mod tests {
         Config {
             method: method.parse().unwrap(),
             params: Bm25Params::default(),
+            field: nomos_core::blob::Field::Text,
         }
     }
 

@@ -9,6 +9,7 @@
 //! Needs the built app and a browser; `scripts/test.sh` provides both.
 
 mod article;
+mod augmented_field;
 mod damaged;
 mod dense;
 mod evaluate;

@@ -3,6 +3,7 @@
 //! part of the app state (`AppState::compare`), so a shared link keeps it.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -12,17 +13,16 @@ use super::{compared, current, use_eval_store};
 use crate::components::advanced::{dense_offered, llm_offered, method_fields, method_options};
 use crate::evaluate::config::{Config, Slot};
 use crate::evaluate::measures::{label, per_query_columns};
+use crate::pools::use_pools;
 use crate::state::use_app_state;
 
 #[component]
 pub fn CompareCard() -> impl IntoView {
     let state = use_app_state();
     let store = use_eval_store();
+    let pools = use_pools();
     let dense_ok = dense_offered();
-    let chosen = move || Config {
-        method: state.method.get_untracked(),
-        params: state.params.get_untracked(),
-    };
+    let chosen = move || state.config_untracked();
     // The form starts from B; else, against BM25, hybrid where the pool
     // has vectors; else the other BM25 variant's defaults.
     let suggestion = move || {
@@ -151,6 +151,27 @@ pub fn CompareCard() -> impl IntoView {
                     move || form.get().method,
                     move |m| form.update(|c| c.method = m),
                 )}
+                {move || {
+                    pools.engine().filter(|e| e.has_augmented()).map(|_| {
+                        view! {
+                            <label for="compare-field">"on"</label>
+                            <select
+                                id="compare-field"
+                                prop:value=move || form.get().field.name()
+                                on:change=move |ev| {
+                                    let field = match event_target_value(&ev).as_str() {
+                                        "augmented" => Field::Augmented,
+                                        _ => Field::Text,
+                                    };
+                                    form.update(|c| c.field = field);
+                                }
+                            >
+                                <option value="text">"text"</option>
+                                <option value="augmented">"augmented"</option>
+                            </select>
+                        }
+                    })
+                }}
                 <span class="bm25-settings" prop:hidden=move || !form.get().method.needs_lexical()>
                     <label for="compare-variant">"BM25"</label>
                     <select

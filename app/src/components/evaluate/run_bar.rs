@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
-use crate::evaluate::config::{Config, Slot};
+use crate::evaluate::config::Slot;
 use crate::evaluate::job::DEPTH;
 use crate::format::{fraction, megabytes};
 use crate::llm::use_llm;
@@ -20,10 +20,7 @@ pub fn RunBar() -> impl IntoView {
     let state = use_app_state();
     let store = use_eval_store();
     let busy = move || store.job.with(Option::is_some);
-    let chosen = move || Config {
-        method: state.method.get_untracked(),
-        params: state.params.get_untracked(),
-    };
+    let chosen = move || state.config_untracked();
     let run = move |_| {
         let mut targets = vec![(Slot::Current, chosen())];
         if let Some(b) = state.compare.get_untracked() {
@@ -49,10 +46,7 @@ pub fn RunBar() -> impl IntoView {
         }
     };
     let stale = move || {
-        let config = Config {
-            method: state.method.get(),
-            params: state.params.get(),
-        };
+        let config = state.config();
         store.current.with(|o| {
             o.as_ref().filter(|o| o.config.method().is_some_and(|c| !c.same_ranking(&config))).map(|o| {
                 view! {
@@ -80,8 +74,7 @@ pub fn RunBar() -> impl IntoView {
                 </button>
                 <p class="run-method">
                     {move || {
-                        let config = Config { method: state.method.get(), params: state.params.get() };
-                        format!("Current method: {}", config.describe())
+                        format!("Current method: {}", state.config().describe())
                     }}
                     <span class="muted">
                         {format!(

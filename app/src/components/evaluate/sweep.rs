@@ -32,7 +32,12 @@ pub fn SweepCard() -> impl IntoView {
         match grid {
             Ok(grid) => {
                 error.set(None);
-                store.sweep(grid, state.params.get_untracked(), measure.get_untracked());
+                store.sweep(
+                    grid,
+                    state.params.get_untracked(),
+                    state.field.get_untracked(),
+                    measure.get_untracked(),
+                );
             }
             Err(e) => error.set(Some(e)),
         }
