@@ -27,7 +27,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pools=(da-acts el-nomothesia el-syntagma stard crawler-dk-sample)
+# The manifest lists pools by file name and the app opens the first: da-acts.
+# Our CRAwLeR-format sample is da-crawler-sample, so it never comes first.
+pools=(da-acts el-nomothesia el-syntagma stard da-crawler-sample)
 embed=()
 in_page_llm=false
 while [ $# -gt 0 ]; do
@@ -65,7 +67,7 @@ src() {
     el-nomothesia) echo data/el-nomothesia ;;
     el-syntagma) echo data/el-syntagma ;;
     stard) echo data/stard ;;
-    crawler-dk-sample) echo data/crawler-dk-sample ;;
+    da-crawler-sample) echo data/crawler-dk-sample ;;
   esac
 }
 
@@ -74,7 +76,7 @@ build() {
   shift
   # Each pool is its format, but our CRAwLeR-format sample (its PROVENANCE.md).
   local format=(--format "$pool")
-  if [ "$pool" = crawler-dk-sample ]; then
+  if [ "$pool" = da-crawler-sample ]; then
     format=(--format crawler-dk --title "CRAwLeR-DK-format sample (ours)")
   fi
   "$nomos" build "${format[@]}" "$(src "$pool")" -o "$out/$pool.blob" "$@"
@@ -99,7 +101,12 @@ for pool in "${pools[@]}"; do
 done
 if [ ${#embed[@]} -gt 0 ]; then
   if [ ! -f "$model/manifest.json" ]; then
-    "$nomos" model prepare --out "$model"
+    # The vocabulary comes from the four reference pools' texts; our
+    # CRAwLeR-format sample (written by us, from two of the Danish acts)
+    # would change the model, and with it every pool's vectors and the
+    # fixtures pinned to the model's hash.
+    "$nomos" model prepare --out "$model" --pools \
+      "$out/da-acts.blob" "$out/el-nomothesia.blob" "$out/el-syntagma.blob" "$out/stard.blob"
   fi
   for pool in "${embed[@]}"; do
     if embedded "$pool"; then

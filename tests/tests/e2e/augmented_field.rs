@@ -16,7 +16,7 @@ use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::{json, Value};
 
-const FILE: &str = "crawler-dk-sample.blob";
+const FILE: &str = "da-crawler-sample.blob";
 /// The sample's first query (gold `forvaltningsloven_§4_stk1`): its top
 /// ten differ between the fields.
 const QUERY: &str = "Hvornår må en inhabil sagsbehandler alligevel blive på sagen, \
