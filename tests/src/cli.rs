@@ -107,3 +107,24 @@ fn parse_line(line: &str) -> Result<CliHit> {
             .with_context(|| format!("score in {line:?}"))?,
     })
 }
+
+/// The means of a `nomos eval --metrics` file, in its order, read from its
+/// text with Rust's exact float parsing (serde_json's default parser may be
+/// an ulp off); an error if it has none or no per-query values.
+pub fn metrics_means(metrics: &str) -> Result<Vec<(String, f64)>> {
+    let mut means = Vec::new();
+    for line in metrics.lines().filter(|l| l.starts_with("  \"")) {
+        let (key, value) = line[3..]
+            .split_once("\": ")
+            .with_context(|| format!("unexpected metrics line {line:?}"))?;
+        if key != "per_query" {
+            means.push((key.to_owned(), value.trim_end_matches(',').parse()?));
+        }
+    }
+    let json: serde_json::Value = serde_json::from_str(metrics)?;
+    ensure!(
+        !means.is_empty() && json["per_query"].is_object(),
+        "no means in {metrics}"
+    );
+    Ok(means)
+}

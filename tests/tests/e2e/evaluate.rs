@@ -26,9 +26,9 @@ use std::time::Duration;
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
 use serde_json::Value;
 
 #[tokio::test]
@@ -214,23 +214,7 @@ fn cli_eval_with(file: &str, extra: &[&str]) -> Result<CliEval> {
         .status()?;
     ensure!(status.success(), "nomos eval failed: {status}");
     let metrics = std::fs::read_to_string(metrics_path)?;
-    // Read from the text, in its order, with Rust's exact float parsing
-    // (serde_json's default parser may be an ulp off).
-    let mut means = Vec::new();
-    for line in metrics.lines().filter(|l| l.starts_with("  \"")) {
-        let (key, value) = line[3..]
-            .split_once("\": ")
-            .with_context(|| format!("unexpected metrics line {line:?}"))?;
-        if key != "per_query" {
-            let value = value.trim_end_matches(',').parse()?;
-            means.push((key.to_owned(), value));
-        }
-    }
-    let json: Value = serde_json::from_str(&metrics)?;
-    ensure!(
-        !means.is_empty() && json["per_query"].is_object(),
-        "no means in {json}"
-    );
+    let means = cli::metrics_means(&metrics)?;
     Ok(CliEval {
         means,
         metrics,

@@ -26,9 +26,9 @@ use nomos_core::digest::sha256_hex;
 use nomos_core::eval::format_trec_qrels;
 use nomos_core::pool::{Benchmark, Pool};
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
 use serde_json::Value;
 
 /// BM25 over STARD's 1,543 queries, and checking a run file, take well
@@ -53,7 +53,7 @@ async fn a_run_file_is_compared_with_our_method() -> Result<()> {
         .arg(&metrics_path)
         .status()?;
     ensure!(status.success(), "nomos eval failed: {status}");
-    let native = means_of(&std::fs::read_to_string(&metrics_path)?)?;
+    let native = cli::metrics_means(&std::fs::read_to_string(&metrics_path)?)?;
     let run = std::fs::read(&run_path)?;
     let sha = sha256_hex(&run);
     let bad_path = dir.path().join("bad.trec");
@@ -251,22 +251,6 @@ async fn b_means(app: &App) -> Result<Value> {
         const b = Array.from(rows, r => [r.dataset.measure, r.querySelector('td[data-value]')?.dataset.value]);
         return b.length && b.every(([, v]) => v) ? Object.fromEntries(b) : null;";
     app.poll_for("B's means", script, vec![], SHORT_JOB).await
-}
-
-/// The means of a `nomos eval --metrics` file, read from its text with
-/// Rust's exact float parsing.
-fn means_of(metrics: &str) -> Result<Vec<(String, f64)>> {
-    let mut means = Vec::new();
-    for line in metrics.lines().filter(|l| l.starts_with("  \"")) {
-        let (key, value) = line[3..]
-            .split_once("\": ")
-            .with_context(|| format!("unexpected metrics line {line:?}"))?;
-        if key != "per_query" {
-            means.push((key.to_owned(), value.trim_end_matches(',').parse()?));
-        }
-    }
-    ensure!(!means.is_empty(), "no means in {metrics}");
-    Ok(means)
 }
 
 /// The means shown equal the CLI's to the bit.

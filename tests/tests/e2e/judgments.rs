@@ -15,10 +15,10 @@ use std::time::Duration;
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
-use serde_json::{json, Value};
+use nomos_e2e::{cli, one_at_a_time};
+use serde_json::json;
 
 const POOL: &str = "el-syntagma.blob";
 
@@ -231,20 +231,5 @@ fn cli_means(
         .status()?;
     ensure!(status.success(), "nomos eval failed: {status}");
     let metrics = std::fs::read_to_string(metrics_path)?;
-    // Rust's exact float parsing, from the text in its order.
-    let mut means = Vec::new();
-    for line in metrics.lines().filter(|l| l.starts_with("  \"")) {
-        let (key, value) = line[3..]
-            .split_once("\": ")
-            .with_context(|| format!("unexpected metrics line {line:?}"))?;
-        if key != "per_query" {
-            means.push((key.to_owned(), value.trim_end_matches(',').parse()?));
-        }
-    }
-    let json: Value = serde_json::from_str(&metrics)?;
-    ensure!(
-        !means.is_empty() && json["per_query"].is_object(),
-        "no means in {json}"
-    );
-    Ok(means)
+    cli::metrics_means(&metrics)
 }
