@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it began (seconds since the start), so a CI log shows
+# where the time goes.
+started=$SECONDS
+step() { printf '\n== [%4d s] %s\n' "$((SECONDS - started))" "$*"; }
 
 step "toolchain"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
@@ -56,4 +59,8 @@ trunk build --release --offline
 
 step "browser end-to-end tests (headless Chromium)"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.
+export NOMOS_E2E_TIMINGS="${CARGO_TARGET_DIR:-$PWD/target}/e2e-timings.txt"
+rm -f "$NOMOS_E2E_TIMINGS"
 cargo test -p nomos-e2e --locked
+step "done; the slowest end-to-end tests:"
+sort -rn "$NOMOS_E2E_TIMINGS" | head -n 12

@@ -20,11 +20,43 @@ pub mod llm_server;
 pub mod paths;
 pub mod server;
 
+use std::io::Write;
+use std::time::Instant;
+
 use tokio::sync::{Mutex, MutexGuard};
 
 /// Tests hold this while they run: one Chromium at a time keeps timings
 /// stable on small, shared CI machines.
-pub async fn one_at_a_time() -> MutexGuard<'static, ()> {
+pub async fn one_at_a_time() -> Turn {
     static LOCK: Mutex<()> = Mutex::const_new(());
-    LOCK.lock().await
+    Turn {
+        _lock: LOCK.lock().await,
+        started: Instant::now(),
+    }
+}
+
+/// A test's turn at the browser. When it ends, its wall time is appended
+/// to the file `NOMOS_E2E_TIMINGS` names, if set: CI prints the slowest
+/// tests, because the suite is most of CI's time budget.
+pub struct Turn {
+    _lock: MutexGuard<'static, ()>,
+    started: Instant,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let Some(path) = std::env::var_os("NOMOS_E2E_TIMINGS") else {
+            return;
+        };
+        let test = std::thread::current().name().unwrap_or("?").to_owned();
+        let secs = self.started.elapsed().as_secs_f64();
+        // Best effort: a timing that cannot be written must not fail a test.
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(file, "{secs:7.1} s  {test}");
+        }
+    }
 }
