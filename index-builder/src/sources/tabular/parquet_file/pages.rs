@@ -60,13 +60,12 @@ fn check_chunk(column: &ColumnChunkMetaData, file: &[u8]) -> Result<(), String> 
     let mut at = 0;
     let mut has_dictionary = false;
     while at < chunk.len() {
-        let (header_len, page) = header(&chunk[at..])
-            .map_err(|e| format!("page at byte {}: {e}", start as usize + at))?;
+        let located = |msg: String| format!("page at byte {}: {msg}", start as usize + at);
+        let (header_len, page) = header(&chunk[at..]).map_err(|e| located(e.to_string()))?;
         let body_start = at + header_len;
         let body = usize::try_from(page.compressed)
             .ok()
             .and_then(|n| chunk.get(body_start..body_start.checked_add(n)?));
-        let located = |msg: String| format!("page at byte {}: {msg}", start as usize + at);
         let Some(body) = body else {
             return Err(located(format!(
                 "claims {} stored bytes, past the end of its column chunk",
