@@ -14,6 +14,7 @@ mod sources;
 use clap::Parser;
 
 fn main() {
+    error::install_panic_hook();
     let cli = cli::Cli::parse();
     if let Err(err) = commands::run(cli) {
         eprintln!("error: {err:#}");

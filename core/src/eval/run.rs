@@ -121,8 +121,8 @@ pub fn trec_eval_order(docs: &[(String, f64)]) -> Vec<&(String, f64)> {
 /// Parses a TREC run: `qid Q0 docid rank score tag` per line, whitespace
 /// separated. Exactly six fields are required (as pytrec_eval's `parse_run`;
 /// trec_eval would ignore extra ones). The `Q0`, rank and tag columns are
-/// ignored: trec_eval ranks by score. Blank lines are skipped; a NaN score
-/// and a repeated (qid, docid) pair are errors.
+/// ignored: trec_eval ranks by score. Blank lines are skipped; a repeated
+/// (qid, docid) pair is an error, and so is a score `parse_score` refuses.
 pub fn parse_trec_run(text: &str) -> Result<Run, ParseError> {
     let mut run = Run::new();
     for (i, line) in text.lines().enumerate() {
@@ -131,13 +131,7 @@ pub fn parse_trec_run(text: &str) -> Result<Run, ParseError> {
         match fields[..] {
             [] => {}
             [q, _q0, d, _rank, score, _tag] => {
-                let score: f64 = score
-                    .parse()
-                    .ok()
-                    .filter(|s: &f64| !s.is_nan())
-                    .ok_or_else(|| {
-                        ParseError::new(n, format!("score '{score}' is not a number"))
-                    })?;
+                let score = parse_score(score).map_err(|reason| ParseError::new(n, reason))?;
                 run.push(q, d, score)
                     .map_err(|e| ParseError::new(n, e.to_string()))?;
             }
@@ -153,6 +147,32 @@ pub fn parse_trec_run(text: &str) -> Result<Run, ParseError> {
         }
     }
     Ok(run)
+}
+
+/// A run score. `inf` and `-inf` (any case, also `infinity`) mean what they
+/// mean to trec_eval and pytrec_eval: above, or below, every finite score
+/// (a log-probability scorer writes `-inf` for "impossible"). A number too
+/// large for a 64-bit float (`1e400`), which no scorer can have printed, is
+/// refused rather than silently read as infinite; so is NaN, which cannot be
+/// ranked. (Finite scores beyond ±3.4e38 tie with the infinities when
+/// ranked, as trec_eval compares 32-bit floats: see [`trec_eval_order`].)
+fn parse_score(text: &str) -> Result<f64, String> {
+    let score: f64 = text
+        .parse()
+        .ok()
+        .filter(|s: &f64| !s.is_nan())
+        .ok_or_else(|| format!("score '{text}' is not a number"))?;
+    let spelled_infinite = text
+        .trim_start_matches(['+', '-'])
+        .to_ascii_lowercase()
+        .starts_with("inf");
+    if score.is_infinite() && !spelled_infinite {
+        return Err(format!(
+            "score '{text}' is out of range (beyond a 64-bit float); \
+             write inf or -inf for an infinite score"
+        ));
+    }
+    Ok(score)
 }
 
 /// Why a run line cannot be written.
@@ -251,6 +271,12 @@ mod tests {
             ("q Q0 a 1 1 t\n\nq Q0 b 2 high t\n", 3, "'high'"),
             ("q Q0 a 1 NaN t\n", 1, "'NaN'"),
             (
+                "q Q0 a 1 1 t\nq Q0 b 2 1e400 t\n",
+                2,
+                "'1e400' is out of range",
+            ),
+            ("q Q0 a 1 -1e309 t\n", 1, "'-1e309' is out of range"),
+            (
                 "q Q0 a 1 1 t\nr Q0 a 1 1 t\nq Q0 a 2 0.5 t\n",
                 3,
                 "duplicate",
@@ -260,6 +286,17 @@ mod tests {
             assert_eq!(err.line, line, "{text:?}: {err}");
             assert!(err.reason.contains(reason), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn spelled_infinities_rank_first_and_last() {
+        let run =
+            parse_trec_run("q Q0 a 1 -inf t\nq Q0 b 2 3.4e38 t\nq Q0 c 3 Infinity t\n").unwrap();
+        let ranked = trec_eval_order(run.get("q").unwrap());
+        assert_eq!(ids(&ranked), ["c", "b", "a"]);
+        assert_eq!(ranked[0].1, f64::INFINITY);
+        assert_eq!(ranked[2].1, f64::NEG_INFINITY);
+        assert_eq!(parse_score("+INF"), Ok(f64::INFINITY));
     }
 
     #[test]

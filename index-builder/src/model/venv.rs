@@ -1,6 +1,7 @@
 //! The Python environment for the model build: a venv with the pinned
 //! `scripts/model/requirements.txt`, reinstalled only when that file
-//! changes (a stamp holds its digest).
+//! changes (a stamp holds its digest). pip runs with `--require-hashes`, so
+//! every package file must match a SHA-256 that file lists.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -45,6 +46,7 @@ pub fn ensure(venv: &Path, requirements: &Path) -> Result<PathBuf> {
                 "install",
                 "--disable-pip-version-check",
                 "--no-input",
+                "--require-hashes",
                 "-r",
             ])
             .arg(requirements),
