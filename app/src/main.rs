@@ -20,7 +20,8 @@
 //!    (the Search view's LLM run), [`wllama`] (the in-page LLM),
 //!    [`judgment_store`] (the user's judgments, in IndexedDB).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
-//!    [`manifest`], [`engine`] (a loaded blob ready to rank and show),
+//!    [`manifest`], [`blob_intake`] (a blob's bytes taken in within the
+//!    size cap), [`engine`] (a loaded blob ready to rank and show),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
 //!    exports), [`url_state`] (links), [`latest`] (staleness),
 //!    [`endpoint`] (an LLM endpoint's settings, checked), [`retry`] (what
@@ -33,6 +34,7 @@
 //!    (numbers, sizes, durations), [`timings`] (loading milestones).
 
 mod app;
+mod blob_intake;
 mod components;
 mod endpoint;
 mod engine;

@@ -1,8 +1,10 @@
 //! Getting pools into memory: the manifest of the site's pools, fetching
 //! a blob with a progress report, or reading one the user picked from
-//! disk. Both paths end in [`Engine::load`], which validates every byte,
-//! and a new [`Session`] replacing the old one. Every failure is a typed
-//! [`LoadError`] for the status line, never a panic.
+//! disk, both through a [`BlobIntake`] (size cap, first bytes checked
+//! before the rest is read). Both paths end in [`Engine::load`], which
+//! validates every byte, and a new [`Session`] replacing the old one.
+//! Every failure is a typed [`LoadError`] for the status line, never a
+//! panic.
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,6 +12,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::blob_intake::{BlobIntake, IntakeError};
 use crate::engine::{Engine, EngineError};
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
@@ -17,7 +20,7 @@ use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
 use crate::semantic::Semantic;
 use crate::session::Session;
 use crate::state::{AppState, PoolChoice};
-use crate::web::{fetch_bytes, read_file, sleep, FetchError};
+use crate::web::{fetch_bytes, fetch_into, read_into, sleep, FetchError, Sink, StreamError};
 
 /// Why the manifest or a pool did not load.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +28,11 @@ pub enum LoadError {
     Fetch(FetchError),
     /// The manifest is not valid JSON of the expected shape.
     Manifest(String),
+    /// A blob refused before it was read whole (size, kind, version).
+    Intake {
+        name: String,
+        error: IntakeError,
+    },
     Engine(EngineError),
 }
 
@@ -33,6 +41,7 @@ impl fmt::Display for LoadError {
         match self {
             LoadError::Fetch(e) => e.fmt(f),
             LoadError::Manifest(message) => f.write_str(message),
+            LoadError::Intake { name, error } => write!(f, "{name} cannot be opened: {error}"),
             LoadError::Engine(e) => e.fmt(f),
         }
     }
@@ -133,8 +142,10 @@ impl Pools {
                     });
                 }
             };
-            let bytes = fetch_bytes(&url, Some(entry.bytes), progress).await;
-            self.finish(ticket, &entry.title, bytes).await;
+            let mut intake = BlobIntake::default();
+            let read = fetch_into(&url, Some(entry.bytes), progress, &mut intake).await;
+            self.finish(ticket, &entry.title, taken(read, intake, &entry.title))
+                .await;
         });
     }
 
@@ -149,8 +160,18 @@ impl Pools {
             total: Some(file.size() as u64),
         });
         spawn_local(async move {
-            let bytes = read_file(&file).await;
-            self.finish(ticket, &name, bytes).await;
+            let progress = |received, total| {
+                if ticket.is_current() {
+                    self.status.set(LoadStatus::Reading {
+                        name: name.clone(),
+                        received,
+                        total,
+                    });
+                }
+            };
+            let mut intake = BlobIntake::default();
+            let read = read_into(&file, progress, &mut intake).await;
+            self.finish(ticket, &name, taken(read, intake, &name)).await;
         });
     }
 
@@ -165,13 +186,13 @@ impl Pools {
 
     /// Validates `bytes` into an engine and installs it as the new session,
     /// unless a newer load started meanwhile.
-    async fn finish(self, ticket: Ticket, name: &str, bytes: Result<Vec<u8>, FetchError>) {
+    async fn finish(self, ticket: Ticket, name: &str, bytes: Result<Vec<u8>, LoadError>) {
         if !ticket.is_current() {
             return;
         }
         let bytes = match bytes {
             Ok(b) => b,
-            Err(e) => return self.status.set(LoadStatus::Failed(LoadError::Fetch(e))),
+            Err(e) => return self.status.set(LoadStatus::Failed(e)),
         };
         self.status.set(LoadStatus::Validating {
             name: name.to_owned(),
@@ -181,7 +202,9 @@ impl Pools {
         if !ticket.is_current() {
             return;
         }
-        match Engine::load(&bytes, name) {
+        let loaded = Engine::load(&bytes, name);
+        drop(bytes);
+        match loaded {
             Ok(engine) => {
                 crate::timings::mark("pool");
                 let model = engine.dense_model().map(|m| {
@@ -206,6 +229,35 @@ impl Pools {
                 self.status.set(LoadStatus::Failed(LoadError::Engine(e)));
             }
         }
+    }
+}
+
+impl Sink for BlobIntake {
+    type Refusal = IntakeError;
+
+    fn announce(&mut self, bytes: u64) -> Result<(), IntakeError> {
+        BlobIntake::announce(self, bytes)
+    }
+
+    fn take(&mut self, chunk: &[u8]) -> Result<(), IntakeError> {
+        BlobIntake::take(self, chunk)
+    }
+}
+
+/// A blob's bytes once read into `intake`, or why not.
+fn taken(
+    read: Result<(), StreamError<IntakeError>>,
+    intake: BlobIntake,
+    name: &str,
+) -> Result<Vec<u8>, LoadError> {
+    let refused = |error| LoadError::Intake {
+        name: name.to_owned(),
+        error,
+    };
+    match read {
+        Ok(()) => intake.finish().map_err(refused),
+        Err(StreamError::Read(e)) => Err(LoadError::Fetch(e)),
+        Err(StreamError::Refused(e)) => Err(refused(e)),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Bytes from the network with progress (into the app's memory, or into a
 //! browser `Blob` for large files), or from a file the user picked.
 
+use std::convert::Infallible;
 use std::fmt;
 
 use js_sys::{Array, Reflect, Uint8Array};
@@ -8,7 +9,7 @@ use leptos::prelude::window;
 use sha2::{Digest, Sha256};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, BlobPropertyBag, ReadableStreamDefaultReader, Response};
+use web_sys::{Blob, BlobPropertyBag, ReadableStream, ReadableStreamDefaultReader, Response};
 
 use super::js_message;
 
@@ -25,6 +26,8 @@ pub enum FetchError {
     },
     /// A file from disk could not be read.
     File { name: String, message: String },
+    /// The browser would not give the app the memory for the download.
+    Memory { url: String, bytes: u64 },
 }
 
 impl fmt::Display for FetchError {
@@ -38,6 +41,11 @@ impl fmt::Display for FetchError {
                 "could not download {url}: the server answered {status} {text}"
             ),
             FetchError::File { name, message } => write!(f, "could not read {name}: {message}"),
+            FetchError::Memory { url, bytes } => write!(
+                f,
+                "could not download {url}: the browser could not give the app {bytes} bytes \
+                 of memory"
+            ),
         }
     }
 }
@@ -51,22 +59,109 @@ pub fn damaged_message(url: &str, bytes: u64, listed_bytes: u64, listed_sha256: 
     )
 }
 
+/// Where streamed bytes go ([`fetch_into`], [`read_into`]): told the size
+/// known before the first byte, then handed each chunk. A refusal stops
+/// the read at once (the stream is cancelled), so a file refused by its
+/// size or first bytes is never read whole.
+pub trait Sink {
+    type Refusal;
+    fn announce(&mut self, bytes: u64) -> Result<(), Self::Refusal>;
+    fn take(&mut self, chunk: &[u8]) -> Result<(), Self::Refusal>;
+}
+
+/// Why streamed bytes did not all reach their [`Sink`].
+#[derive(Debug)]
+pub enum StreamError<R> {
+    /// Reading failed.
+    Read(FetchError),
+    /// The sink refused them.
+    Refused(R),
+}
+
 /// GETs `url`, reporting `(bytes received, expected total)` after every
 /// chunk. `expected` (from a manifest) beats Content-Length, which is
-/// the compressed size when the server compresses.
+/// the compressed size when the server compresses. Memory for `expected`
+/// bytes is asked for up front, and refused as an error.
 pub async fn fetch_bytes(
     url: &str,
     expected: Option<u64>,
     progress: impl Fn(u64, Option<u64>),
 ) -> Result<Vec<u8>, FetchError> {
-    let mut bytes = Vec::with_capacity(expected.unwrap_or(0).min(1 << 30) as usize);
-    fetch_chunks(url, expected, progress, |data| {
+    let memory = |bytes: u64| FetchError::Memory {
+        url: url.to_owned(),
+        bytes,
+    };
+    let mut bytes = Vec::new();
+    if let Some(n) = expected {
+        let n = usize::try_from(n).map_err(|_| memory(n))?;
+        bytes.try_reserve_exact(n).map_err(|_| memory(n as u64))?;
+    }
+    let grown = fetch_chunks(url, expected, progress, |data| {
         let at = bytes.len();
-        bytes.resize(at + data.length() as usize, 0);
+        let more = data.length() as usize;
+        bytes
+            .try_reserve(more)
+            .map_err(|_| memory((at + more) as u64))?;
+        bytes.resize(at + more, 0);
         data.copy_to(&mut bytes[at..]);
+        Ok(())
     })
-    .await?;
-    Ok(bytes)
+    .await;
+    match grown {
+        Ok(()) => Ok(bytes),
+        Err(StreamError::Read(e) | StreamError::Refused(e)) => Err(e),
+    }
+}
+
+/// GETs `url` into `sink`, progress as [`fetch_bytes`]; `sink` is told
+/// the expected size (`expected`, else Content-Length) first.
+pub async fn fetch_into<S: Sink>(
+    url: &str,
+    expected: Option<u64>,
+    progress: impl Fn(u64, Option<u64>),
+    sink: &mut S,
+) -> Result<(), StreamError<S::Refusal>> {
+    let response = fetch_response(url).await.map_err(StreamError::Read)?;
+    let total = expected.or_else(|| content_length(&response));
+    if let Some(total) = total {
+        sink.announce(total).map_err(StreamError::Refused)?;
+    }
+    let Some(body) = response.body() else {
+        return Ok(());
+    };
+    let network = |e: JsValue| FetchError::Network {
+        url: url.to_owned(),
+        message: js_message(&e),
+    };
+    let mut buffer = Vec::new();
+    read_stream(body, network, total, progress, |data| {
+        buffer.resize(data.length() as usize, 0);
+        data.copy_to(&mut buffer);
+        sink.take(&buffer)
+    })
+    .await
+}
+
+/// Reads a file the user picked into `sink` chunk by chunk, reporting
+/// `(bytes read, file size)`; `sink` is told the file's size first.
+pub async fn read_into<S: Sink>(
+    file: &web_sys::File,
+    progress: impl Fn(u64, Option<u64>),
+    sink: &mut S,
+) -> Result<(), StreamError<S::Refusal>> {
+    let size = file.size() as u64;
+    sink.announce(size).map_err(StreamError::Refused)?;
+    let unreadable = |e: JsValue| FetchError::File {
+        name: file.name(),
+        message: js_message(&e),
+    };
+    let mut buffer = Vec::new();
+    read_stream(file.stream(), unreadable, Some(size), progress, |data| {
+        buffer.resize(data.length() as usize, 0);
+        data.copy_to(&mut buffer);
+        sink.take(&buffer)
+    })
+    .await
 }
 
 /// A download kept in the browser's memory, out of the app's: large files
@@ -97,8 +192,13 @@ pub async fn fetch_blob(
         hasher.update(&buffer);
         bytes += buffer.len() as u64;
         chunks.push(data);
+        Ok::<(), Infallible>(())
     })
-    .await?;
+    .await
+    .map_err(|e| match e {
+        StreamError::Read(e) => e,
+        StreamError::Refused(never) => match never {},
+    })?;
     let options = BlobPropertyBag::new();
     options.set_type(mime);
     let blob = Blob::new_with_u8_array_sequence_and_options(&chunks, &options).map_err(|e| {
@@ -121,20 +221,33 @@ pub async fn fetch_blob(
 
 /// GETs `url`, handing each chunk of the body to `chunk` and reporting
 /// progress after it.
-async fn fetch_chunks(
+async fn fetch_chunks<R>(
     url: &str,
     expected: Option<u64>,
     progress: impl Fn(u64, Option<u64>),
-    mut chunk: impl FnMut(&Uint8Array),
-) -> Result<(), FetchError> {
+    chunk: impl FnMut(&Uint8Array) -> Result<(), R>,
+) -> Result<(), StreamError<R>> {
+    let response = fetch_response(url).await.map_err(StreamError::Read)?;
+    let total = expected.or_else(|| content_length(&response));
+    let Some(body) = response.body() else {
+        return Ok(());
+    };
     let network = |e: JsValue| FetchError::Network {
         url: url.to_owned(),
         message: js_message(&e),
     };
+    read_stream(body, network, total, progress, chunk).await
+}
+
+/// The response to a GET of `url`, if it is a success.
+async fn fetch_response(url: &str) -> Result<Response, FetchError> {
     let response: Response = JsFuture::from(window().fetch_with_str(url))
         .await
         .and_then(|r| r.dyn_into())
-        .map_err(network)?;
+        .map_err(|e| FetchError::Network {
+            url: url.to_owned(),
+            message: js_message(&e),
+        })?;
     if !response.ok() {
         return Err(FetchError::Status {
             url: url.to_owned(),
@@ -142,30 +255,45 @@ async fn fetch_chunks(
             text: response.status_text(),
         });
     }
-    let total = expected.or_else(|| {
-        response
-            .headers()
-            .get("content-length")
-            .ok()
-            .flatten()
-            .and_then(|v| v.parse().ok())
-    });
-    let Some(body) = response.body() else {
-        return Ok(());
-    };
-    let reader: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    Ok(response)
+}
+
+fn content_length(response: &Response) -> Option<u64> {
+    response
+        .headers()
+        .get("content-length")
+        .ok()
+        .flatten()
+        .and_then(|v| v.parse().ok())
+}
+
+/// Hands each chunk of `stream` to `chunk`, reporting progress after it;
+/// cancels the stream when `chunk` refuses one.
+async fn read_stream<R>(
+    stream: ReadableStream,
+    failed: impl Fn(JsValue) -> FetchError,
+    total: Option<u64>,
+    progress: impl Fn(u64, Option<u64>),
+    mut chunk: impl FnMut(&Uint8Array) -> Result<(), R>,
+) -> Result<(), StreamError<R>> {
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let failed = |e: JsValue| StreamError::Read(failed(e));
     let mut received = 0u64;
     progress(0, total);
     loop {
-        let read = JsFuture::from(reader.read()).await.map_err(network)?;
-        let done = Reflect::get(&read, &"done".into()).map_err(network)?;
+        let read = JsFuture::from(reader.read()).await.map_err(failed)?;
+        let done = Reflect::get(&read, &"done".into()).map_err(failed)?;
         if done.as_bool().unwrap_or(true) {
             break;
         }
-        let value = Reflect::get(&read, &"value".into()).map_err(network)?;
-        let data: Uint8Array = value.dyn_into().map_err(network)?;
+        let value = Reflect::get(&read, &"value".into()).map_err(failed)?;
+        let data: Uint8Array = value.dyn_into().map_err(failed)?;
         received += u64::from(data.length());
-        chunk(&data);
+        if let Err(refusal) = chunk(&data) {
+            // The refusal is the news; how the cancel ends does not matter.
+            let _ = reader.cancel();
+            return Err(StreamError::Refused(refusal));
+        }
         progress(received, total);
     }
     Ok(())

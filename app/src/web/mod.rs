@@ -20,7 +20,10 @@ mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
 pub use dom::{close_dialog, download, focus_id, outer_html, show_dialog};
-pub use fetch::{damaged_message, fetch_blob, fetch_bytes, read_file, FetchError};
+pub use fetch::{
+    damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
+    StreamError,
+};
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;

@@ -293,7 +293,7 @@ fn lexical(index: &InvertedIndex, n_docs: u32, field: &str) -> Result<LexicalSec
         )));
     }
     Ok(LexicalSection {
-        terms: StrTable::build(index.terms().iter().map(String::as_str))?,
+        terms: StrTable::build(index.terms())?,
         doc_freqs: index.doc_freqs().to_vec(),
         offsets: index.offsets().to_vec(),
         postings: index.postings_bytes().to_vec(),

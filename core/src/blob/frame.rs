@@ -82,27 +82,37 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     h.digest()
 }
 
+/// What the first bytes of a file say, checked as far as they go: the
+/// magic, then the version (from 12 bytes on), then the file's length as
+/// its prefix declares it (`None` until all 32 prefix bytes are there).
+/// Lets a reader refuse a file of another kind, version or size before
+/// reading the rest of it.
+pub fn declared_len(start: &[u8], version: u32) -> Result<Option<u64>, BlobError> {
+    let magic_len = start.len().min(MAGIC.len());
+    if start[..magic_len] != MAGIC[..magic_len] {
+        return Err(BlobError::NotABlob);
+    }
+    if start.len() >= 12 {
+        let found = u32_at(start, 8);
+        if found != version {
+            return Err(BlobError::UnsupportedVersion {
+                found,
+                supported: version,
+            });
+        }
+    }
+    Ok((start.len() >= PREFIX_LEN).then(|| u64_at(start, 24)))
+}
+
 /// Checks the prefix (magic, version, length, checksum) and the section
 /// table, in that order, and returns the table.
 pub fn parse(bytes: &[u8], version: u32) -> Result<Vec<SectionEntry>, BlobError> {
-    let magic_len = bytes.len().min(MAGIC.len());
-    if bytes[..magic_len] != MAGIC[..magic_len] {
-        return Err(BlobError::NotABlob);
-    }
-    if bytes.len() < PREFIX_LEN {
+    let Some(expected) = declared_len(bytes, version)? else {
         return Err(BlobError::WrongLength {
             expected: PREFIX_LEN as u64,
             found: bytes.len() as u64,
         });
-    }
-    let found = u32_at(bytes, 8);
-    if found != version {
-        return Err(BlobError::UnsupportedVersion {
-            found,
-            supported: version,
-        });
-    }
-    let expected = u64_at(bytes, 24);
+    };
     if expected != bytes.len() as u64 {
         return Err(BlobError::WrongLength {
             expected,
@@ -239,6 +249,20 @@ mod tests {
             parse(&flipped, V),
             Err(BlobError::ChecksumMismatch { .. })
         ));
+    }
+
+    #[test]
+    fn the_first_bytes_say_kind_version_and_length() {
+        let bytes = sample();
+        assert_eq!(declared_len(&[], V), Ok(None));
+        assert_eq!(declared_len(&bytes[..11], V + 1), Ok(None));
+        assert_eq!(declared_len(b"PK\x03", V), Err(BlobError::NotABlob));
+        assert!(matches!(
+            declared_len(&bytes[..12], V + 1),
+            Err(BlobError::UnsupportedVersion { found: V, .. })
+        ));
+        assert_eq!(declared_len(&bytes[..31], V), Ok(None));
+        assert_eq!(declared_len(&bytes[..32], V), Ok(Some(bytes.len() as u64)));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::index::{IndexParts, InvertedIndex};
 use crate::search::Bm25Params;
 use crate::search::IdfTable;
 
-/// Byte ranges of the sections a loaded blob reads from.
+/// Where the sections a loaded blob reads in place lie in its kept bytes.
 pub(super) struct Ranges {
     pub docs: Range<usize>,
     pub text: Range<usize>,
@@ -31,15 +31,38 @@ pub(super) struct Ranges {
     pub graph: Option<Range<usize>>,
 }
 
+/// Whether a loaded blob reads `kind` from its bytes (kept), or copies it
+/// into structures of its own at load (the header, indexes, vectors and
+/// idf table), so that its bytes need not stay.
+fn read_in_place(kind: SectionKind) -> bool {
+    matches!(
+        kind,
+        SectionKind::Docs
+            | SectionKind::Text
+            | SectionKind::Queries
+            | SectionKind::Qrels
+            | SectionKind::Graph
+    )
+}
+
 impl Blob {
-    /// Validates `bytes` completely and loads it. The bytes are copied once
-    /// into 16-byte-aligned storage (rkyv needs aligned archives; a fetched
-    /// buffer has no such guarantee), and the lexical fields are rebuilt
-    /// into [`InvertedIndex`]es, which checks every posting.
+    /// What the first bytes of a file say (see [`frame::declared_len`]):
+    /// an error when they are not the start of a blob this build reads,
+    /// else the file's length once the 32-byte prefix is there.
+    pub fn declared_len(start: &[u8]) -> Result<Option<u64>, BlobError> {
+        frame::declared_len(start, FORMAT_VERSION)
+    }
+
+    /// Validates `bytes` completely and loads it. Sections read in place
+    /// (documents, text, queries, judgments, graph) are copied once into
+    /// 16-byte-aligned storage the blob keeps (rkyv needs aligned
+    /// archives; a fetched buffer has no such guarantee). The others are
+    /// copied aligned one at a time, checked and rebuilt into structures of
+    /// their own ([`InvertedIndex`], which checks every posting,
+    /// [`DenseIndex`], [`IdfTable`]), and their bytes dropped: a loaded
+    /// blob holds nothing of the file twice.
     pub fn load(bytes: &[u8]) -> Result<Blob, BlobError> {
         let table = frame::parse(bytes, FORMAT_VERSION)?;
-        let mut aligned = AlignedVec::<16>::with_capacity(bytes.len());
-        aligned.extend_from_slice(bytes);
 
         let mut sections = Vec::with_capacity(table.len());
         let mut found: HashMap<SectionKind, Range<usize>> = HashMap::new();
@@ -89,14 +112,15 @@ impl Blob {
                 .ok_or(BlobError::MissingSection(kind.name()))
         };
         let header_range = required(SectionKind::Header)?;
-        let header: &ArchivedHeader = access(&aligned, header_range.clone(), "header")?;
+        let header_bytes = aligned(&bytes[header_range]);
+        let header: &ArchivedHeader = access(&header_bytes, "header")?;
         let header: Header = rkyv::deserialize::<Header, rancor::Error>(header)
             .map_err(|e| archive_error("header", e))?;
         let hash = content_hash(
             table
                 .iter()
                 .skip(1)
-                .map(|e| &aligned[e.offset..e.offset + e.len]),
+                .map(|e| &bytes[e.offset..e.offset + e.len]),
         );
         if hash != header.content_hash {
             return Err(BlobError::invalid(
@@ -107,20 +131,24 @@ impl Blob {
         check_header(&header)?;
         let n_docs = header.n_docs as usize;
 
+        let (kept, kept_at) = keep_in_place(bytes, &found);
+        let kept_range = |kind: SectionKind| kept_at.get(&kind).cloned();
         let ranges = Ranges {
-            docs: required(SectionKind::Docs)?,
-            text: required(SectionKind::Text)?,
-            queries: found.get(&SectionKind::Queries).cloned(),
-            qrels: found.get(&SectionKind::Qrels).cloned(),
-            graph: found.get(&SectionKind::Graph).cloned(),
+            docs: kept_range(SectionKind::Docs)
+                .ok_or(BlobError::MissingSection(SectionKind::Docs.name()))?,
+            text: kept_range(SectionKind::Text)
+                .ok_or(BlobError::MissingSection(SectionKind::Text.name()))?,
+            queries: kept_range(SectionKind::Queries),
+            qrels: kept_range(SectionKind::Qrels),
+            graph: kept_range(SectionKind::Graph),
         };
-        let docs: &ArchivedDocsSection = access(&aligned, ranges.docs.clone(), "docs")?;
-        let doc_ids = check_docs(docs, n_docs)?;
-        let text: &ArchivedTextSection = access(&aligned, ranges.text.clone(), "text")?;
+        let docs: &ArchivedDocsSection = access(slice(&kept, &ranges.docs), "docs")?;
+        let doc_order = check_docs(docs, n_docs)?;
+        let text: &ArchivedTextSection = access(slice(&kept, &ranges.text), "text")?;
         text.validate(n_docs)?;
-        check_queries_and_qrels(&aligned, &ranges, &header, docs.areas.count())?;
+        check_queries_and_qrels(&kept, &ranges, &header, docs.areas.count())?;
         if let Some(range) = &ranges.graph {
-            let graph: &ArchivedGraphSection = access(&aligned, range.clone(), "graph")?;
+            let graph: &ArchivedGraphSection = access(slice(&kept, range), "graph")?;
             graph.explicit.validate("explicit", n_docs)?;
             graph.implicit.validate("implicit", n_docs)?;
         }
@@ -135,14 +163,16 @@ impl Blob {
                 (Field::Text, None) => return Err(BlobError::MissingSection(kind.name())),
                 (Field::Augmented, None) => continue,
             };
-            let lex: &ArchivedLexicalSection = access(&aligned, range, kind.name())?;
+            let section = aligned(&bytes[range]);
+            let lex: &ArchivedLexicalSection = access(&section, kind.name())?;
             fields.push((field, rebuild_index(lex, field, n_docs)?));
         }
 
         let (dense_model, dense) = match found.get(&SectionKind::Dense) {
             None => (None, Vec::new()),
             Some(range) => {
-                let section: &ArchivedDenseSection = access(&aligned, range.clone(), "dense")?;
+                let section = aligned(&bytes[range.clone()]);
+                let section: &ArchivedDenseSection = access(&section, "dense")?;
                 let (model, sets) = load_dense(section, n_docs)?;
                 (Some(model), sets)
             }
@@ -151,7 +181,8 @@ impl Blob {
         let idf_table = match found.get(&SectionKind::Idf) {
             None => None,
             Some(range) => {
-                let section: &ArchivedIdfSection = access(&aligned, range.clone(), "idf")?;
+                let section = aligned(&bytes[range.clone()]);
+                let section: &ArchivedIdfSection = access(&section, "idf")?;
                 let table = IdfTable::from_parts(
                     n_docs as u64,
                     section.dfs.iter().map(|d| d.to_native()).collect(),
@@ -164,7 +195,8 @@ impl Blob {
         };
 
         Ok(Blob {
-            bytes: aligned,
+            bytes: kept,
+            file_len: bytes.len(),
             sections,
             header,
             ranges,
@@ -172,25 +204,58 @@ impl Blob {
             dense_model,
             dense,
             idf_table,
-            doc_ids,
+            doc_order,
         })
     }
 }
 
+/// Copies the sections read in place into one aligned buffer, each at a
+/// multiple of 16, and says where each went.
+fn keep_in_place(
+    bytes: &[u8],
+    found: &HashMap<SectionKind, Range<usize>>,
+) -> (AlignedVec<16>, HashMap<SectionKind, Range<usize>>) {
+    let mut in_place: Vec<(SectionKind, Range<usize>)> = found
+        .iter()
+        .filter(|(kind, _)| read_in_place(**kind))
+        .map(|(kind, range)| (*kind, range.clone()))
+        .collect();
+    in_place.sort_by_key(|(_, range)| range.start);
+    let padded = |len: usize| len.div_ceil(frame::ALIGN) * frame::ALIGN;
+    let total = in_place.iter().map(|(_, r)| padded(r.len())).sum();
+    let mut kept = AlignedVec::<16>::with_capacity(total);
+    let mut at = HashMap::new();
+    for (kind, range) in in_place {
+        kept.resize(padded(kept.len()), 0);
+        let start = kept.len();
+        kept.extend_from_slice(&bytes[range]);
+        at.insert(kind, start..kept.len());
+    }
+    (kept, at)
+}
+
+/// One section's bytes, copied to aligned storage for rkyv.
+fn aligned(bytes: &[u8]) -> AlignedVec<16> {
+    let mut out = AlignedVec::<16>::with_capacity(bytes.len());
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// `range` of the kept bytes; it starts at a multiple of 16, so the slice
+/// is as aligned as the buffer.
+fn slice<'a>(kept: &'a AlignedVec<16>, range: &Range<usize>) -> &'a [u8] {
+    kept.get(range.clone()).unwrap_or_default()
+}
+
 /// rkyv's bytecheck validation of one section.
-pub(super) fn access<'a, T>(
-    bytes: &'a AlignedVec<16>,
-    range: Range<usize>,
-    section: &'static str,
-) -> Result<&'a T, BlobError>
+/// `bytes` must start at an address aligned to 16 (a whole [`AlignedVec`],
+/// or a [`slice`] of the kept bytes).
+fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
 where
     T: rkyv::Portable
         + for<'b> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'b, rancor::Error>>,
 {
-    let slice = bytes.get(range).ok_or(BlobError::SectionTable(format!(
-        "section `{section}` out of bounds"
-    )))?;
-    rkyv::access::<T, rancor::Error>(slice).map_err(|e| archive_error(section, e))
+    rkyv::access::<T, rancor::Error>(bytes).map_err(|e| archive_error(section, e))
 }
 
 fn archive_error(section: &'static str, e: rancor::Error) -> BlobError {
@@ -226,11 +291,10 @@ fn check_header(h: &Header) -> Result<(), BlobError> {
     Ok(())
 }
 
-/// Checks the docs section and returns the id → index map (ids unique).
-fn check_docs(
-    docs: &ArchivedDocsSection,
-    n_docs: usize,
-) -> Result<HashMap<Box<str>, u32>, BlobError> {
+/// Checks the docs section and returns the documents in the order of
+/// their ids (ids unique), for [`Blob::doc_index`]'s binary search: the
+/// ids stay in the section, not copied into a map beside it.
+fn check_docs(docs: &ArchivedDocsSection, n_docs: usize) -> Result<Vec<u32>, BlobError> {
     let section = "docs";
     docs.ids.validate(section, "ids", Some(n_docs))?;
     docs.titles.validate(section, "titles", Some(n_docs))?;
@@ -251,16 +315,16 @@ fn check_docs(
         n_areas,
         section,
     )?;
-    let mut ids = HashMap::with_capacity(n_docs);
-    for (i, id) in docs.ids.iter().enumerate() {
-        if ids.insert(Box::from(id), i as u32).is_some() {
-            return Err(BlobError::invalid(
-                section,
-                format!("duplicate document id `{id}`"),
-            ));
-        }
+    let id = |d: u32| docs.ids.get(d as usize).unwrap_or_default();
+    let mut order: Vec<u32> = (0..n_docs as u32).collect();
+    order.sort_by(|&a, &b| id(a).cmp(id(b)));
+    if let Some(pair) = order.windows(2).find(|p| id(p[0]) == id(p[1])) {
+        return Err(BlobError::invalid(
+            section,
+            format!("duplicate document id `{}`", id(pair[0])),
+        ));
     }
-    Ok(ids)
+    Ok(order)
 }
 
 fn check_areas(
@@ -299,7 +363,7 @@ fn check_queries_and_qrels(
         (None, _) => return Err(BlobError::MissingSection(SectionKind::Queries.name())),
         (_, None) => return Err(BlobError::MissingSection(SectionKind::Qrels.name())),
     };
-    let q: &ArchivedQueriesSection = access(bytes, queries, "queries")?;
+    let q: &ArchivedQueriesSection = access(slice(bytes, &queries), "queries")?;
     q.ids.validate("queries", "ids", Some(n_queries))?;
     q.texts.validate("queries", "texts", Some(n_queries))?;
     check_areas(
@@ -316,7 +380,7 @@ fn check_queries_and_qrels(
         ));
     }
 
-    let j: &ArchivedQrelsSection = access(bytes, qrels, "qrels")?;
+    let j: &ArchivedQrelsSection = access(slice(bytes, &qrels), "qrels")?;
     let bad = |msg: &str| Err(BlobError::invalid("qrels", msg));
     let n_judgments = header.n_judgments as usize;
     if j.offsets.len() != n_queries + 1

@@ -23,7 +23,11 @@
 //! its claimed size is checked (16 MiB a block, 256 MiB in all), so a
 //! crafted blob cannot make a reader inflate gigabytes —, every
 //! posting via [`InvertedIndex::from_parts`]). A damaged, truncated or
-//! old-version blob is an error naming the problem.
+//! old-version blob is an error naming the problem; [`Blob::declared_len`]
+//! says so for the kind and version from a file's first bytes, before the
+//! rest is read. A loaded blob keeps the bytes of the sections it reads in
+//! place (documents, text, queries, judgments, graph) and holds the others
+//! only as the structures rebuilt from them: nothing of the file twice.
 //!
 //! # Extending
 //!
@@ -62,8 +66,6 @@ mod load;
 mod strtable;
 mod text;
 mod view;
-
-use std::collections::HashMap;
 
 use rkyv::util::AlignedVec;
 
@@ -114,7 +116,10 @@ pub struct SectionInfo {
 
 /// A validated, loaded blob. See the module docs for what loading checks.
 pub struct Blob {
+    /// The sections read in place (see `load`), each at a multiple of 16.
     bytes: AlignedVec<16>,
+    /// The file's length.
+    file_len: usize,
     sections: Vec<SectionInfo>,
     header: Header,
     ranges: load::Ranges,
@@ -123,7 +128,8 @@ pub struct Blob {
     dense: Vec<(Field, DenseIndex)>,
     /// BM25's idf logarithms as the builder computed them (`IDFL`).
     idf_table: Option<IdfTable>,
-    doc_ids: HashMap<Box<str>, u32>,
+    /// Document indexes in the order of their ids.
+    doc_order: Vec<u32>,
 }
 
 /// The model a blob's document vectors were made with.

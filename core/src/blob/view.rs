@@ -1,5 +1,6 @@
 //! Read access to a loaded blob: the API the CLI and the browser use.
-//! Everything but the lexical indexes is read in place from the archive.
+//! Documents, text, queries, judgments and the graph are read in place
+//! from their archives; the rest was rebuilt at load.
 
 use super::format::{
     ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection, ArchivedQueriesSection,
@@ -52,16 +53,9 @@ impl Blob {
         &self.sections
     }
 
-    /// The bytes of one section, as listed by [`Self::sections`].
-    pub fn section_bytes(&self, section: &SectionInfo) -> &[u8] {
-        self.bytes
-            .get(section.offset..section.offset + section.len)
-            .unwrap_or_default()
-    }
-
     /// Total size of the blob file.
     pub fn len_bytes(&self) -> usize {
-        self.bytes.len()
+        self.file_len
     }
 
     /// Documents in the pool.
@@ -76,7 +70,12 @@ impl Blob {
 
     /// The index of the document with this id.
     pub fn doc_index(&self, id: &str) -> Option<u32> {
-        self.doc_ids.get(id).copied()
+        let docs = self.docs();
+        let at = self
+            .doc_order
+            .binary_search_by(|&d| docs.ids.get(d as usize).unwrap_or_default().cmp(id))
+            .ok()?;
+        Some(self.doc_order[at])
     }
 
     /// Document `doc`'s title.

@@ -28,18 +28,19 @@ mod error;
 mod parts;
 mod postings;
 mod varint;
+mod vocabulary;
 
 use std::collections::HashMap;
 
 pub use error::{IndexError, PostingsProblem};
 pub use parts::IndexParts;
 pub use postings::{Posting, Postings};
+use vocabulary::Vocabulary;
 
 /// An immutable inverted index over a corpus of token lists.
 #[derive(Debug, Clone)]
 pub struct InvertedIndex {
-    terms: Vec<String>,
-    term_ids: HashMap<String, u32>,
+    terms: Vocabulary,
     doc_freqs: Vec<u32>,
     offsets: Vec<u32>,
     postings: Vec<u8>,
@@ -125,9 +126,9 @@ impl InvertedIndex {
             doc_freqs.push(list.doc_freq);
         }
         let total_len = doc_lens.iter().map(|&l| u64::from(l)).sum();
+        drop(term_ids);
         Ok(InvertedIndex {
-            terms,
-            term_ids,
+            terms: Vocabulary::new(terms)?,
             doc_freqs,
             offsets,
             postings,
@@ -149,17 +150,17 @@ impl InvertedIndex {
     /// The id of `term`, if it occurs in the corpus.
     #[inline]
     pub fn term_id(&self, term: &str) -> Option<u32> {
-        self.term_ids.get(term).copied()
+        self.terms.id(term)
     }
 
     /// The term with id `id`.
     pub fn term(&self, id: u32) -> Option<&str> {
-        self.terms.get(id as usize).map(String::as_str)
+        self.terms.get(id)
     }
 
-    /// All terms, indexed by term id (first-seen order).
-    pub fn terms(&self) -> &[String] {
-        &self.terms
+    /// All terms, in term id order (first-seen order).
+    pub fn terms(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.terms.iter()
     }
 
     /// Number of documents containing each term, indexed by term id.

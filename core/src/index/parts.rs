@@ -1,9 +1,8 @@
 //! The index as plain arrays, for storing in a blob and rebuilding from one.
 
-use std::collections::HashMap;
-
 use super::error::{IndexError, PostingsProblem};
 use super::postings::Postings;
+use super::vocabulary::Vocabulary;
 use super::InvertedIndex;
 
 /// The raw arrays an [`InvertedIndex`] is made of. A blob stores these;
@@ -26,7 +25,7 @@ impl InvertedIndex {
     /// Takes the index apart into its raw arrays.
     pub fn into_parts(self) -> IndexParts {
         IndexParts {
-            terms: self.terms,
+            terms: self.terms.iter().map(str::to_owned).collect(),
             doc_freqs: self.doc_freqs,
             offsets: self.offsets,
             postings: self.postings,
@@ -50,7 +49,6 @@ impl InvertedIndex {
             doc_lens,
         } = parts;
         let n_terms = terms.len();
-        u32::try_from(n_terms).map_err(|_| IndexError::TooLarge { what: "terms" })?;
         let n_docs = u32::try_from(doc_lens.len())
             .map_err(|_| IndexError::TooLarge { what: "documents" })?;
         u32::try_from(postings.len()).map_err(|_| IndexError::TooLarge {
@@ -58,14 +56,7 @@ impl InvertedIndex {
         })?;
         expect_len("doc_freqs", n_terms, doc_freqs.len())?;
         expect_len("offsets", n_terms + 1, offsets.len())?;
-
-        let mut term_ids = HashMap::with_capacity(n_terms);
-        for (id, term) in terms.iter().enumerate() {
-            let id = id as u32;
-            if term_ids.insert(term.clone(), id).is_some() {
-                return Err(IndexError::DuplicateTerm { term: id });
-            }
-        }
+        let terms = Vocabulary::new(terms)?;
 
         check_offsets(&offsets, postings.len())?;
 
@@ -89,7 +80,6 @@ impl InvertedIndex {
         let total_len = summed_tf.iter().sum();
         Ok(InvertedIndex {
             terms,
-            term_ids,
             doc_freqs,
             offsets,
             postings,

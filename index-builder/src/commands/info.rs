@@ -90,7 +90,7 @@ pub fn run(path: &Path) -> Result<()> {
     let mut totals = [0usize; 3];
     let n_docs = blob.n_docs().max(1);
     for s in blob.sections() {
-        let data = blob.section_bytes(s);
+        let data = bytes.get(s.offset..s.offset + s.len).unwrap_or_default();
         let sizes = [data.len(), gzip_len(data)?, brotli_len(data)?];
         writeln!(
             out,

@@ -19,6 +19,7 @@ mod in_page_llm;
 mod judgments;
 mod llm;
 mod loading;
+mod memory;
 mod native;
 mod offline;
 mod search;
