@@ -173,6 +173,7 @@ impl Blob {
             dense,
             idf_table,
             doc_ids,
+            text_cache: Default::default(),
         })
     }
 }

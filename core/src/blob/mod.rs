@@ -61,6 +61,7 @@ mod graph;
 mod load;
 mod strtable;
 mod text;
+mod text_cache;
 mod view;
 
 use std::collections::HashMap;
@@ -124,6 +125,8 @@ pub struct Blob {
     /// BM25's idf logarithms as the builder computed them (`IDFL`).
     idf_table: Option<IdfTable>,
     doc_ids: HashMap<Box<str>, u32>,
+    /// Display-text blocks recently inflated.
+    text_cache: text_cache::TextCache,
 }
 
 /// The model a blob's document vectors were made with.
