@@ -15,11 +15,14 @@
 //! and the service worker's cached page answers every link without
 //! matching query strings.
 //!
-//! Decoding is defensive, because a link is untrusted input: unknown keys
-//! are ignored, a key given twice counts once (the first), numbers are
-//! clamped into their valid ranges, and anything unreadable (bad escapes,
-//! unknown names, NaN) falls back to the default, as if it were absent.
-//! Decoded text is only ever shown as text nodes by the views.
+//! Decoding is defensive, because a link is untrusted input: only the
+//! first [`FRAGMENT_MAX`] bytes are read, unknown keys are ignored, a key
+//! given twice counts once (the first), the query is cut to [`QUERY_MAX`],
+//! a pool is a file name of `[A-Za-z0-9._-]`, numbers are clamped into
+//! their valid ranges, and anything unreadable (bad escapes, unknown
+//! names, NaN) falls back to the default, as if it were absent. Decoding
+//! is linear in the fragment's length. Decoded text is only ever shown as
+//! text nodes by the views.
 //!
 //! This module is pure (no browser API), so it is tested natively:
 //! `cargo test -p nomos-app`.
@@ -41,6 +44,41 @@ const HASH_MAX: usize = 64;
 const COLUMN_MAX: usize = 32;
 /// Most benchmark queries a link may ask an LLM method to rank.
 pub const LLM_QUERIES_MAX: usize = 100_000;
+/// Longest query, in UTF-16 code units as the search box's `maxlength`
+/// counts them: about 3,000 words, three times GreekBarRetrieval's longest
+/// question with its facts (1,013 words).
+pub const QUERY_MAX: usize = 20_000;
+/// Bytes of a fragment read; the rest is ignored. Room for a query of
+/// [`QUERY_MAX`] Chinese characters percent-encoded (9 bytes each) and the
+/// other keys.
+pub const FRAGMENT_MAX: usize = 256 * 1024;
+/// Longest pool file name accepted.
+const POOL_MAX: usize = 255;
+/// The keys a link may have; a key is looked up here, never in what the
+/// link said before.
+const KEYS: [&str; 21] = [
+    "view",
+    "pool",
+    "hash",
+    "rank",
+    "bm25",
+    "field",
+    "q",
+    "source",
+    "area",
+    "doc",
+    "eq",
+    "vs",
+    "vsrank",
+    "vsfield",
+    "sort",
+    "transcript",
+    "tpath",
+    "n",
+    "bench",
+    "runa",
+    "runb",
+];
 
 /// Everything a link restores. `None` (or empty) means "not in the link":
 /// the app keeps its default, e.g. the pool's own BM25 method.
@@ -58,6 +96,9 @@ pub struct LinkState {
     /// The field ranked.
     pub field: Field,
     pub query: String,
+    /// The link's query was longer than [`QUERY_MAX`] (or than the
+    /// fragment read) and was cut. Never written into a link.
+    pub query_cut: bool,
     pub source: Option<String>,
     pub area: Option<String>,
     /// The open article's id.
@@ -149,6 +190,7 @@ impl Default for LinkState {
             method: None,
             field: Field::Text,
             query: String::new(),
+            query_cut: false,
             source: None,
             area: None,
             article: None,
@@ -244,16 +286,29 @@ impl LinkState {
     /// cannot be read is left at its default.
     pub fn decode(fragment: &str) -> LinkState {
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        let torn = fragment.len() > FRAGMENT_MAX;
+        let fragment = &fragment[..char_floor(fragment, FRAGMENT_MAX)];
         let mut state = LinkState::default();
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen = [false; KEYS.len()];
         let mut transcript_path = None;
-        for pair in fragment.split('&') {
+        let mut pairs = fragment.split('&').peekable();
+        while let Some(pair) = pairs.next() {
             let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
-            if seen.contains(&key) {
+            let Some(k) = KEYS.iter().position(|known| *known == key) else {
+                continue;
+            };
+            if std::mem::replace(&mut seen[k], true) {
                 continue;
             }
-            seen.push(key);
-            let Some(value) = unescape(raw) else { continue };
+            // The pair the fragment's cap cut through: only the query is
+            // read from what is left of it.
+            let cut_here = torn && pairs.peek().is_none();
+            let value = match (cut_here, key) {
+                (false, _) => unescape(raw),
+                (true, "q") => unescape_torn(raw),
+                (true, _) => None,
+            };
+            let Some(value) = value else { continue };
             let text = || Some(value.clone()).filter(|v| !v.is_empty());
             match key {
                 "view" => {
@@ -262,12 +317,16 @@ impl LinkState {
                         _ => View::Search,
                     }
                 }
-                "pool" => state.pool = text(),
+                "pool" => state.pool = Some(value.clone()).filter(|v| is_pool_file(v)),
                 "hash" => state.hash = decode_hash(&value),
                 "rank" => state.rank = value.parse().ok(),
                 "bm25" => state.method = Bm25Link::decode(&value),
                 "field" => state.field = decode_field(&value),
-                "q" => state.query = value,
+                "q" => {
+                    let (query, cut) = cut_query(&value);
+                    state.query = query.to_owned();
+                    state.query_cut = cut || cut_here;
+                }
                 "source" => state.source = text(),
                 "area" => state.area = text(),
                 "doc" => state.article = text(),
@@ -306,6 +365,37 @@ impl LinkState {
         }
         state
     }
+}
+
+/// A manifest pool's file name: `[A-Za-z0-9._-]`, at most [`POOL_MAX`]
+/// bytes.
+fn is_pool_file(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= POOL_MAX
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
+/// `query`'s first [`QUERY_MAX`] UTF-16 code units (whole characters),
+/// and whether that cut anything.
+pub fn cut_query(query: &str) -> (&str, bool) {
+    let mut units = 0;
+    for (at, c) in query.char_indices() {
+        units += c.len_utf16();
+        if units > QUERY_MAX {
+            return (&query[..at], true);
+        }
+    }
+    (query, false)
+}
+
+/// The largest character boundary of `s` at or below `at`.
+fn char_floor(s: &str, at: usize) -> usize {
+    let mut at = at.min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// A field as links name it: nothing for the text, the default.
@@ -374,12 +464,37 @@ fn escape_into(s: &str, out: &mut String) {
 /// Undoes [`escape_into`], and reads `+` as a space as forms write it.
 /// `None` for a malformed escape or text that is not UTF-8.
 fn unescape(s: &str) -> Option<String> {
+    String::from_utf8(unescape_bytes(s, false)?).ok()
+}
+
+/// [`unescape`] for a value cut short: an escape or a UTF-8 character
+/// torn at its end is dropped.
+fn unescape_torn(s: &str) -> Option<String> {
+    match String::from_utf8(unescape_bytes(s, true)?) {
+        Ok(text) => Some(text),
+        Err(e) if e.utf8_error().error_len().is_none() => {
+            let valid = e.utf8_error().valid_up_to();
+            let mut bytes = e.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+/// The bytes `s` escapes; a torn escape at the end ends them when `torn`,
+/// and is malformed otherwise.
+fn unescape_bytes(s: &str, torn: bool) -> Option<Vec<u8>> {
     let mut bytes = Vec::with_capacity(s.len());
     let mut it = s.bytes();
     while let Some(b) = it.next() {
         match b {
             b'%' => {
-                let hex = [it.next()?, it.next()?];
+                let hex = match (it.next(), it.next()) {
+                    (Some(a), Some(b)) => [a, b],
+                    _ if torn => break,
+                    _ => return None,
+                };
                 let hex = std::str::from_utf8(&hex).ok()?;
                 bytes.push(u8::from_str_radix(hex, 16).ok()?);
             }
@@ -387,7 +502,7 @@ fn unescape(s: &str) -> Option<String> {
             _ => bytes.push(b),
         }
     }
-    String::from_utf8(bytes).ok()
+    Some(bytes)
 }
 
 #[cfg(test)]
@@ -471,12 +586,13 @@ mod tests {
             let hex = |r: &mut Rng| format!("{:032x}", (r.next() as u128) << 64 | r.next() as u128);
             LinkState {
                 view: self.pick(&[View::Search, View::Evaluate]),
-                pool: self.some_text(),
+                pool: (self.below(4) > 0).then(|| format!("pool-{}.blob", self.below(100))),
                 hash: (self.below(2) == 0).then(|| hex(self)),
                 rank: (self.below(3) > 0).then(|| self.rank()),
                 method: (self.below(3) > 0).then(|| self.method()),
                 field: self.pick(&[Field::Text, Field::Augmented]),
                 query: self.text(40),
+                query_cut: false,
                 source: self.some_text(),
                 area: self.some_text(),
                 article: self.some_text(),
@@ -624,6 +740,102 @@ mod tests {
         );
         // Invalid UTF-8 after unescaping.
         assert_eq!(LinkState::decode("doc=%FF").article, None);
+    }
+
+    /// 64,000 distinct unknown keys: remembering every key seen and
+    /// searching that list took minutes.
+    #[test]
+    fn a_fragment_of_many_keys_reads_in_linear_time() {
+        const DIGITS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        let mut fragment = String::new();
+        'keys: for len in 1..=3u32 {
+            for n in 0..DIGITS.len().pow(len) {
+                let key: String = (0..len)
+                    .map(|i| DIGITS[n / DIGITS.len().pow(i) % DIGITS.len()] as char)
+                    .collect();
+                if fragment.len() + key.len() + 20 > FRAGMENT_MAX {
+                    break 'keys;
+                }
+                if KEYS.contains(&key.as_str()) {
+                    continue;
+                }
+                fragment.push_str(&key);
+                fragment.push('&');
+            }
+        }
+        fragment.push_str("q=found");
+        let started = std::time::Instant::now();
+        let state = LinkState::decode(&fragment);
+        let took = started.elapsed();
+        assert_eq!((state.query.as_str(), state.query_cut), ("found", false));
+        assert!(took.as_secs() < 2, "took {took:?}");
+    }
+
+    #[test]
+    fn a_long_query_is_cut_and_says_so() {
+        let read = |q: String| {
+            let s = LinkState::decode(&format!("q={q}"));
+            (s.query, s.query_cut)
+        };
+        let fits = "a".repeat(QUERY_MAX);
+        assert_eq!(read(fits.clone()), (fits.clone(), false));
+        assert_eq!(read(format!("{fits}b")), (fits, true));
+        // UTF-16 code units, as `maxlength` counts: an emoji is two, and
+        // is never split.
+        let emoji = "%F0%9F%98%80".repeat(QUERY_MAX / 2 + 1);
+        let (query, cut) = read(format!("a{emoji}"));
+        assert!(cut);
+        assert_eq!(query.chars().count(), 1 + (QUERY_MAX - 1) / 2);
+        assert!(query.encode_utf16().count() <= QUERY_MAX);
+        // A cut query is never written into a link.
+        let state = LinkState::decode(&format!("q={}", "a".repeat(QUERY_MAX + 5)));
+        assert!(!LinkState::decode(&state.encode()).query_cut);
+    }
+
+    #[test]
+    fn only_the_fragments_first_bytes_are_read() {
+        // 1.5 MB of α: the cap tears the query inside an escape, or inside
+        // a character's bytes; what is whole is kept, and said to be cut.
+        for pad in 0..9 {
+            let fragment = format!(
+                "pool=el-syntagma.blob&{}q={}",
+                "x&".repeat(pad),
+                "%CE%B1".repeat(250_000)
+            );
+            let state = LinkState::decode(&fragment);
+            assert_eq!(state.pool.as_deref(), Some("el-syntagma.blob"));
+            assert!(state.query_cut && !state.query.is_empty());
+            assert!(state.query.chars().all(|c| c == 'α'), "pad {pad}");
+            assert!(state.query.chars().count() < FRAGMENT_MAX / 6);
+        }
+        // Another key torn by the cap is dropped; keys past it are unread.
+        let doc = format!("q=short&doc={}&eq=after", "d".repeat(FRAGMENT_MAX));
+        let state = LinkState::decode(&doc);
+        assert_eq!((state.query.as_str(), state.query_cut), ("short", false));
+        assert_eq!((state.article, state.eval_query), (None, None));
+    }
+
+    #[test]
+    fn pools_are_plain_file_names() {
+        let pool = |s: &str| LinkState::decode(&format!("pool={s}")).pool;
+        assert_eq!(
+            pool("el-syntagma.blob").as_deref(),
+            Some("el-syntagma.blob")
+        );
+        assert_eq!(pool("A_1.blob").as_deref(), Some("A_1.blob"));
+        let long = "a".repeat(POOL_MAX + 1);
+        for bad in [
+            "",
+            "../x.blob",
+            "a%2Fb",
+            "a%20b",
+            "%3Cimg%3E",
+            "ελ.blob",
+            "a%00",
+            long.as_str(),
+        ] {
+            assert_eq!(pool(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -20,12 +20,13 @@ use nomos_core::blob::Field;
 use wasm_bindgen::JsValue;
 
 use crate::evaluate::config::Config;
+use crate::format::thousands;
 use crate::llm::Llm;
 use crate::llm_search::RunStatus;
 use crate::pools::{LoadStatus, Pools};
 use crate::state::{AppState, PoolChoice, View};
 use crate::transcript_files::{short_hash, LlmSource, TranscriptLink};
-use crate::url_state::{Bm25Link, LinkState};
+use crate::url_state::{Bm25Link, LinkState, QUERY_MAX};
 
 /// Hex digits of a content hash shown in messages.
 const HASH_SHOWN: usize = 12;
@@ -86,7 +87,13 @@ impl LinkSync {
     /// loaded.
     fn follow(self, link: LinkState) {
         let state = self.state;
-        self.notice.set(None);
+        self.notice.set(link.query_cut.then(|| {
+            format!(
+                "This link's query was longer than the {} characters a query may have; \
+                 it was cut to them.",
+                thousands(QUERY_MAX)
+            )
+        }));
         state.view.set(link.view);
         state.query.set(link.query.clone());
         state.eval_sort.set(link.sort.clone());
@@ -127,7 +134,9 @@ impl LinkSync {
         state
             .params
             .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
-        let mut notices = Vec::new();
+        // What the link's query already said (it was cut) stays.
+        let mut notices: Vec<String> = self.notice.get_untracked().into_iter().collect();
+        let said = notices.len();
         if let Some(method) = link.rank {
             let has_vectors = matches!(session.model, Some(Ok(_)));
             if method.needs_dense() && !has_vectors {
@@ -176,7 +185,7 @@ impl LinkSync {
                 ));
             }
         }
-        if !notices.is_empty() {
+        if notices.len() > said {
             self.notice.set(Some(notices.join(" ")));
         }
     }
@@ -295,6 +304,7 @@ impl LinkSync {
             method: Some(Bm25Link::from_params(&state.params.get())),
             field: state.field.get(),
             query: state.query.get(),
+            query_cut: false,
             source: state.source.get(),
             area: state.area.get(),
             article: state.article.get(),

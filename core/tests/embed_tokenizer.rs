@@ -132,6 +132,35 @@ fn batch_rows_wrap_windows_of_the_content_in_specials() {
 }
 
 #[test]
+fn a_query_is_one_window_of_its_first_tokens() {
+    // A query of 200 KB is one model row of 510 content tokens, the first
+    // ones, not hundreds of windows.
+    let enc = encoder(512);
+    let long: String = cases()
+        .iter()
+        .map(|c| c.text.as_str())
+        .cycle()
+        .take(4_000)
+        .collect();
+    assert!(long.len() > 200_000);
+    let all = enc.content_ids(Role::Query, &long).unwrap();
+    assert!(all.len() > 50 * 510);
+    let batch = enc.query(&long).unwrap();
+    assert_eq!(batch.shape(), [1, 512]);
+    let row: Vec<i64> = all[..510].iter().map(|&id| i64::from(id)).collect();
+    assert_eq!(&batch.input_ids()[1..511], &row[..]);
+    // A short query is the same one window either way.
+    let short = enc.query("ophavsret til fotografiske billeder").unwrap();
+    let windowed = enc
+        .batch(Role::Query, &["ophavsret til fotografiske billeder"])
+        .unwrap();
+    assert_eq!(
+        (short.shape(), short.input_ids()),
+        (windowed.shape(), windowed.input_ids())
+    );
+}
+
+#[test]
 fn window_starts_point_at_the_words_that_open_each_window() {
     // Pool texts in three languages, in windows of 30 content tokens: one
     // start per window, rising; window k's first token lies in the word

@@ -19,6 +19,7 @@ use crate::pools::use_pools;
 use crate::search_store::SearchStore;
 use crate::semantic::use_semantic;
 use crate::state::use_app_state;
+use crate::url_state::QUERY_MAX;
 use crate::web::focus_id;
 
 #[component]
@@ -174,6 +175,7 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
                 autocomplete="off"
                 spellcheck="false"
                 placeholder=placeholder
+                maxlength=QUERY_MAX
                 aria-describedby="search-status"
                 aria-keyshortcuts="ArrowDown"
                 prop:value=move || state.query.get()

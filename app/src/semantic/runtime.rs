@@ -7,7 +7,7 @@ use std::cell::Cell;
 
 use futures::lock::Mutex;
 use js_sys::{Reflect, Uint8Array};
-use nomos_core::embed::{Role, TextEncoder};
+use nomos_core::embed::TextEncoder;
 use ort::environment::Environment;
 use ort::session::{RunOptions, Session};
 use ort::value::Tensor;
@@ -89,12 +89,13 @@ impl Model {
         })
     }
 
-    /// The query's L2-normalised embedding, as the CLI computes it.
+    /// The query's L2-normalised embedding, as the CLI computes it: one
+    /// window, a long query truncated ([`TextEncoder::query`]).
     pub async fn embed_query(&self, text: &str) -> Result<Vec<f32>, String> {
         let fail = |e: ort::Error| format!("embedding the query failed: {e}");
         let batch = self
             .encoder
-            .batch(Role::Query, &[text])
+            .query(text)
             .map_err(|e| format!("the query cannot be tokenised: {e}"))?;
         let shape = batch.shape();
         let ids = Tensor::from_array((shape, batch.input_ids().to_vec())).map_err(fail)?;

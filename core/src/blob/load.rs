@@ -205,6 +205,7 @@ impl Blob {
             dense,
             idf_table,
             doc_order,
+            text_cache: Default::default(),
         })
     }
 }

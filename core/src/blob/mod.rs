@@ -65,6 +65,7 @@ mod graph;
 mod load;
 mod strtable;
 mod text;
+mod text_cache;
 mod view;
 
 use rkyv::util::AlignedVec;
@@ -130,6 +131,8 @@ pub struct Blob {
     idf_table: Option<IdfTable>,
     /// Document indexes in the order of their ids.
     doc_order: Vec<u32>,
+    /// Display-text blocks recently inflated.
+    text_cache: text_cache::TextCache,
 }
 
 /// The model a blob's document vectors were made with.

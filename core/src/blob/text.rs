@@ -191,22 +191,43 @@ impl ArchivedTextSection {
 
     /// Document `doc`'s text, or an error if `doc` is out of range or the
     /// block is damaged (impossible once [`Self::validate`] passed).
+    /// Inflates its block every time; `Blob::article` keeps blocks.
     pub fn article(&self, doc: usize) -> Result<ArticleText, BlobError> {
+        let (block, first) = self.block_of(doc)?;
+        self.inflate_block(block)?.article(doc - first)
+    }
+
+    /// The block holding document `doc`, and the block's first document.
+    pub(super) fn block_of(&self, doc: usize) -> Result<(usize, usize), BlobError> {
         let last = self.block_docs.len().saturating_sub(1);
         let block = self.block_docs[..last].partition_point(|d| d.to_native() as usize <= doc);
-        let first = match block.checked_sub(1) {
-            Some(b) if doc < self.block_docs[last].to_native() as usize => b,
-            _ => return Err(BlobError::invalid(SECTION, format!("no document {doc}"))),
-        };
-        let raw = self.inflate(first)?;
-        let mut reader = Reader(&raw);
-        let skip = doc - self.block_docs[first].to_native() as usize;
-        for _ in 0..skip {
-            reader.record();
+        match block.checked_sub(1) {
+            Some(b) if doc < self.block_docs[last].to_native() as usize => {
+                Ok((b, self.block_docs[b].to_native() as usize))
+            }
+            _ => Err(BlobError::invalid(SECTION, format!("no document {doc}"))),
         }
-        reader
-            .record()
-            .ok_or_else(|| BlobError::invalid(SECTION, format!("document {doc}: bad record")))
+    }
+
+    /// Block `block` inflated, with where each of its records starts.
+    pub(super) fn inflate_block(&self, block: usize) -> Result<InflatedBlock, BlobError> {
+        let raw = self.inflate(block)?;
+        let docs = self
+            .block_docs
+            .get(block + 1)
+            .zip(self.block_docs.get(block))
+            .map_or(0, |(end, start)| {
+                (end.to_native() as usize).saturating_sub(start.to_native() as usize)
+            });
+        let mut starts = Vec::with_capacity(docs);
+        let mut reader = Reader(&raw);
+        for _ in 0..docs {
+            starts.push((raw.len() - reader.0.len()) as u32);
+            reader
+                .record()
+                .ok_or_else(|| BlobError::invalid(SECTION, format!("block {block}: bad record")))?;
+        }
+        Ok(InflatedBlock { raw, starts })
     }
 
     /// Block `block`'s deflated bytes and the size it claims inflated,
@@ -249,6 +270,29 @@ impl ArchivedTextSection {
                 format!("block {block} does not inflate"),
             )),
         }
+    }
+}
+
+/// One block's raw records, and where each begins (a block holds at most
+/// [`MAX_BLOCK_RAW`] bytes, so offsets fit in `u32`).
+pub(super) struct InflatedBlock {
+    raw: Vec<u8>,
+    starts: Vec<u32>,
+}
+
+impl InflatedBlock {
+    /// The block's `i`-th document.
+    pub(super) fn article(&self, i: usize) -> Result<ArticleText, BlobError> {
+        let record = self
+            .starts
+            .get(i)
+            .and_then(|&at| Reader(self.raw.get(at as usize..)?).record());
+        record.ok_or_else(|| BlobError::invalid(SECTION, format!("no record {i} in its block")))
+    }
+
+    /// Bytes held.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.raw.len() + 4 * self.starts.len()
     }
 }
 

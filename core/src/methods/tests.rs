@@ -200,6 +200,28 @@ fn expansion_terms_by_hand() {
     assert!(expansion_terms(index, &forward, &[], 10, &[]).is_empty());
 }
 
+/// A query of 60,000 terms over feedback documents holding them all:
+/// testing every candidate against every query term took minutes.
+#[test]
+fn expansion_excludes_a_huge_query_in_linear_time() {
+    let words: Vec<String> = (0..60_000).map(|i| format!("t{i}")).collect();
+    let docs = [
+        words.clone(),
+        words[..30_000].to_vec(),
+        vec!["other".into()],
+    ];
+    let index = InvertedIndex::build(docs.iter().map(|d| d.iter())).unwrap();
+    let forward = ForwardIndex::build(&index);
+    let own: Vec<u32> = words.iter().filter_map(|w| index.term_id(w)).collect();
+    let started = std::time::Instant::now();
+    let terms = expansion_terms(&index, &forward, &[0, 1], 30, &own);
+    let took = started.elapsed();
+    assert!(terms.is_empty(), "{terms:?}");
+    assert!(took.as_secs() < 5, "took {took:?}");
+    let none_excluded = expansion_terms(&index, &forward, &[0, 1], 30, &own[..59_990]);
+    assert_eq!(none_excluded.len(), 10);
+}
+
 /// Two-dimensional vectors: "tax" documents point one way, family law the
 /// other, so dense and lexical rankings can be told apart.
 fn dense() -> DenseIndex {

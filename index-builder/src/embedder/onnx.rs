@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
 use nomos_core::digest::sha256_hex;
-use nomos_core::embed::{ModelManifest, Role, TextEncoder, Windows};
+use nomos_core::embed::{Batch, ModelManifest, Role, TextEncoder, Windows};
 use ort::session::Session;
 use ort::value::TensorRef;
 
@@ -88,6 +88,11 @@ impl OnnxEmbedder {
     /// form one batch (a short text is one row, so there is no padding).
     fn embed(&mut self, role: Role, text: &str, windows: Windows) -> Result<Vec<f32>> {
         let batch = self.encoder.batch_windows(role, &[text], windows)?;
+        self.embed_batch(batch)
+    }
+
+    /// `batch`'s vectors, concatenated.
+    fn embed_batch(&mut self, batch: Batch) -> Result<Vec<f32>> {
         let shape = batch.shape();
         let ids = TensorRef::from_array_view((shape, batch.input_ids()))?;
         let mask = TensorRef::from_array_view((shape, batch.attention_mask()))?;
@@ -127,9 +132,9 @@ impl Embedder for OnnxEmbedder {
         self.dim
     }
 
-    /// A long query is averaged over its windows, as it always was.
+    /// A query is one window: a long one is truncated ([`TextEncoder::query`]).
     fn embed_query(&mut self, text: &str) -> Result<Vec<f32>> {
-        self.embed(Role::Query, text, Windows::Average)
+        self.embed_batch(self.encoder.query(text)?)
     }
 
     fn embed_passage(&mut self, text: &str, windows: Windows) -> Result<Vec<f32>> {

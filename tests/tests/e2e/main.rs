@@ -14,6 +14,8 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod hostile_links;
+mod hostile_text;
 mod imported_run;
 mod in_page_llm;
 mod judgments;

@@ -79,8 +79,9 @@ async fn a_link_to_another_version_of_the_pool_says_so() -> Result<()> {
 }
 
 /// A damaged or hostile link opens the app with what it can use: markup
-/// stays text, numbers are clamped, bad escapes and unknown keys are
-/// ignored, and an unknown pool gives way to the first listed.
+/// stays text, numbers are clamped, bad escapes, unknown keys and a pool
+/// that is not a file name are ignored, and an unknown pool gives way to
+/// the first listed.
 #[tokio::test]
 async fn a_garbage_link_falls_back_to_defaults() -> Result<()> {
     let _turn = one_at_a_time().await;
@@ -112,14 +113,25 @@ async fn a_garbage_link_falls_back_to_defaults() -> Result<()> {
         .await?;
         ensure!(injected == json!(0), "markup from the link reached the DOM");
 
+        // A pool that is not a plain file name is no pool: the link is
+        // read without it.
+        let markup_pool = format!("{}#pool={markup}&rank=bm25&q=ypsilon", server.url());
+        app.client().goto(&markup_pool).await?;
+        app.results("ypsilon").await?;
+        let current = read(&app, "return document.getElementById('pool-select').value;").await?;
+        ensure!(
+            current == json!("el-syntagma.blob"),
+            "the pool became {current}"
+        );
+
         // Same page, another link: its pool is not in the manifest.
-        let unknown = format!("{}#pool={markup}&q=x", server.url());
+        let unknown = format!("{}#pool=no-such-pool.blob&q=x", server.url());
         app.client().goto(&unknown).await?;
         app.wait_for_pool("da-acts.blob").await?;
         let notice = notice(&app).await?;
         ensure!(
-            notice.contains("<img src=x onerror=alert(1)>") && notice.contains("not available"),
-            "the notice should quote the pool as text: {notice:?}"
+            notice.contains("(no-such-pool.blob)") && notice.contains("not available"),
+            "the notice should name the pool: {notice:?}"
         );
         Ok(())
     }
@@ -174,7 +186,7 @@ async fn notice(app: &App) -> Result<String> {
 }
 
 /// Percent-encodes `s` for a URL fragment.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
