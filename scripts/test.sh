@@ -53,6 +53,8 @@ step "browser app builds (Trunk, wasm-release profile)"
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
+# The page, the header file and the service worker carry one policy.
+python3 scripts/csp-hashes.py --check dist
 
 step "browser end-to-end tests (headless Chromium)"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.

@@ -17,7 +17,7 @@ use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
 use crate::semantic::Semantic;
 use crate::session::Session;
 use crate::state::{AppState, PoolChoice};
-use crate::web::{fetch_bytes, read_file, sleep, FetchError};
+use crate::web::{fetch_bytes, forget_cached, read_file, sleep, FetchError};
 
 /// Why the manifest or a pool did not load.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +26,13 @@ pub enum LoadError {
     /// The manifest is not valid JSON of the expected shape.
     Manifest(String),
     Engine(EngineError),
+    /// The blob is valid but not the version the manifest lists (a stale
+    /// copy from a cache, or a site updated half-way).
+    Stale {
+        url: String,
+        listed: String,
+        loaded: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -34,6 +41,15 @@ impl fmt::Display for LoadError {
             LoadError::Fetch(e) => e.fmt(f),
             LoadError::Manifest(message) => f.write_str(message),
             LoadError::Engine(e) => e.fmt(f),
+            LoadError::Stale {
+                url,
+                listed,
+                loaded,
+            } => write!(
+                f,
+                "{url} is not the version the manifest lists (content hash {loaded}, not \
+                 {listed}): a stale copy; choose the pool again, or reload the page"
+            ),
         }
     }
 }
@@ -123,7 +139,7 @@ impl Pools {
     pub fn load_listed(self, entry: ManifestEntry) {
         let ticket = self.begin();
         spawn_local(async move {
-            let url = format!("{INDEX_DIR}{}", entry.file);
+            let url = entry.url();
             let progress = |received, total| {
                 if ticket.is_current() {
                     self.status.set(LoadStatus::Reading {
@@ -134,7 +150,7 @@ impl Pools {
                 }
             };
             let bytes = fetch_bytes(&url, Some(entry.bytes), progress).await;
-            self.finish(ticket, &entry.title, bytes).await;
+            self.finish(ticket, &entry.title, bytes, Some(&entry)).await;
         });
     }
 
@@ -150,7 +166,7 @@ impl Pools {
         });
         spawn_local(async move {
             let bytes = read_file(&file).await;
-            self.finish(ticket, &name, bytes).await;
+            self.finish(ticket, &name, bytes, None).await;
         });
     }
 
@@ -163,9 +179,17 @@ impl Pools {
         self.loads.begin()
     }
 
-    /// Validates `bytes` into an engine and installs it as the new session,
-    /// unless a newer load started meanwhile.
-    async fn finish(self, ticket: Ticket, name: &str, bytes: Result<Vec<u8>, FetchError>) {
+    /// Validates `bytes` into an engine (a listed blob must be the version
+    /// its manifest entry lists) and installs it as the new session, unless
+    /// a newer load started meanwhile. A listed blob that fails is dropped
+    /// from the service worker's caches, so that the next try fetches it.
+    async fn finish(
+        self,
+        ticket: Ticket,
+        name: &str,
+        bytes: Result<Vec<u8>, FetchError>,
+        listed: Option<&ManifestEntry>,
+    ) {
         if !ticket.is_current() {
             return;
         }
@@ -181,7 +205,18 @@ impl Pools {
         if !ticket.is_current() {
             return;
         }
-        match Engine::load(&bytes, name) {
+        let loaded = Engine::load(&bytes, name).map_err(LoadError::Engine);
+        let loaded = match (loaded, listed) {
+            (Ok(engine), Some(entry)) if !entry.is_listed_content(&engine.content_hash()) => {
+                Err(LoadError::Stale {
+                    url: entry.url(),
+                    listed: entry.content_hash.clone(),
+                    loaded: engine.content_hash(),
+                })
+            }
+            (loaded, _) => loaded,
+        };
+        match loaded {
             Ok(engine) => {
                 crate::timings::mark("pool");
                 let model = engine.dense_model().map(|m| {
@@ -201,9 +236,12 @@ impl Pools {
                 self.status.set(LoadStatus::Ready);
             }
             Err(e) => {
+                if let Some(entry) = listed {
+                    forget_cached(vec![entry.url()]);
+                }
                 self.session.set(None);
                 self.semantic.set_source(None);
-                self.status.set(LoadStatus::Failed(LoadError::Engine(e)));
+                self.status.set(LoadStatus::Failed(e));
             }
         }
     }

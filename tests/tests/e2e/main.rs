@@ -14,6 +14,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod hostile_host;
 mod imported_run;
 mod in_page_llm;
 mod judgments;
