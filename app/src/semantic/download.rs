@@ -18,8 +18,12 @@ pub const RUNTIME_DIR: &str = "ort/1.30.0/";
 /// that runs it (on the page and in each thread), which we fetch
 /// ourselves and hand to it. The hashes are ort-web 0.5.0's own for these
 /// files (its `_loader.js`) and equal the npm package's (a test checks).
+/// (The app's native build, which has no runtime, reads neither name nor
+/// hash.)
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub const RUNTIME_SCRIPT: &str = "ort.wasm.min.js";
 pub const RUNTIME_SCRIPT_URL: &str = "ort/1.30.0/ort.wasm.min.js";
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub const RUNTIME_SCRIPT_SHA384: &str =
     "Bw6URI+Gvoadw0do7/QrSHUC9D1vCYYK5OSqChFyhyV5mzPL4oe2rOAFljAnS8Sq";
 const RUNTIME_WASM: RuntimeFile = RuntimeFile {

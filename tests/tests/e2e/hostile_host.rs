@@ -236,6 +236,34 @@ async fn every_answer_carries_the_policy() -> Result<()> {
     finish(app, outcome).await
 }
 
+/// The harness fails a test whose page the policy refused something
+/// (so the suite shows that the shipped policy refuses nothing the app
+/// does).
+#[tokio::test]
+async fn a_refused_request_fails_the_test() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let app = App::open(&server.url()).await?;
+    app.client()
+        .execute("fetch('http://192.0.2.1:9/').catch(() => {});", vec![])
+        .await?;
+    app.poll(
+        "the refusal to be recorded",
+        "return (sessionStorage.getItem('nomos-e2e-csp-violations') ?? '')
+            .includes('192.0.2.1') || null;",
+        vec![],
+    )
+    .await?;
+    let closed = app.close().await;
+    ensure!(
+        closed
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("http://192.0.2.1:9")),
+        "closing the page said {closed:?}"
+    );
+    Ok(())
+}
+
 /// The model line's error, once shown.
 async fn model_error(app: &App) -> Result<String> {
     let error: Value = app
