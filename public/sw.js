@@ -6,25 +6,39 @@
 //   post-build hook, writes their list and a build version into BUILD.
 //   A new build changes this file, so browsers install it as an update.
 // - Activate deletes every other build's cache and takes over open pages.
-// - Blobs are kept on first use (fetched through here, or named by the app
-//   in a "keep" message for those it loaded before this worker ran).
+// - Blobs are kept once the app has checked them: a blob fetched through
+//   here waits in UNCHECKED (never served from there) until the app's
+//   "keep" message, sent after the blob passed every check, moves it into
+//   the build's cache (blobs it loaded before this worker ran are fetched
+//   then). A host that answers a missing file with its index.html (status
+//   200) therefore never poisons the cache.
 // - The models (models/: the semantic model, the in-page LLM) and the
-//   runtimes (ort/: ONNX Runtime, wllama/: llama.cpp) are kept on first
-//   use too, in a cache of their own that outlives builds: they are large
-//   and rarely change. Their URLs say their version (a model file's
-//   `?sha256=`, a runtime's `<runtime>/<version>/`), so the cache keeps one
-//   version of each file and drops the others when a new one arrives. The
-//   in-page LLM's gguf-manifest.json, whose URL has no `?sha256=`, is asked
-//   of the network first, so that a rebuilt site's model is seen, and
-//   served from the cache offline.
-//   A file whose URL names its SHA-256 is kept only if its bytes have it.
+//   runtimes (ort/: ONNX Runtime, wllama/: llama.cpp) are kept the same
+//   way ("keepAssets", after the app checked their hashes), in a cache of
+//   their own that outlives builds: they are large and rarely change.
+//   Their URLs say their version (a model file's `?sha256=`, a runtime's
+//   `<runtime>/<version>/`), so the cache keeps one version of each file
+//   and drops the others when a new one arrives. The in-page LLM's
+//   gguf-manifest.json, whose URL has no `?sha256=`, is asked of the
+//   network first, so that a rebuilt site's model is seen, and served
+//   from the cache offline. A file whose URL names its SHA-256 is not even
+//   held unless its bytes have it.
+// - "forget" drops URLs from every cache: the app sends it when a file it
+//   got fails a check, so that Retry or a reload fetches it anew (an older
+//   worker may have kept a bad copy).
+// - Only whole answers (status 200, never 206) are held or kept, and the
+//   network is asked to revalidate (`no-cache`), so that a fixed file
+//   replaces a bad one the HTTP cache holds.
 // - Everything is served cache first: the files are immutable per build.
-// - Every answer is served cross-origin isolated (see `isolated`).
+// - Every answer is served cross-origin isolated and under the page's
+//   Content-Security-Policy (see `isolated`).
 "use strict";
 
-const BUILD = { version: "unbuilt", files: [] };
+const BUILD = { version: "unbuilt", files: [], csp: "" };
 const PREFIX = "nomos-";
 const CACHE = PREFIX + BUILD.version;
+// Answers waiting for the app's check; dropped with each build.
+const UNCHECKED = PREFIX + "unchecked";
 const scoped = (path) => new URL(path, self.registration.scope).href;
 const PAGE = scoped("index.html");
 const ASSETS = PREFIX + "assets";
@@ -65,7 +79,7 @@ self.addEventListener("fetch", (event) => {
     ? fromAssets(request, event)
     : isPage
       ? fromCache(PAGE, request)
-      : fromCache(request, request, event);
+      : fromCache(blobKey(url) || request, request, event);
   event.respondWith(answer.then(isolated));
 });
 
@@ -76,12 +90,39 @@ self.addEventListener("fetch", (event) => {
 // ort-wasm-simd-threaded.mjs; under an isolated page, Chromium refuses a
 // worker whose script comes without COEP, and the threads never start).
 // Everything the app loads is same-origin, so nothing is blocked.
+// The Content-Security-Policy is the page's own (its meta tag, which
+// scripts/csp-hashes.py completes and sw-precache.py copies into BUILD)
+// plus what only a header can say (frame-ancestors); `nosniff` makes the
+// browser refuse a script or style served under another type.
 function isolated(response) {
   if (response.status !== 200) return response;
   const headers = new Headers(response.headers);
   headers.set("Cross-Origin-Opener-Policy", "same-origin");
   headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  headers.set("Content-Security-Policy", BUILD.csp);
+  headers.set("X-Content-Type-Options", "nosniff");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+// The one URL a blob is kept under, whatever its name's escaping
+// (`a&b.blob`, `a%26b.blob`; `+` and spaces alike): `indexes/` and the
+// name as encodeURIComponent writes it. Null outside indexes/.
+function blobKey(url) {
+  const dir = new URL("indexes/", self.registration.scope).pathname;
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(dir)) return null;
+  const name = url.pathname.slice(dir.length);
+  if (name.includes("/")) return null;
+  try {
+    return scoped("indexes/" + encodeURIComponent(decodeURIComponent(name)));
+  } catch {
+    return null;
+  }
+}
+
+// The network's answer to `request`, revalidated with the server (a bad
+// copy in the HTTP cache is not reused once the server is fixed).
+function revalidated(request) {
+  return fetch(new Request(request, { cache: "no-cache" }));
 }
 
 // For a model or runtime file: the path that names it whatever its
@@ -104,18 +145,18 @@ async function fromAssets(request, event) {
   if (url.pathname.endsWith("/gguf-manifest.json") && !url.search) return networkFirst(cache, request, event);
   const hit = await cache.match(request);
   if (hit) return hit;
-  const response = await fetch(request);
-  // Whole answers only (no 206 ranges), kept in the background so the
-  // app still sees the download's progress.
-  if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
+  const response = await revalidated(request);
+  // Held in the background, so the app still sees the download's progress.
+  if (response.status === 200) event.waitUntil(hold(request.url, response.clone()));
   return response;
 }
 
-// The network's answer (kept), else the cached one when offline.
+// The network's answer (held for the app's check), else the kept one
+// when offline.
 async function networkFirst(cache, request, event) {
   try {
-    const response = await fetch(request);
-    if (response.status === 200) event.waitUntil(keepAsset(cache, request, response.clone()));
+    const response = await revalidated(request);
+    if (response.status === 200) event.waitUntil(hold(request.url, response.clone()));
     return response;
   } catch (e) {
     const hit = await cache.match(request);
@@ -124,51 +165,89 @@ async function networkFirst(cache, request, event) {
   }
 }
 
-// Keeps `response` as the one version of its family. A file whose URL
-// names its SHA-256 is kept only if its bytes have it, so that a damaged
-// download is never served from the cache again.
-async function keepAsset(cache, request, response) {
-  const url = new URL(request.url);
-  const expected = url.searchParams.get("sha256");
-  if (expected) {
-    const bytes = await response.arrayBuffer();
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-    if (actual !== expected) throw new Error(`${url.pathname}: SHA-256 ${actual}, not ${expected}`);
-    response = new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-  }
-  const family = assetFamily(url);
-  for (const old of await cache.keys()) {
-    if (old.url !== request.url && assetFamily(new URL(old.url)) === family) await cache.delete(old);
-  }
-  await cache.put(request, response);
+// The holds in progress, by key: "keep" and "forget" wait for a file's
+// hold to end, so that neither acts on an older answer held for it.
+const holding = new Map();
+
+// Holds a whole answer under `key` until the app has checked it (see
+// `keepChecked`). A file whose URL names its SHA-256 is not held unless
+// its bytes have it.
+function hold(key, response) {
+  const done = (async () => {
+    await (await caches.open(UNCHECKED)).put(key, await sha256Checked(key, response));
+  })();
+  const ended = done.then(
+    () => {},
+    () => {},
+  );
+  holding.set(key, ended);
+  ended.then(() => holding.get(key) === ended && holding.delete(key));
+  return done;
 }
 
-// The cached answer for `key`, else the network's for `request`. A blob
-// from the network is kept (in the background, so the app still sees the
-// download's progress).
+// `response` as read, if its URL names no SHA-256 or its bytes have the
+// one named; else an error.
+async function sha256Checked(key, response) {
+  const url = new URL(key);
+  const expected = url.searchParams.get("sha256");
+  if (!expected) return response;
+  const bytes = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (actual !== expected) throw new Error(`${url.pathname}: SHA-256 ${actual}, not ${expected}`);
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+// Keeps `key`, which the app has checked, in `cache`: the answer held for
+// it, else (when the app got it before this worker ran) the network's.
+// A kept model or runtime file is the one version of its family.
+async function keepChecked(cache, key) {
+  await holding.get(key);
+  const unchecked = await caches.open(UNCHECKED);
+  let response = await unchecked.match(key);
+  if (!response) {
+    if (await cache.match(key)) return;
+    response = await revalidated(new Request(key));
+    if (response.status !== 200) throw new Error(`${key}: ${response.status}`);
+    response = await sha256Checked(key, response);
+  }
+  const family = assetFamily(new URL(key));
+  if (family) {
+    for (const old of await cache.keys()) {
+      if (old.url !== key && assetFamily(new URL(old.url)) === family) await cache.delete(old);
+    }
+  }
+  await cache.put(key, response);
+  await unchecked.delete(key);
+}
+
+// The cached answer for `key`, else the network's for `request`. A listed
+// blob from the network is held for the app's check (in the background,
+// so the app still sees the download's progress).
 async function fromCache(key, request, event) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(key);
   if (hit) return hit;
-  const response = await fetch(request);
-  if (event && response.ok && (await isListedBlob(request.url))) {
-    event.waitUntil(cache.put(request, response.clone()));
-  }
+  if (!event || !(await isListedBlob(key))) return fetch(request);
+  const response = await revalidated(request);
+  if (response.status === 200) event.waitUntil(hold(key, response.clone()));
   return response;
 }
 
-// `{ keep: ["da-acts.blob", ...] }` with a reply port: fetch and keep the
-// listed blobs not kept yet, then answer `{ ok }` (or `{ ok: false, error }`).
-// `{ keepAssets: [url, ...] }` does the same for model and runtime files
-// the app fetched before this worker controlled it.
+// Messages from the app, each with a reply port, answered `{ ok }` (or
+// `{ ok: false, error }`) once done:
+// - `{ keep: ["da-acts.blob", ...] }`: the listed blobs the app checked;
+// - `{ keepAssets: [url, ...] }`: the model and runtime files it checked;
+// - `{ forget: [url, ...] }`: files that failed its check, dropped from
+//   every cache.
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
-  const files = event.data && event.data.keep;
-  const assets = event.data && event.data.keepAssets;
-  if (!port || !(Array.isArray(files) || Array.isArray(assets))) return;
+  const data = event.data || {};
+  const [kind] = ["keep", "keepAssets", "forget"].filter((k) => Array.isArray(data[k]));
+  if (!port || !kind) return;
+  const work = { keep, keepAssets, forget }[kind](data[kind].map(String));
   event.waitUntil(
-    (Array.isArray(files) ? keep(files) : keepAssets(assets)).then(
+    work.then(
       () => port.postMessage({ ok: true }),
       (e) => port.postMessage({ ok: false, error: String(e && e.message ? e.message : e) }),
     ),
@@ -178,31 +257,40 @@ self.addEventListener("message", (event) => {
 async function keep(files) {
   const cache = await caches.open(CACHE);
   for (const file of files) {
-    const url = scoped("indexes/" + encodeURIComponent(String(file)));
+    const url = scoped("indexes/" + encodeURIComponent(file));
     if (!(await isListedBlob(url))) throw new Error(`${file} is not in the manifest`);
-    if (!(await cache.match(url))) await cache.add(url);
+    await keepChecked(cache, url);
   }
 }
 
 async function keepAssets(urls) {
   const cache = await caches.open(ASSETS);
   for (const raw of urls) {
-    const url = new URL(String(raw), self.registration.scope);
+    const url = new URL(raw, self.registration.scope);
     if (!assetFamily(url)) throw new Error(`${raw} is not a model or runtime file`);
-    if (await cache.match(url.href)) continue;
-    const response = await fetch(url.href);
-    if (response.status !== 200) throw new Error(`${raw}: ${response.status}`);
-    await keepAsset(cache, new Request(url.href), response);
+    await keepChecked(cache, url.href);
   }
 }
 
-// Whether `url` is a blob indexes/manifest.json lists: only those are kept.
-async function isListedBlob(url) {
+async function forget(urls) {
+  for (const raw of urls) {
+    const url = new URL(raw, self.registration.scope);
+    const key = blobKey(url) || url.href;
+    await holding.get(key);
+    for (const name of await caches.keys()) {
+      if (name.startsWith(PREFIX)) await (await caches.open(name)).delete(key);
+    }
+  }
+}
+
+// Whether `key` (see `blobKey`) is a blob indexes/manifest.json lists:
+// only those are kept.
+async function isListedBlob(key) {
   const response = await caches.match(MANIFEST);
   if (!response) return false;
   try {
     const manifest = await response.json();
-    return manifest.indexes.some((entry) => scoped("indexes/" + encodeURIComponent(entry.file)) === url);
+    return manifest.indexes.some((entry) => scoped("indexes/" + encodeURIComponent(entry.file)) === key);
   } catch {
     return false;
   }

@@ -6,6 +6,10 @@
 #
 #   scripts/serve.sh [--port N]      (or PORT=N scripts/serve.sh)
 #   scripts/serve.sh --no-serve      build only
+#   scripts/serve.sh --connect-src https://llm.example.org
+#       also lets the page reach that LLM endpoint (off loopback): the
+#       origin goes into the Content-Security-Policy (NOMOS_CONNECT_SRC,
+#       read by scripts/csp-hashes.py at build time; repeatable)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +20,8 @@ while [ $# -gt 0 ]; do
     --port) port="$2"; shift 2 ;;
     --port=*) port="${1#--port=}"; shift ;;
     --no-serve) serve=0; shift ;;
-    *) echo "usage: scripts/serve.sh [--port N] [--no-serve]" >&2; exit 2 ;;
+    --connect-src) NOMOS_CONNECT_SRC="${NOMOS_CONNECT_SRC:-} $2"; shift 2 ;;
+    *) echo "usage: scripts/serve.sh [--port N] [--no-serve] [--connect-src ORIGIN]" >&2; exit 2 ;;
   esac
 done
 
@@ -24,6 +29,7 @@ scripts/setup.sh
 # Vectors in every pool (made once; kept while up to date): dense and hybrid search.
 scripts/build-demo.sh --embed all --in-page-llm
 export PATH="$PWD/node_modules/.bin:$PATH"
+export NOMOS_CONNECT_SRC="${NOMOS_CONNECT_SRC:-}"
 cargo fetch --locked
 trunk build --release --offline
 

@@ -8,7 +8,9 @@ The app's files are precached; the blobs (indexes/*.blob), the models
 wllama (wllama/) are not: the service worker keeps each on first use (see
 public/sw.js). Nor are LLM transcripts (transcripts/*.jsonl, possibly
 large): the app keeps those it loads in IndexedDB; their list,
-transcripts/index.json, is precached. The version is a
+transcripts/index.json, is precached. The worker also gets the
+Content-Security-Policy it sends (csp-hashes.py's
+content-security-policy.txt, written just before). The version is a
 hash of every precached file and of the worker itself, so any change makes
 browsers install the new worker, which then deletes the old caches.
 """
@@ -20,11 +22,12 @@ import sys
 from pathlib import Path
 
 WORKER = "sw.js"
+POLICY = "content-security-policy.txt"
 # Directories the worker keeps on first use instead (large, and only for
 # the dense methods or the in-page LLM).
 ON_FIRST_USE = {"models", "ort", "wllama"}
 # What public/sw.js declares before the hook fills it in.
-PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [] };'
+PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [], csp: "" };'
 
 
 def main() -> None:
@@ -38,7 +41,7 @@ def main() -> None:
         p.relative_to(stage).as_posix()
         for p in stage.rglob("*")
         if p.is_file()
-        and p.name != WORKER
+        and p.name not in {WORKER, POLICY}
         and p.suffix not in {".blob", ".jsonl"}
         and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )
@@ -46,7 +49,8 @@ def main() -> None:
     for name in files:
         digest.update(name.encode() + b"\0")
         digest.update((stage / name).read_bytes())
-    build = {"version": digest.hexdigest()[:16], "files": files}
+    policy = (stage / POLICY).read_text(encoding="utf-8").strip()
+    build = {"version": digest.hexdigest()[:16], "files": files, "csp": policy}
 
     line = f"const BUILD = {json.dumps(build)};"
     worker.write_text(source.replace(PLACEHOLDER, line), encoding="utf-8")

@@ -56,6 +56,8 @@ fixtures=$!
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
+# The page, the header file and the service worker carry one policy.
+python3 scripts/csp-hashes.py --check dist
 fixtures_status=0
 wait "$fixtures" || fixtures_status=$?
 cat "$fixtures_log"

@@ -23,6 +23,10 @@ pub struct ManifestEntry {
     pub docs: u64,
     pub queries: u64,
     pub bytes: u64,
+    /// The blob's content hash (xxh3-128 of its sections, 32 hex digits,
+    /// as its header records it): a loaded blob must have it, so that a
+    /// stale copy (an old HTTP or service-worker cache) is noticed.
+    pub content_hash: String,
     /// The document vectors' model, when the blob has them.
     #[serde(default)]
     pub dense: Option<DenseEntry>,
@@ -84,6 +88,29 @@ impl Manifest {
     }
 }
 
+impl ManifestEntry {
+    /// The blob's URL relative to the page: its name escaped as
+    /// `encodeURIComponent` does (`a&b c.blob` → `a%26b%20c.blob`), which
+    /// the service worker's cache keys use too.
+    pub fn url(&self) -> String {
+        const KEPT: &[u8] = b"-_.!~*'()";
+        let mut url = INDEX_DIR.to_owned();
+        for b in self.file.bytes() {
+            match b.is_ascii_alphanumeric() || KEPT.contains(&b) {
+                true => url.push(char::from(b)),
+                false => url.push_str(&format!("%{b:02X}")),
+            }
+        }
+        url
+    }
+
+    /// Whether a loaded blob whose header records `content_hash` (as
+    /// `Engine::content_hash` writes it) is the one listed.
+    pub fn is_listed_content(&self, content_hash: &str) -> bool {
+        self.content_hash.eq_ignore_ascii_case(content_hash)
+    }
+}
+
 /// `path` if it is a relative directory path on this site (the manifest
 /// is data, and a model is code to run: no scheme, host or absolute path),
 /// ending in `/`.
@@ -104,7 +131,7 @@ mod tests {
         let dense = path.map_or("null".to_owned(), |p| format!("{p:?}"));
         let json = format!(
             r#"{{"indexes": [{{"file": "a.blob", "title": "A", "analyzer": "da", "docs": 2,
-                "queries": 0, "bytes": 10, "extra": 1,
+                "queries": 0, "bytes": 10, "extra": 1, "content_hash": "0A1b",
                 "dense": {{"model": "e5", "manifest_sha256": "ab", "path": {dense}, "bytes": 5}}}}]}}"#
         );
         Manifest::from_json(json.as_bytes(), "m.json").unwrap()
@@ -134,6 +161,24 @@ mod tests {
             })
         );
         assert_eq!(m.model_source(&model("cd")), Err("e5".into()));
+    }
+
+    #[test]
+    fn a_blob_url_escapes_its_name_and_its_content_is_checked() {
+        let mut entry = manifest(None).indexes.remove(0);
+        assert_eq!(entry.url(), "indexes/a.blob");
+        entry.file = "a&b+c d#é.blob".into();
+        assert_eq!(entry.url(), "indexes/a%26b%2Bc%20d%23%C3%A9.blob");
+        assert!(entry.is_listed_content("0a1B"));
+        assert!(!entry.is_listed_content("0a1c"));
+    }
+
+    #[test]
+    fn an_entry_without_a_content_hash_is_refused() {
+        let json = r#"{"indexes": [{"file": "a.blob", "title": "A", "analyzer": "da",
+            "docs": 2, "queries": 0, "bytes": 10}]}"#;
+        let e = Manifest::from_json(json.as_bytes(), "m.json").unwrap_err();
+        assert!(e.contains("content_hash"), "{e}");
     }
 
     #[test]

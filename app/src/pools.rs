@@ -20,7 +20,9 @@ use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
 use crate::semantic::Semantic;
 use crate::session::Session;
 use crate::state::{AppState, PoolChoice};
-use crate::web::{fetch_bytes, fetch_into, read_into, sleep, FetchError, Sink, StreamError};
+use crate::web::{
+    fetch_bytes, fetch_into, forget_cached, read_into, sleep, FetchError, Sink, StreamError,
+};
 
 /// Why the manifest or a pool did not load.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +36,13 @@ pub enum LoadError {
         error: IntakeError,
     },
     Engine(EngineError),
+    /// The blob is valid but not the version the manifest lists (a stale
+    /// copy from a cache, or a site updated half-way).
+    Stale {
+        url: String,
+        listed: String,
+        loaded: String,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -43,6 +52,15 @@ impl fmt::Display for LoadError {
             LoadError::Manifest(message) => f.write_str(message),
             LoadError::Intake { name, error } => write!(f, "{name} cannot be opened: {error}"),
             LoadError::Engine(e) => e.fmt(f),
+            LoadError::Stale {
+                url,
+                listed,
+                loaded,
+            } => write!(
+                f,
+                "{url} is not the version the manifest lists (content hash {loaded}, not \
+                 {listed}): a stale copy; choose the pool again, or reload the page"
+            ),
         }
     }
 }
@@ -132,7 +150,7 @@ impl Pools {
     pub fn load_listed(self, entry: ManifestEntry) {
         let ticket = self.begin();
         spawn_local(async move {
-            let url = format!("{INDEX_DIR}{}", entry.file);
+            let url = entry.url();
             let progress = |received, total| {
                 if ticket.is_current() {
                     self.status.set(LoadStatus::Reading {
@@ -144,8 +162,8 @@ impl Pools {
             };
             let mut intake = BlobIntake::default();
             let read = fetch_into(&url, Some(entry.bytes), progress, &mut intake).await;
-            self.finish(ticket, &entry.title, taken(read, intake, &entry.title))
-                .await;
+            let bytes = taken(read, intake, &entry.title);
+            self.finish(ticket, &entry.title, bytes, Some(&entry)).await;
         });
     }
 
@@ -171,7 +189,8 @@ impl Pools {
             };
             let mut intake = BlobIntake::default();
             let read = read_into(&file, progress, &mut intake).await;
-            self.finish(ticket, &name, taken(read, intake, &name)).await;
+            self.finish(ticket, &name, taken(read, intake, &name), None)
+                .await;
         });
     }
 
@@ -184,9 +203,17 @@ impl Pools {
         self.loads.begin()
     }
 
-    /// Validates `bytes` into an engine and installs it as the new session,
-    /// unless a newer load started meanwhile.
-    async fn finish(self, ticket: Ticket, name: &str, bytes: Result<Vec<u8>, LoadError>) {
+    /// Validates `bytes` into an engine (a listed blob must be the version
+    /// its manifest entry lists) and installs it as the new session, unless
+    /// a newer load started meanwhile. A listed blob that fails is dropped
+    /// from the service worker's caches, so that the next try fetches it.
+    async fn finish(
+        self,
+        ticket: Ticket,
+        name: &str,
+        bytes: Result<Vec<u8>, LoadError>,
+        listed: Option<&ManifestEntry>,
+    ) {
         if !ticket.is_current() {
             return;
         }
@@ -202,8 +229,18 @@ impl Pools {
         if !ticket.is_current() {
             return;
         }
-        let loaded = Engine::load(&bytes, name);
+        let loaded = Engine::load(&bytes, name).map_err(LoadError::Engine);
         drop(bytes);
+        let loaded = match (loaded, listed) {
+            (Ok(engine), Some(entry)) if !entry.is_listed_content(&engine.content_hash()) => {
+                Err(LoadError::Stale {
+                    url: entry.url(),
+                    listed: entry.content_hash.clone(),
+                    loaded: engine.content_hash(),
+                })
+            }
+            (loaded, _) => loaded,
+        };
         match loaded {
             Ok(engine) => {
                 crate::timings::mark("pool");
@@ -224,9 +261,12 @@ impl Pools {
                 self.status.set(LoadStatus::Ready);
             }
             Err(e) => {
+                if let Some(entry) = listed {
+                    forget_cached(vec![entry.url()]);
+                }
                 self.session.set(None);
                 self.semantic.set_source(None);
-                self.status.set(LoadStatus::Failed(LoadError::Engine(e)));
+                self.status.set(LoadStatus::Failed(e));
             }
         }
     }

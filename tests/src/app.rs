@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, ensure, Context, Result};
@@ -19,6 +20,7 @@ use serde_json::{json, Value};
 
 use crate::browser::Browser;
 use crate::paths::{dist_dir, screenshots_dir};
+use crate::policy;
 
 /// How long any one wait may take: loading the largest demo blob in a
 /// release wasm build can take a few seconds on a busy 2-core machine.
@@ -29,6 +31,8 @@ pub struct App {
     browser: Browser,
     /// Manifest titles by blob file name: the app names pools by title.
     titles: BTreeMap<String, String>,
+    /// Origins the test expects the page's policy to refuse.
+    refusals: Mutex<Vec<String>>,
 }
 
 /// One row of the result list, as shown.
@@ -114,14 +118,33 @@ impl App {
         let app = App {
             browser: Browser::start().await?,
             titles,
+            refusals: Mutex::default(),
         };
+        policy::record_violations(&app.browser.client).await?;
         app.browser.client.goto(url).await?;
         Ok(app)
     }
 
-    /// Ends the browser session; call it whatever the test's outcome.
+    /// Ends the browser session; call it whatever the test's outcome. Fails
+    /// if the page's Content-Security-Policy refused anything unexpected.
     pub async fn close(self) -> Result<()> {
-        self.browser.close().await
+        let refusals = self
+            .refusals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        let policy = policy::check_violations(&self.browser.client, &refusals).await;
+        let closed = self.browser.close().await;
+        policy.and(closed)
+    }
+
+    /// Expects the page's policy to refuse requests to `origin`
+    /// (`http://host:port`): [`App::close`] lets those pass.
+    pub fn expect_refusal(&self, origin: &str) {
+        self.refusals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(origin.to_owned());
     }
 
     /// The WebDriver session, for what the helpers here do not cover.

@@ -11,6 +11,7 @@
 //! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
 //! - [`app`]: the Nomos page (search, results, article, load errors).
 //! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+//! - [`policy`]: the Content-Security-Policy violations every page records.
 //! - [`llm_server`]: the real local LLM the LLM methods' tests ask.
 
 pub mod app;
@@ -18,6 +19,7 @@ pub mod browser;
 pub mod cli;
 pub mod llm_server;
 pub mod paths;
+pub mod policy;
 pub mod server;
 
 use std::io::Write;

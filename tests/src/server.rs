@@ -34,7 +34,8 @@ struct Site {
     root: PathBuf,
     /// The URL path the site is served under: `/` or `/some/sub/path/`.
     prefix: String,
-    /// Send COOP and COEP (and `no-store`), as `scripts/serve.py` does.
+    /// Send COOP and COEP (and `no-store`), and the build's
+    /// Content-Security-Policy with `nosniff`, as `scripts/serve.py` does.
     isolated: bool,
 }
 
@@ -99,6 +100,15 @@ impl StaticServer {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(path.to_owned(), bytes);
+    }
+
+    /// Serves the file at `path` again, not the bytes [`StaticServer::replace`]
+    /// put there (the host is fixed).
+    pub fn restore(&self, path: &str) {
+        self.overrides
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(path);
     }
 
     /// Stops accepting connections and closes the listening socket; from
@@ -169,10 +179,16 @@ fn serve(mut stream: TcpStream, site: &Site, overrides: &Overrides) -> io::Resul
     };
     let isolation = match site.isolated {
         true => {
-            "Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n\
-                 Cross-Origin-Embedder-Policy: require-corp\r\n"
+            // scripts/csp-hashes.py writes it at build time.
+            let policy = std::fs::read_to_string(site.root.join("content-security-policy.txt"))?;
+            format!(
+                "Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n\
+                 Cross-Origin-Embedder-Policy: require-corp\r\n\
+                 Content-Security-Policy: {}\r\nX-Content-Type-Options: nosniff\r\n",
+                policy.trim()
+            )
         }
-        false => "",
+        false => String::new(),
     };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\

@@ -14,16 +14,38 @@ use crate::web::{fetch_bytes, sha384_base64};
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";
 /// onnxruntime-web 1.30.0's CPU build: the entry script (which ort-web
-/// loads, see `runtime`) and the wasm binary, which we fetch ourselves
-/// (with progress) and hand to it. The hash is ort-web 0.5.0's own for
-/// this file (its `_loader.js`) and equals the npm package's.
+/// loads, see `runtime`), and the wasm binary and the Emscripten module
+/// that runs it (on the page and in each thread), which we fetch
+/// ourselves and hand to it. The hashes are ort-web 0.5.0's own for these
+/// files (its `_loader.js`) and equal the npm package's (a test checks).
+/// (The app's native build, which has no runtime, reads neither name nor
+/// hash.)
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub const RUNTIME_SCRIPT: &str = "ort.wasm.min.js";
-const RUNTIME_WASM: &str = "ort-wasm-simd-threaded.wasm";
-/// The Emscripten module the entry script imports.
-const RUNTIME_WRAPPER: &str = "ort-wasm-simd-threaded.mjs";
-const RUNTIME_WASM_SHA384: &str =
-    "vjBJ1z7qrhkTyYsNqKeF6c7N+nOJSU94czEo+tvZcu8G75JparGq9kB+kTnEUNVM";
-pub const RUNTIME_WASM_BYTES: u64 = 14_239_897;
+pub const RUNTIME_SCRIPT_URL: &str = "ort/1.30.0/ort.wasm.min.js";
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub const RUNTIME_SCRIPT_SHA384: &str =
+    "Bw6URI+Gvoadw0do7/QrSHUC9D1vCYYK5OSqChFyhyV5mzPL4oe2rOAFljAnS8Sq";
+const RUNTIME_WASM: RuntimeFile = RuntimeFile {
+    name: "ort-wasm-simd-threaded.wasm",
+    bytes: 14_239_897,
+    sha384: "vjBJ1z7qrhkTyYsNqKeF6c7N+nOJSU94czEo+tvZcu8G75JparGq9kB+kTnEUNVM",
+};
+const RUNTIME_WRAPPER: RuntimeFile = RuntimeFile {
+    name: "ort-wasm-simd-threaded.mjs",
+    bytes: 24_381,
+    sha384: "XcXA/MtAf0WpB8e023xQH9CM7RIjiugakT7x99DIwpFf7k56BIFFcAPerIF7FDad",
+};
+/// What the runtime adds to a model's download.
+pub const RUNTIME_BYTES: u64 = RUNTIME_WASM.bytes + RUNTIME_WRAPPER.bytes;
+
+/// A file of the runtime as the app accepts it.
+struct RuntimeFile {
+    name: &'static str,
+    bytes: u64,
+    /// Base64, as Subresource Integrity writes it.
+    sha384: &'static str,
+}
 
 const MANIFEST: &str = "manifest.json";
 const TOKENIZER: &str = "tokenizer.json";
@@ -37,18 +59,20 @@ pub struct ModelFiles {
     pub tokenizer: Vec<u8>,
     pub model: Vec<u8>,
     pub runtime_wasm: Vec<u8>,
+    /// The Emscripten module, run from a `blob:` URL over these bytes.
+    pub runtime_wrapper: Vec<u8>,
     /// Every URL semantic search loads (the runtime's scripts included),
     /// for the service worker to keep.
     pub urls: Vec<String>,
 }
 
-/// Downloads and checks the model in `source` and the runtime's wasm,
+/// Downloads and checks the model in `source` and the runtime's files,
 /// reporting `(bytes received, bytes in all)` as data arrives.
 pub async fn download(
     source: &ModelSource,
     progress: &dyn Fn(u64, u64),
 ) -> Result<ModelFiles, ModelError> {
-    let total = source.bytes + RUNTIME_WASM_BYTES;
+    let total = source.bytes + RUNTIME_BYTES;
     let mut done = 0u64;
     let mut urls = Vec::new();
 
@@ -86,18 +110,21 @@ pub async fn download(
         urls.push(url);
     }
 
-    let url = format!("{RUNTIME_DIR}{RUNTIME_WASM}");
-    let runtime_wasm = fetch_bytes(&url, Some(RUNTIME_WASM_BYTES), |r, _| {
-        progress(done + r, total)
-    })
-    .await?;
-    if sha384_base64(&runtime_wasm) != RUNTIME_WASM_SHA384 {
-        return Err(ModelError::WrongRuntime { url });
+    let mut runtime = Vec::new();
+    for file in [RUNTIME_WASM, RUNTIME_WRAPPER] {
+        let url = format!("{RUNTIME_DIR}{}", file.name);
+        let bytes = fetch_bytes(&url, Some(file.bytes), |r, _| progress(done + r, total)).await?;
+        if sha384_base64(&bytes) != file.sha384 {
+            return Err(ModelError::WrongRuntime { url });
+        }
+        done += bytes.len() as u64;
+        runtime.push(bytes);
+        urls.push(url);
     }
     progress(total, total);
-    urls.push(url);
-    urls.push(format!("{RUNTIME_DIR}{RUNTIME_SCRIPT}"));
-    urls.push(format!("{RUNTIME_DIR}{RUNTIME_WRAPPER}"));
+    urls.push(RUNTIME_SCRIPT_URL.to_owned());
+    let runtime_wrapper = runtime.pop().unwrap_or_default();
+    let runtime_wasm = runtime.pop().unwrap_or_default();
     let model = files.pop().unwrap_or_default();
     let tokenizer = files.pop().unwrap_or_default();
     Ok(ModelFiles {
@@ -105,6 +132,50 @@ pub async fn download(
         tokenizer,
         model,
         runtime_wasm,
+        runtime_wrapper,
         urls,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// The pins are the installed package's files (`npm ci` by
+    /// scripts/setup.sh), which the page copies to [`RUNTIME_DIR`].
+    #[test]
+    fn pins_match_the_installed_package() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dist = root.join("node_modules/onnxruntime-web/dist");
+        let html = std::fs::read_to_string(root.join("app/index.html")).unwrap();
+        assert_eq!(RUNTIME_SCRIPT_URL, format!("{RUNTIME_DIR}{RUNTIME_SCRIPT}"));
+        let script = RuntimeFile {
+            name: RUNTIME_SCRIPT,
+            bytes: 50_196,
+            sha384: RUNTIME_SCRIPT_SHA384,
+        };
+        for file in [script, RUNTIME_WASM, RUNTIME_WRAPPER] {
+            let path = dist.join(file.name);
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}; run scripts/setup.sh (npm ci) first",
+                    path.display()
+                )
+            });
+            assert_eq!(bytes.len() as u64, file.bytes, "{}", file.name);
+            assert_eq!(sha384_base64(&bytes), file.sha384, "{}", file.name);
+            let copy = format!(
+                "href=\"../node_modules/onnxruntime-web/dist/{}\" data-target-path=\"{}\"",
+                file.name,
+                RUNTIME_DIR.trim_end_matches('/')
+            );
+            assert!(
+                html.contains(&copy),
+                "app/index.html does not copy {}",
+                file.name
+            );
+        }
+    }
 }

@@ -27,7 +27,7 @@ pub enum ModelError {
         listed_bytes: u64,
         listed_sha256: String,
     },
-    /// ONNX Runtime's wasm is not the pinned build.
+    /// ONNX Runtime's wasm or its wrapper is not the pinned build.
     WrongRuntime { url: String },
     /// The runtime or the model did not start, or a query did not embed.
     Runtime(String),
@@ -64,9 +64,23 @@ impl fmt::Display for ModelError {
             )),
             ModelError::WrongRuntime { url } => write!(
                 f,
-                "{url} is not onnxruntime-web 1.30.0's wasm (its SHA-384 differs)"
+                "{url} is not onnxruntime-web 1.30.0's file (its SHA-384 differs)"
             ),
             ModelError::Runtime(message) => f.write_str(message),
+        }
+    }
+}
+
+impl ModelError {
+    /// The file that failed a check, if one did: a cache must not keep
+    /// it.
+    pub fn failed_file(&self) -> Option<&str> {
+        match self {
+            ModelError::WrongManifest { url }
+            | ModelError::BadManifest { url, .. }
+            | ModelError::Damaged { url, .. }
+            | ModelError::WrongRuntime { url } => Some(url),
+            _ => None,
         }
     }
 }

@@ -30,10 +30,11 @@ use leptos::task::spawn_local;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsValue;
 
-pub use download::RUNTIME_WASM_BYTES;
+pub use download::RUNTIME_BYTES;
 pub use error::ModelError;
 
 use crate::manifest::ModelSource;
+use crate::web::forget_cached;
 use runtime::Model;
 
 /// Where the current pool's semantic search stands.
@@ -112,7 +113,7 @@ impl Semantic {
                 Some(Ok(s)) => progress
                     .with(|p| p.get(&s.manifest_sha256).cloned())
                     .unwrap_or(ModelStatus::Idle {
-                        bytes: s.bytes + RUNTIME_WASM_BYTES,
+                        bytes: s.bytes + RUNTIME_BYTES,
                     }),
             })
         });
@@ -211,7 +212,7 @@ impl Semantic {
             self.progress
                 .update(|p| drop(p.insert(hash.clone(), status)));
         };
-        let total = source.bytes + RUNTIME_WASM_BYTES;
+        let total = source.bytes + RUNTIME_BYTES;
         report(ModelStatus::Downloading { received: 0, total });
         let outcome: Result<Rc<Model>, ModelError> = async {
             let mut files = download::download(&source, &|received, total| {
@@ -220,7 +221,12 @@ impl Semantic {
             .await?;
             report(ModelStatus::Starting);
             let urls = std::mem::take(&mut files.urls);
-            let model = Model::start(files).await.map_err(ModelError::Runtime)?;
+            let model = Model::start(files).await.map_err(|e| {
+                // The entry script is the one file the browser checks
+                // (Subresource Integrity), not us.
+                forget_cached(vec![download::RUNTIME_SCRIPT_URL.to_owned()]);
+                ModelError::Runtime(e)
+            })?;
             self.urls.set(urls);
             Ok(Rc::new(model))
         }
@@ -228,6 +234,9 @@ impl Semantic {
         match &outcome {
             Ok(_) => report(ModelStatus::Ready),
             Err(e) => {
+                if let Some(url) = e.failed_file() {
+                    forget_cached(vec![url.to_owned()]);
+                }
                 report(ModelStatus::Failed(e.clone()));
                 self.loads
                     .update_value(|l| drop(l.remove(&source.manifest_sha256)));

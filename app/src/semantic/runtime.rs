@@ -13,14 +13,8 @@ use ort::session::{RunOptions, Session};
 use ort::value::Tensor;
 use wasm_bindgen::JsValue;
 
-use super::download::{ModelFiles, RUNTIME_DIR, RUNTIME_SCRIPT};
+use super::download::{ModelFiles, RUNTIME_DIR, RUNTIME_SCRIPT, RUNTIME_SCRIPT_SHA384};
 use crate::web::js_message;
-
-/// The entry script's SRI hash, which the browser checks: ort-web 0.5.0's
-/// own for onnxruntime-web 1.30.0 (its `_loader.js`), equal to the npm
-/// package's.
-const RUNTIME_SCRIPT_SHA384: &str =
-    "Bw6URI+Gvoadw0do7/QrSHUC9D1vCYYK5OSqChFyhyV5mzPL4oe2rOAFljAnS8Sq";
 
 thread_local! {
     /// ort's API table is set once per page.
@@ -41,8 +35,8 @@ pub struct Model {
 }
 
 impl Model {
-    /// Starts ONNX Runtime (once per page) with `files.runtime_wasm`, then
-    /// a session on the model.
+    /// Starts ONNX Runtime (once per page) with `files.runtime_wasm` and
+    /// `files.runtime_wrapper`, then a session on the model.
     pub async fn start(files: ModelFiles) -> Result<Model, String> {
         let manifest = files.manifest;
         let encoder = TextEncoder::new(&files.tokenizer, manifest.encoder_config())
@@ -55,7 +49,7 @@ impl Model {
                 .map_err(|e| format!("ONNX Runtime did not load: {e}"))?;
             ort::set_api(api);
             // Once: ONNX Runtime's wasm starts with the first session.
-            configure_wasm(&files.runtime_wasm)?;
+            configure_wasm(&files.runtime_wasm, &files.runtime_wrapper)?;
             API_SET.set(true);
         }
         let fail = |e: ort::Error| format!("the model did not start: {e}");
@@ -64,7 +58,7 @@ impl Model {
         // ours (`commit_from_memory`): the session is created
         // asynchronously, and a view is detached if our memory grows
         // meanwhile, as it does while the app works.
-        let url = object_url(&files.model)?;
+        let url = object_url(&files.model, "application/octet-stream")?;
         let session = Session::builder(&env)
             .map_err(fail)?
             .commit_from_url(&url)
@@ -130,10 +124,13 @@ impl Model {
     }
 }
 
-/// A `blob:` URL for a copy of `bytes` (the model, already checked).
-fn object_url(bytes: &[u8]) -> Result<String, String> {
+/// A `blob:` URL for a copy of `bytes` (already checked), of type `mime`.
+fn object_url(bytes: &[u8], mime: &str) -> Result<String, String> {
     let parts = js_sys::Array::of1(&Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|e| js_message(&e))?;
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|e| js_message(&e))?;
     web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| js_message(&e))
 }
 
@@ -149,9 +146,11 @@ fn base_url() -> Result<String, String> {
         .map_err(|e| js_message(&e))
 }
 
-/// Hands onnxruntime-web the wasm we downloaded and checked, so it does
-/// not fetch it again, and sets its threads ([`super::query_threads`]).
-fn configure_wasm(binary: &[u8]) -> Result<(), String> {
+/// Hands onnxruntime-web the wasm and the Emscripten module we downloaded
+/// and checked, so that it fetches neither (the module from a `blob:` URL
+/// over our bytes, which each thread's worker runs too, so the URL lives
+/// as long as the page), and sets its threads ([`super::query_threads`]).
+fn configure_wasm(binary: &[u8], wrapper: &[u8]) -> Result<(), String> {
     let set = |target: &JsValue, key: &str, value: &JsValue| {
         Reflect::set(target, &key.into(), value)
             .map(drop)
@@ -169,6 +168,13 @@ fn configure_wasm(binary: &[u8]) -> Result<(), String> {
         "wasmBinary",
         &Uint8Array::from(binary).buffer().into(),
     )?;
+    let paths = js_sys::Object::new();
+    set(
+        &paths,
+        "mjs",
+        &object_url(wrapper, "text/javascript")?.into(),
+    )?;
+    set(&wasm, "wasmPaths", &paths.into())?;
     set(&wasm, "numThreads", &super::query_threads().into())?;
     set(&wasm, "proxy", &false.into())
 }

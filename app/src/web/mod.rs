@@ -1,7 +1,8 @@
 //! The browser's APIs, wrapped once: fetching with progress, POSTing to
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
 //! event loop, hashing, `localStorage` and IndexedDB, the page's
-//! Content-Security-Policy violations, whether the page may run threads,
+//! Content-Security-Policy violations, the service worker's messages,
+//! whether the page may run threads,
 //! the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
 //! only through here (and `semantic`'s runtime), so a change of browser
@@ -15,6 +16,7 @@ mod http;
 mod idb;
 mod isolation;
 mod location;
+mod service_worker;
 mod storage;
 mod time;
 
@@ -29,6 +31,7 @@ pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use location::{page_origin, resolve_url, site_dir};
+pub use service_worker::{ask_service_worker, forget_cached, register_service_worker};
 pub use storage::{local_get, local_remove, local_set};
 pub use time::{next_task, now, sleep};
 

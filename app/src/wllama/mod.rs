@@ -46,7 +46,7 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 pub use error::WllamaError;
 pub use manifest::GgufManifest;
 
-use crate::web::{fetch_blob, fetch_bytes, js_message, now, FetchError};
+use crate::web::{ask_service_worker, fetch_blob, fetch_bytes, js_message, now, FetchError};
 use runtime::Wllama;
 
 /// The model manifest's name in a served model's directory.
@@ -244,6 +244,14 @@ pub fn expose() {
                 },
             }
             .map_err(|e| JsValue::from_str(&e.to_string()))?;
+            // Checked: the service worker may keep its files (as the
+            // settings' load does, through `Offline`).
+            let urls = model.urls().to_vec();
+            leptos::task::spawn_local(async move {
+                if let Err(e) = ask_service_worker("keepAssets", &urls).await {
+                    leptos::logging::warn!("in-page LLM not kept offline: {e}");
+                }
+            });
             let (reports, received, total) = seen.get();
             let out = Object::new();
             for (key, value) in [

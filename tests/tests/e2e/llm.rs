@@ -226,6 +226,7 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
     let sender = async {
         // An endpoint the page's policy does not allow is named as such.
         click(&app, "[data-testid=llm-button]").await?;
+        app.expect_refusal("http://192.0.2.1:9");
         set_field(&app, "llm-base-url", "http://192.0.2.1:9/v1").await?;
         set_field(&app, "llm-model", DEFAULT_MODEL).await?;
         let refused = test_connection(&app).await?;

@@ -14,6 +14,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod hostile_host;
 mod hostile_links;
 mod hostile_text;
 mod imported_run;

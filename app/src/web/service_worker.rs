@@ -1,0 +1,83 @@
+//! Talking to the service worker (`public/sw.js`): registering it, and
+//! its messages, each answered through a port once done.
+
+use js_sys::{Array, Object, Promise, Reflect};
+use leptos::prelude::window;
+use leptos::task::spawn_local;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{MessageChannel, ServiceWorkerContainer, ServiceWorkerRegistration};
+
+use super::js_message as message;
+
+/// The page's service worker container, when service workers are allowed
+/// (a secure context: https, or http on localhost / 127.0.0.1).
+fn container() -> Option<ServiceWorkerContainer> {
+    let window = window();
+    let navigator = window.navigator();
+    let allowed = window.is_secure_context()
+        && Reflect::has(&navigator, &JsValue::from_str("serviceWorker")).unwrap_or(false);
+    allowed.then(|| navigator.service_worker())
+}
+
+/// Registers `sw.js`; false where service workers are unavailable.
+pub fn register_service_worker() -> bool {
+    let Some(container) = container() else {
+        return false;
+    };
+    spawn_local(async move {
+        if let Err(e) = JsFuture::from(container.register("sw.js")).await {
+            leptos::logging::warn!("service worker not registered: {}", message(&e));
+        }
+    });
+    true
+}
+
+/// Sends the active service worker `{ kind: items }` (`keep`: blob file
+/// names; `keepAssets`, `forget`: URLs relative to the page) and waits
+/// for its answer.
+pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), String> {
+    let container = container().ok_or("service workers are unavailable")?;
+    let ready = container.ready().map_err(|e| message(&e))?;
+    let registration: ServiceWorkerRegistration = JsFuture::from(ready)
+        .await
+        .map_err(|e| message(&e))?
+        .unchecked_into();
+    let worker = registration.active().ok_or("no active service worker")?;
+
+    let channel = MessageChannel::new().map_err(|e| message(&e))?;
+    let answer = Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
+    let request = Object::new();
+    let names: Array = items.iter().map(|f| JsValue::from_str(f)).collect();
+    Reflect::set(&request, &kind.into(), &names).map_err(|e| message(&e))?;
+    worker
+        .post_message_with_transferable(&request, &Array::of1(&channel.port2()))
+        .map_err(|e| message(&e))?;
+
+    let event = JsFuture::from(answer).await.map_err(|e| message(&e))?;
+    let data = Reflect::get(&event, &"data".into()).map_err(|e| message(&e))?;
+    match Reflect::get(&data, &"ok".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+    {
+        Some(true) => Ok(()),
+        _ => Err(Reflect::get(&data, &"error".into())
+            .ok()
+            .and_then(|e| e.as_string())
+            .unwrap_or_else(|| format!("the service worker did not {kind} them"))),
+    }
+}
+
+/// Tells the service worker to drop `urls` (relative to the page) from
+/// its caches: they failed a check, and the next attempt must fetch them
+/// anew. Does nothing where there is no worker.
+pub fn forget_cached(urls: Vec<String>) {
+    if container().is_none() || urls.is_empty() {
+        return;
+    }
+    spawn_local(async move {
+        if let Err(e) = ask_service_worker("forget", &urls).await {
+            leptos::logging::warn!("the service worker did not forget {urls:?}: {e}");
+        }
+    });
+}
