@@ -23,7 +23,9 @@
 //! its claimed size is checked (16 MiB a block, 256 MiB in all), so a
 //! crafted blob cannot make a reader inflate gigabytes —, every
 //! posting via [`InvertedIndex::from_parts`]). A damaged, truncated or
-//! old-version blob is an error naming the problem.
+//! old-version blob is an error naming the problem. Tests and fuzzers
+//! that damage a blob on purpose [`reseal`] it, so the damage reaches the
+//! checks behind the checksum and the content hash.
 //!
 //! # Extending
 //!
@@ -59,7 +61,10 @@ pub mod format;
 mod frame;
 mod graph;
 mod load;
+mod reseal;
 mod strtable;
+#[cfg(test)]
+mod tests;
 mod text;
 mod view;
 
@@ -77,6 +82,7 @@ pub use encode::{
 pub use error::BlobError;
 pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, FORMAT_VERSION};
 pub use frame::MAGIC;
+pub use reseal::reseal;
 pub use text::ArticleText;
 pub use view::{JudgmentRef, QueryRef};
 

@@ -178,12 +178,15 @@ impl ArchivedTextSection {
             let raw = self.inflate(b)?;
             let mut reader = Reader(&raw);
             for doc in docs[b]..docs[b + 1] {
-                reader.record().ok_or_else(|| {
-                    BlobError::invalid(SECTION, format!("document {doc}: bad record"))
-                })?;
+                reader
+                    .record()
+                    .map_err(|e| BlobError::invalid(SECTION, format!("document {doc}: {e}")))?;
             }
             if !reader.0.is_empty() {
-                return bad(format!("block {b}: trailing bytes"));
+                return bad(format!(
+                    "block {b}: {} trailing bytes after its last document",
+                    reader.0.len()
+                ));
             }
         }
         Ok(())
@@ -202,11 +205,13 @@ impl ArchivedTextSection {
         let mut reader = Reader(&raw);
         let skip = doc - self.block_docs[first].to_native() as usize;
         for _ in 0..skip {
-            reader.record();
+            reader
+                .record()
+                .map_err(|e| BlobError::invalid(SECTION, format!("document {doc}: {e}")))?;
         }
         reader
             .record()
-            .ok_or_else(|| BlobError::invalid(SECTION, format!("document {doc}: bad record")))
+            .map_err(|e| BlobError::invalid(SECTION, format!("document {doc}: {e}")))
     }
 
     /// Block `block`'s deflated bytes and the size it claims inflated,
@@ -252,31 +257,35 @@ impl ArchivedTextSection {
     }
 }
 
-/// Parses records; every read is bounds-checked and yields `None` on damage.
+/// Parses records; every read is bounds-checked and says what is wrong
+/// on damage.
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let head = self.0.get(..n)?;
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let head = self
+            .0
+            .get(..n)
+            .ok_or_else(|| format!("record needs {n} bytes, {} left", self.0.len()))?;
         self.0 = &self.0[n..];
-        Some(head)
+        Ok(head)
     }
 
-    fn u32(&mut self) -> Option<u32> {
+    fn u32(&mut self) -> Result<u32, String> {
         let b = self.take(4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Result<String, String> {
         let len = self.u32()? as usize;
         let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).ok()
+        String::from_utf8(bytes.to_vec()).map_err(|_| "text is not UTF-8".to_owned())
     }
 
-    fn record(&mut self) -> Option<ArticleText> {
-        let flags = *self.take(1)?.first()?;
+    fn record(&mut self) -> Result<ArticleText, String> {
+        let flags = self.take(1)?[0];
         if flags & !(JOINED | AUGMENTED) != 0 {
-            return None;
+            return Err(format!("unknown flags {flags:#04x}"));
         }
         let text = if flags & JOINED == 0 {
             Some(self.string()?)
@@ -286,19 +295,26 @@ impl<'a> Reader<'a> {
         let n = self.u32()? as usize;
         // Each paragraph takes at least 4 bytes: bound `n` before allocating.
         if n > self.0.len() / 4 {
-            return None;
+            return Err(format!(
+                "{n} paragraphs cannot fit in the {} bytes left",
+                self.0.len()
+            ));
         }
-        let paragraphs = (0..n).map(|_| self.string()).collect::<Option<Vec<_>>>()?;
+        let paragraphs = (0..n)
+            .map(|_| self.string())
+            .collect::<Result<Vec<_>, _>>()?;
         let text = match text {
             Some(t) => t,
-            None if paragraphs.is_empty() => return None,
+            None if paragraphs.is_empty() => {
+                return Err("text joined from no paragraphs".to_owned())
+            }
             None => paragraphs.join("\n"),
         };
         let augmented = match flags & AUGMENTED {
             0 => None,
             _ => Some(self.string()?),
         };
-        Some(ArticleText {
+        Ok(ArticleText {
             text,
             paragraphs,
             augmented,
