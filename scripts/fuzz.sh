@@ -25,7 +25,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 # the memory that rkyv's validated archives are read from.
 fuzz=(cargo +nightly fuzz run --features fuzz --debug-assertions)
 start=$(date +%s)
-cargo +nightly fuzz build --features fuzz --debug-assertions "${targets[@]}" 2>&1 | tail -n 1
+cargo +nightly fuzz build --features fuzz --debug-assertions 2>&1 | tail -n 1
 echo "built in $(($(date +%s) - start)) s"
 
 # libFuzzer adds what it finds to the first corpus folder: a scratch one,
@@ -36,15 +36,17 @@ total=0
 for target in "${targets[@]}"; do
   mkdir -p "$scratch/$target" "fuzz/regressions/$target"
   log="$scratch/$target.log"
+  outcome="in $seconds s"
   if ! "${fuzz[@]}" "$target" "$scratch/$target" "fuzz/seeds/$target" -- \
       -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
       -artifact_prefix="fuzz/regressions/$target/" >"$log" 2>&1; then
     failed+=("$target")
-    tail -n 40 "$log"
+    outcome="before it FAILED"
+    grep -m 1 -A 3 -E 'panicked|ERROR: libFuzzer|ERROR: AddressSanitizer' "$log" || tail -n 40 "$log"
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   total=$((total + ${runs:-0}))
-  printf '%-12s %12s executions in %s s\n' "$target" "${runs:-?}" "$seconds"
+  printf '%-12s %12s executions %s\n' "$target" "${runs:-?}" "$outcome"
 done
 printf '%-12s %12s executions\n' total "$total"
 if [ ${#failed[@]} -gt 0 ]; then
