@@ -56,13 +56,13 @@ mod search_pipeline;
 mod search_store;
 mod semantic;
 mod session;
-mod state;
 mod timings;
-mod transcript_files;
-mod url_state;
 mod url_sync;
 mod web;
 mod wllama;
+
+// The link codec and what it carries: the library's (lib.rs).
+use nomos_app::{state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");

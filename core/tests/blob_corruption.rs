@@ -1,10 +1,10 @@
 //! A damaged blob is an error, never a panic: flipped bytes everywhere
-//! (caught by the checksum, and, with the checksum rewritten, by the archive
-//! and semantic checks), truncation at many lengths, and an old version.
+//! (caught by the checksum, and, resealed, by the archive and semantic
+//! checks), truncation at many lengths, and an old version.
 
 mod blob_support;
 
-use nomos_core::blob::{encode, Blob, BlobError, EncodeReport};
+use nomos_core::blob::{encode, reseal, Blob, BlobError, EncodeReport};
 
 use blob_support::{input, sample};
 
@@ -32,30 +32,60 @@ fn every_flipped_byte_fails_the_checksum_or_earlier() {
 }
 
 #[test]
-fn resealed_flips_never_panic() {
+fn resealed_flips_never_panic_and_reach_every_section() {
     let (bytes, _) = blob_bytes();
-    let stride = (bytes.len() / 400).max(1);
-    let (mut rejected, mut loaded) = (0, 0);
-    for (k, at) in (0..bytes.len()).step_by(stride).enumerate() {
-        let mut damaged = bytes.clone();
-        damaged[at] ^= 1 << (k % 8);
-        reseal(&mut damaged);
-        // A flip inside a string or a title can leave a valid blob; what
-        // matters is that nothing panics and structure damage is caught.
-        match Blob::load(&damaged) {
-            Ok(blob) => {
-                loaded += 1;
-                for doc in 0..blob.n_docs() {
-                    let _ = blob.article(doc);
+    let sections = Blob::load(&bytes).unwrap().sections().to_vec();
+    let mut loaded = 0;
+    let mut refused_by = std::collections::BTreeSet::new();
+    for (s, section) in sections.iter().enumerate() {
+        // 30 flips spread over each section, whatever its size.
+        let stride = (section.len / 30).max(1);
+        for (k, at) in (section.offset..section.offset + section.len)
+            .step_by(stride)
+            .enumerate()
+        {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 1 << ((k + s) % 8);
+            reseal(&mut damaged);
+            // A flip inside a string, a title or a vector's codes can leave
+            // a valid blob; what matters is that nothing panics and that
+            // structure damage is caught by the checks of its section.
+            match Blob::load(&damaged) {
+                Ok(blob) => {
+                    loaded += 1;
+                    for doc in 0..blob.n_docs() {
+                        let _ = blob.article(doc);
+                    }
                 }
-            }
-            Err(err) => {
-                assert!(!err.to_string().is_empty());
-                rejected += 1;
+                Err(err) => {
+                    refused_by.insert(match err {
+                        BlobError::ChecksumMismatch { .. } => panic!("flip at {at}: {err}"),
+                        BlobError::Invalid { section, message }
+                            if section == "header" && message.contains("content hash") =>
+                        {
+                            panic!("flip at {at}: {message}")
+                        }
+                        BlobError::Archive { section, .. } | BlobError::Invalid { section, .. } => {
+                            section.to_owned()
+                        }
+                        BlobError::Index { field, .. } => format!("lexical:{field}"),
+                        other => panic!("flip at {at} in {}: {other}", section.name),
+                    });
+                }
             }
         }
     }
-    assert!(rejected > loaded, "{rejected} rejected, {loaded} loaded");
+    assert!(loaded > 0);
+    // Resealed damage reaches the checks of every section but the vectors'
+    // codes (any int8 but -128 is a code). With only the checksum
+    // rewritten, all of it stopped at the content hash.
+    for section in sections.iter().filter(|s| s.name != "dense") {
+        assert!(
+            refused_by.contains(&section.name),
+            "{}: {refused_by:?}",
+            section.name
+        );
+    }
 }
 
 #[test]
@@ -99,12 +129,4 @@ fn old_versions_and_foreign_files_are_named() {
 fn blob_bytes() -> (Vec<u8>, EncodeReport) {
     let s = sample();
     encode(&input(&s)).unwrap()
-}
-
-/// Rewrites the checksum so that damage reaches the deeper checks.
-fn reseal(bytes: &mut [u8]) {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(&bytes[..16]);
-    h.update(&bytes[24..]);
-    bytes[16..24].copy_from_slice(&h.digest().to_le_bytes());
 }

@@ -4,7 +4,7 @@
 
 mod blob_support;
 
-use nomos_core::blob::{encode, Blob, BlobError, DenseInput, Field};
+use nomos_core::blob::{encode, reseal, Blob, BlobError, DenseInput, Field};
 use nomos_core::dense::{DenseIndex, Passages};
 use nomos_core::embed::{Pooling, Windows};
 
@@ -198,7 +198,7 @@ fn expect_invalid(bytes: &[u8], needle: &str) {
 }
 
 /// A copy of `bytes` with the one occurrence of `pattern` inside `region`
-/// changed by `edit`, then every hash recomputed.
+/// changed by `edit`, then resealed.
 fn replace_once(
     bytes: &[u8],
     region: std::ops::Range<usize>,
@@ -213,23 +213,13 @@ fn replace_once(
         .collect();
     assert_eq!(hits.len(), 1, "pattern must be unique");
     let mut out = bytes.to_vec();
-    let old_hash = content_hash(&out);
     edit(&mut out[hits[0]..hits[0] + pattern.len()]);
-    let new_hash = content_hash(&out);
-    // The header archive stores the content hash as 16 little-endian bytes.
-    let header = table(&out)[0];
-    let header_bytes = &mut out[header.offset..header.offset + header.len];
-    let at = header_bytes
-        .windows(16)
-        .position(|w| w == old_hash.to_le_bytes())
-        .unwrap();
-    header_bytes[at..at + 16].copy_from_slice(&new_hash.to_le_bytes());
-    reseal_checksum(&mut out);
+    reseal(&mut out);
     out
 }
 
-/// The sample blob with its dense section's tag changed to `tag`, the
-/// checksum resealed.
+/// The sample blob with its dense section's tag changed to `tag`,
+/// resealed.
 fn retagged(s: &blob_support::Sample, tag: [u8; 4]) -> Vec<u8> {
     let (mut bytes, _) = encode(&input(s)).unwrap();
     let at = table(&bytes)
@@ -237,7 +227,7 @@ fn retagged(s: &blob_support::Sample, tag: [u8; 4]) -> Vec<u8> {
         .position(|e| e.tag == *b"DNSP")
         .unwrap();
     bytes[32 + 24 * at..][..4].copy_from_slice(&tag);
-    reseal_checksum(&mut bytes);
+    reseal(&mut bytes);
     bytes
 }
 
@@ -266,20 +256,4 @@ fn table(bytes: &[u8]) -> Vec<Entry> {
 fn flags(bytes: &[u8], tag: [u8; 4]) -> u32 {
     let at = table(bytes).iter().position(|e| e.tag == tag).unwrap();
     u32::from_le_bytes(bytes[32 + 24 * at + 4..][..4].try_into().unwrap())
-}
-
-/// xxh3-128 over every section after the header, in table order.
-fn content_hash(bytes: &[u8]) -> u128 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for e in table(bytes).iter().skip(1) {
-        h.update(&bytes[e.offset..e.offset + e.len]);
-    }
-    h.digest128()
-}
-
-fn reseal_checksum(bytes: &mut [u8]) {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(&bytes[..16]);
-    h.update(&bytes[24..]);
-    bytes[16..24].copy_from_slice(&h.digest().to_le_bytes());
 }

@@ -21,7 +21,7 @@
 //! - [`export`]: TREC run, metrics JSON and CSV as files.
 //! - [`significance`]: B against A, per measure, with significance tests.
 
-pub mod config;
+pub use nomos_app::evaluate::config;
 pub mod context;
 pub mod export;
 pub mod imported;

@@ -247,6 +247,17 @@ pub(super) fn content_hash<'a>(sections: impl IntoIterator<Item = &'a [u8]>) -> 
     h.digest128()
 }
 
+/// [`content_hash`] of a file's sections after the first (the header) as
+/// its section table lays them out.
+pub(super) fn content_hash_of(bytes: &[u8], table: &[frame::SectionEntry]) -> u128 {
+    content_hash(
+        table
+            .iter()
+            .skip(1)
+            .map(|e| &bytes[e.offset..e.offset + e.len]),
+    )
+}
+
 fn archive<T>(value: &T) -> Result<rkyv::util::AlignedVec, BlobError>
 where
     T: for<'a> rkyv::Serialize<

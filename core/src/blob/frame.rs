@@ -69,9 +69,17 @@ pub fn assemble(version: u32, sections: &[([u8; 4], u32, &[u8])]) -> Result<Vec<
     }
     let total = out.len() as u64;
     out[24..32].copy_from_slice(&total.to_le_bytes());
-    let sum = checksum(&out);
-    out[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+    seal(&mut out);
     Ok(out)
+}
+
+/// Writes the checksum of `bytes` into its field (nothing if the file is
+/// too short to have one).
+pub fn seal(bytes: &mut [u8]) {
+    let sum = checksum(bytes);
+    if let Some(field) = bytes.get_mut(CHECKSUM_AT..CHECKSUM_AT + 8) {
+        field.copy_from_slice(&sum.to_le_bytes());
+    }
 }
 
 /// The checksum over every byte except the checksum field itself.
@@ -127,7 +135,15 @@ pub fn parse(bytes: &[u8], version: u32) -> Result<Vec<SectionEntry>, BlobError>
     parse_table(bytes)
 }
 
-fn parse_table(bytes: &[u8]) -> Result<Vec<SectionEntry>, BlobError> {
+/// Checks the section table (and only it: [`parse`] checks the prefix
+/// first) and returns it.
+pub fn parse_table(bytes: &[u8]) -> Result<Vec<SectionEntry>, BlobError> {
+    if bytes.len() < PREFIX_LEN {
+        return Err(BlobError::WrongLength {
+            expected: PREFIX_LEN as u64,
+            found: bytes.len() as u64,
+        });
+    }
     let bad = |msg: String| Err(BlobError::SectionTable(msg));
     let count = u32_at(bytes, 12) as usize;
     let table_end = count
@@ -271,8 +287,7 @@ mod tests {
         // Point the second section one byte off its aligned start.
         let at = PREFIX_LEN + ENTRY_LEN + 8;
         bytes[at] ^= 1;
-        let sum = checksum(&bytes);
-        bytes[CHECKSUM_AT..CHECKSUM_AT + 8].copy_from_slice(&sum.to_le_bytes());
+        seal(&mut bytes);
         assert!(matches!(parse(&bytes, V), Err(BlobError::SectionTable(_))));
     }
 }

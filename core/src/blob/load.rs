@@ -7,7 +7,7 @@ use std::ops::Range;
 use rkyv::rancor;
 use rkyv::util::AlignedVec;
 
-use super::encode::content_hash;
+use super::encode::content_hash_of;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
@@ -116,12 +116,7 @@ impl Blob {
         let header: &ArchivedHeader = access(&header_bytes, "header")?;
         let header: Header = rkyv::deserialize::<Header, rancor::Error>(header)
             .map_err(|e| archive_error("header", e))?;
-        let hash = content_hash(
-            table
-                .iter()
-                .skip(1)
-                .map(|e| &bytes[e.offset..e.offset + e.len]),
-        );
+        let hash = content_hash_of(bytes, &table);
         if hash != header.content_hash {
             return Err(BlobError::invalid(
                 "header",

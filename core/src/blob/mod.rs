@@ -28,6 +28,8 @@
 //! rest is read. A loaded blob keeps the bytes of the sections it reads in
 //! place (documents, text, queries, judgments, graph) and holds the others
 //! only as the structures rebuilt from them: nothing of the file twice.
+//! Tests and fuzzers that damage a blob on purpose [`reseal`] it, so the
+//! damage reaches the checks behind the checksum and the content hash.
 //!
 //! # Extending
 //!
@@ -63,7 +65,10 @@ pub mod format;
 mod frame;
 mod graph;
 mod load;
+mod reseal;
 mod strtable;
+#[cfg(test)]
+mod tests;
 mod text;
 mod text_cache;
 mod view;
@@ -80,6 +85,7 @@ pub use encode::{
 pub use error::BlobError;
 pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, FORMAT_VERSION};
 pub use frame::MAGIC;
+pub use reseal::reseal;
 pub use text::ArticleText;
 pub use view::{JudgmentRef, QueryRef};
 

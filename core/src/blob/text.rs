@@ -178,12 +178,15 @@ impl ArchivedTextSection {
             let raw = self.inflate(b)?;
             let mut reader = Reader(&raw);
             for doc in docs[b]..docs[b + 1] {
-                reader.record().ok_or_else(|| {
-                    BlobError::invalid(SECTION, format!("document {doc}: bad record"))
-                })?;
+                reader
+                    .record()
+                    .map_err(|e| BlobError::invalid(SECTION, format!("document {doc}: {e}")))?;
             }
             if !reader.0.is_empty() {
-                return bad(format!("block {b}: trailing bytes"));
+                return bad(format!(
+                    "block {b}: {} trailing bytes after its last document",
+                    reader.0.len()
+                ));
             }
         }
         Ok(())
@@ -225,7 +228,7 @@ impl ArchivedTextSection {
             starts.push((raw.len() - reader.0.len()) as u32);
             reader
                 .record()
-                .ok_or_else(|| BlobError::invalid(SECTION, format!("block {block}: bad record")))?;
+                .map_err(|e| BlobError::invalid(SECTION, format!("block {block}: {e}")))?;
         }
         Ok(InflatedBlock { raw, starts })
     }
@@ -283,11 +286,15 @@ pub(super) struct InflatedBlock {
 impl InflatedBlock {
     /// The block's `i`-th document.
     pub(super) fn article(&self, i: usize) -> Result<ArticleText, BlobError> {
-        let record = self
+        let rest = self
             .starts
             .get(i)
-            .and_then(|&at| Reader(self.raw.get(at as usize..)?).record());
-        record.ok_or_else(|| BlobError::invalid(SECTION, format!("no record {i} in its block")))
+            .and_then(|&at| self.raw.get(at as usize..));
+        let rest =
+            rest.ok_or_else(|| BlobError::invalid(SECTION, format!("no record {i} in its block")))?;
+        Reader(rest)
+            .record()
+            .map_err(|e| BlobError::invalid(SECTION, format!("record {i} in its block: {e}")))
     }
 
     /// Bytes held.
@@ -296,31 +303,35 @@ impl InflatedBlock {
     }
 }
 
-/// Parses records; every read is bounds-checked and yields `None` on damage.
+/// Parses records; every read is bounds-checked and says what is wrong
+/// on damage.
 struct Reader<'a>(&'a [u8]);
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let head = self.0.get(..n)?;
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let head = self
+            .0
+            .get(..n)
+            .ok_or_else(|| format!("record needs {n} bytes, {} left", self.0.len()))?;
         self.0 = &self.0[n..];
-        Some(head)
+        Ok(head)
     }
 
-    fn u32(&mut self) -> Option<u32> {
+    fn u32(&mut self) -> Result<u32, String> {
         let b = self.take(4)?;
-        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Result<String, String> {
         let len = self.u32()? as usize;
         let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).ok()
+        String::from_utf8(bytes.to_vec()).map_err(|_| "text is not UTF-8".to_owned())
     }
 
-    fn record(&mut self) -> Option<ArticleText> {
-        let flags = *self.take(1)?.first()?;
+    fn record(&mut self) -> Result<ArticleText, String> {
+        let flags = self.take(1)?[0];
         if flags & !(JOINED | AUGMENTED) != 0 {
-            return None;
+            return Err(format!("unknown flags {flags:#04x}"));
         }
         let text = if flags & JOINED == 0 {
             Some(self.string()?)
@@ -330,19 +341,26 @@ impl<'a> Reader<'a> {
         let n = self.u32()? as usize;
         // Each paragraph takes at least 4 bytes: bound `n` before allocating.
         if n > self.0.len() / 4 {
-            return None;
+            return Err(format!(
+                "{n} paragraphs cannot fit in the {} bytes left",
+                self.0.len()
+            ));
         }
-        let paragraphs = (0..n).map(|_| self.string()).collect::<Option<Vec<_>>>()?;
+        let paragraphs = (0..n)
+            .map(|_| self.string())
+            .collect::<Result<Vec<_>, _>>()?;
         let text = match text {
             Some(t) => t,
-            None if paragraphs.is_empty() => return None,
+            None if paragraphs.is_empty() => {
+                return Err("text joined from no paragraphs".to_owned())
+            }
             None => paragraphs.join("\n"),
         };
         let augmented = match flags & AUGMENTED {
             0 => None,
             _ => Some(self.string()?),
         };
-        Some(ArticleText {
+        Ok(ArticleText {
             text,
             paragraphs,
             augmented,

@@ -337,7 +337,9 @@ fn check_passages(passages: Option<Passages>, n: usize) -> Result<Option<Passage
         return bad(0);
     }
     for (doc, run) in p.offsets.windows(2).enumerate() {
-        if run[0] >= run[1] {
+        // A run past `n` is refused here, before it is sliced: the last
+        // offset alone does not bound the ones before it.
+        if run[0] >= run[1] || run[1] as usize > n {
             return bad(doc);
         }
         let starts = &p.starts[run[0] as usize..run[1] as usize];

@@ -353,4 +353,10 @@ fn passages_are_checked() {
         bad(good.offsets.clone(), vec![0, 40, 0, 90, 10]),
         DenseError::BadPassages { doc: 1 }
     );
+    // A run past the vectors that later offsets fall back from (found by
+    // the fuzzer: it sliced the starts out of range and panicked).
+    assert_eq!(
+        bad(vec![0, 4100, 5], good.starts.clone()),
+        DenseError::BadPassages { doc: 0 }
+    );
 }

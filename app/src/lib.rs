@@ -1,0 +1,15 @@
+//! The app's link codec ([`url_state`]) and the plain models it reads and
+//! writes, as a library: the binary (`main.rs`, the app) uses them from
+//! here, and so can the fuzzer (`fuzz/`), natively, since a link is
+//! untrusted input. Nothing here touches the browser.
+
+pub mod evaluate {
+    //! The part of the app's `evaluate` module that links carry.
+    pub mod config;
+}
+// `AppState::new` makes signals, once, at the root: a `Default` that did
+// the same would be a second way to make them.
+#[allow(clippy::new_without_default)]
+pub mod state;
+pub mod transcript_files;
+pub mod url_state;
