@@ -77,9 +77,21 @@ pub fn utc_minute(millis: f64) -> String {
     )
 }
 
+/// `text` quoted (“…”) inside a bidi isolate (U+2068 … U+2069), as
+/// `<bdi>` does for markup: a query holding U+202E or right-to-left
+/// script cannot reorder the sentence around it.
+pub fn quoted(text: &str) -> String {
+    format!("“\u{2068}{text}\u{2069}”")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_isolated() {
+        assert_eq!(quoted("a\u{202E}b"), "“\u{2068}a\u{202E}b\u{2069}”");
+    }
 
     #[test]
     fn moments_read_as_utc_dates() {

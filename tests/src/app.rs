@@ -289,13 +289,14 @@ impl App {
     /// Waits until the results shown are those for `query` and the chosen
     /// method, and reads them.
     pub async fn results(&self, query: &str) -> Result<Vec<Row>> {
-        // The status line quotes the query the shown results are for. A
+        // The status line quotes the query the shown results are for (in a
+        // bidi isolate, U+2068 … U+2069). A
         // row shows no separate id when it equals the title (STARD).
         // While BM25 stands in for a dense method (`.fallback` says why),
         // the chosen method's results are still to come.
         let script = "const [q] = arguments;
             const status = document.getElementById('search-status')?.textContent ?? '';
-            if (!status.includes('\u{201c}' + q + '\u{201d}')) return null;
+            if (!status.includes('\u{201c}\u{2068}' + q + '\u{2069}\u{201d}')) return null;
             if (document.querySelector('.fallback')?.textContent) return null;
             return Array.from(document.querySelectorAll('ol.results .result')).map(b => ({
                 id: (b.querySelector('.result-meta .doc-id') ?? b.querySelector('.result-title')).textContent,

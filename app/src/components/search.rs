@@ -13,7 +13,7 @@ use super::llm_run::LlmRun;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
 use super::results::ResultsList;
-use crate::format::{duration, plural, thousands};
+use crate::format::{duration, plural, quoted, thousands};
 use crate::llm::use_llm;
 use crate::pools::use_pools;
 use crate::search_store::SearchStore;
@@ -93,7 +93,10 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
             return String::new();
         }
         if timed.ranking.terms.is_empty() {
-            return format!("“{query}” has no searchable words (only stop words or punctuation)");
+            return format!(
+                "{} has no searchable words (only stop words or punctuation)",
+                quoted(query)
+            );
         }
         let total = timed.ranking.hits.len();
         let shown = filtered.with(|f| f.as_ref().map_or(0, Vec::len));
@@ -103,13 +106,18 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
             .collect::<Vec<_>>();
         let by_llm = timed.method.needs_llm();
         match (total, filter.is_empty()) {
-            (0, _) if by_llm => format!("The LLM's ranking has no article for “{query}”"),
-            (0, _) => format!("No article matches “{query}”"),
-            (_, true) => format!("{} for “{query}”", plural(total, "result", "results")),
+            (0, _) if by_llm => format!("The LLM's ranking has no article for {}", quoted(query)),
+            (0, _) => format!("No article matches {}", quoted(query)),
+            (_, true) => format!(
+                "{} for {}",
+                plural(total, "result", "results"),
+                quoted(query)
+            ),
             (_, false) => format!(
-                "{} of {} for “{query}” in {}",
+                "{} of {} for {} in {}",
                 thousands(shown),
                 plural(total, "result", "results"),
+                quoted(query),
                 filter.join(", ")
             ),
         }
