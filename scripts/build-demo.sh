@@ -14,7 +14,7 @@
 # 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
 # da-acts (12 on a busy machine; BENCHMARKS.md, "Dense retrieval") and, every
 # window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
-# scripts/serve.sh embeds every pool, CI (scripts/test.sh) all but da-acts.
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma and stard.
 # A pool whose vectors are newer than its source, the model and nomos is not
 # embedded again.
 #

@@ -477,6 +477,46 @@ impl App {
         Ok(message.as_str().unwrap_or_default().to_owned())
     }
 
+    /// From now on, files the page offers as downloads (an `<a download>`
+    /// clicked on a blob URL) are caught instead of saved, and the ones
+    /// caught so far are forgotten. Other blob URLs (the embedding model's,
+    /// ONNX Runtime's checked wrapper) work as usual.
+    pub async fn catch_downloads(&self) -> Result<()> {
+        let script = "if (!window.__nomosDownloads) {
+                window.__nomosDownloads = [];
+                const blobs = new Map();
+                const create = URL.createObjectURL;
+                URL.createObjectURL = (blob) => {
+                    const url = create(blob);
+                    blobs.set(url, blob);
+                    return url;
+                };
+                HTMLAnchorElement.prototype.click = function () {
+                    if (this.download && blobs.has(this.href)) {
+                        window.__nomosDownloads.push(blobs.get(this.href));
+                    }
+                };
+            }
+            window.__nomosDownloads.length = 0;";
+        self.browser.client.execute(script, vec![]).await?;
+        Ok(())
+    }
+
+    /// The texts of the downloads caught since [`Self::catch_downloads`],
+    /// in the order they were offered.
+    pub async fn downloads(&self) -> Result<Vec<String>> {
+        let texts = self
+            .browser
+            .client
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                Promise.all(window.__nomosDownloads.map((b) => b.text())).then(done);",
+                vec![],
+            )
+            .await?;
+        Ok(serde_json::from_value(texts)?)
+    }
+
     /// Saves a PNG of the window as `docs/screenshots/<name>.png`.
     pub async fn screenshot(&self, name: &str) -> Result<()> {
         let png = self.browser.client.screenshot().await?;

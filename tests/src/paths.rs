@@ -59,7 +59,7 @@ pub fn model_dir() -> Result<PathBuf> {
     let dir = repo_root().join("models/e5-small");
     ensure!(
         dir.join("manifest.json").is_file(),
-        "{} has no model: run scripts/build-demo.sh --embed el-syntagma,el-nomothesia,stard",
+        "{} has no model: run scripts/build-demo.sh --embed el-syntagma,stard",
         dir.display()
     );
     Ok(dir)

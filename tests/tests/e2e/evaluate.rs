@@ -223,39 +223,17 @@ fn cli_eval_with(file: &str, extra: &[&str]) -> Result<CliEval> {
 }
 
 /// Clicks the three export buttons and returns what would have been
-/// downloaded (run, metrics JSON, CSV), caught at `URL.createObjectURL`
-/// (typed blobs only).
+/// downloaded (run, metrics JSON, CSV).
 async fn exports(app: &App) -> Result<[String; 3]> {
     let client = app.client();
-    client
-        .execute(
-            "window.exported = [];
-            const create = URL.createObjectURL;
-            // Exports are typed; the app's other blob URL (the semantic
-            // model's, made when it starts) is not, and must still work.
-            URL.createObjectURL = blob => {
-                if (!blob.type) return create(blob);
-                window.exported.push(blob);
-                return 'data:,';
-            };
-            HTMLAnchorElement.prototype.click = function () {};",
-            vec![],
-        )
-        .await?;
+    app.catch_downloads().await?;
     for label in ["Run (TREC)", "Metrics (JSON)", "Metrics (CSV)"] {
         let xpath =
             format!("//div[contains(@class,'exports')]/button[normalize-space(.)='{label}']");
         client.find(Locator::XPath(&xpath)).await?.click().await?;
     }
-    let texts = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-            Promise.all(window.exported.map(b => b.text())).then(done);",
-            vec![],
-        )
-        .await?;
-    let texts: Vec<String> = serde_json::from_value(texts)?;
-    texts
+    app.downloads()
+        .await?
         .try_into()
         .map_err(|t: Vec<String>| anyhow::anyhow!("expected 3 exports, got {}", t.len()))
 }

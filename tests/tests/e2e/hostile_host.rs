@@ -128,6 +128,17 @@ async fn a_blob_named_with_escapes_is_kept_and_loads_offline() -> Result<()> {
         .await?;
         server.stop();
         app.client().refresh().await?;
+        // A link cannot name such a file (`pool` is `[A-Za-z0-9._-]`), so
+        // the reload opens the first pool; the renamed one is picked again.
+        app.poll(
+            "the pool list offline",
+            "const [file] = arguments;
+             return [...document.querySelectorAll('#pool-select option')]
+                 .some((o) => o.value === file) ? true : null;",
+            vec![json!(name)],
+        )
+        .await?;
+        app.pick_pool(name).await?;
         app.poll(
             "the renamed pool to load offline",
             "const error = document.querySelector('.loadline.error:not(.model-line)')?.textContent;

@@ -176,35 +176,21 @@ async fn wait_for_count(app: &App, n: usize) -> Result<()> {
 }
 
 /// Opens the dialog, clicks both exports and returns what would have been
-/// downloaded (qrels, queries.jsonl), caught at `URL.createObjectURL`.
+/// downloaded (qrels, queries.jsonl).
 async fn export(app: &App) -> Result<[String; 2]> {
     let client = app.client();
+    app.catch_downloads().await?;
     client
         .execute(
-            "window.exported = [];
-            if (!window.realCreate) window.realCreate = URL.createObjectURL;
-            URL.createObjectURL = blob => {
-                if (!blob.type) return window.realCreate(blob);
-                window.exported.push(blob);
-                return 'data:,';
-            };
-            HTMLAnchorElement.prototype.click = function () {};
-            const d = document.getElementById('my-judgments');
+            "const d = document.getElementById('my-judgments');
             if (!d.open) d.showModal();",
             vec![],
         )
         .await?;
     click_text(app, "Qrels (TREC)").await?;
     click_text(app, "Queries (JSONL)").await?;
-    let texts = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-            Promise.all(window.exported.map(b => b.text())).then(done);",
-            vec![],
-        )
-        .await?;
-    let texts: Vec<String> = serde_json::from_value(texts)?;
-    texts
+    app.downloads()
+        .await?
         .try_into()
         .map_err(|t: Vec<String>| anyhow::anyhow!("expected 2 exports, got {}", t.len()))
 }

@@ -833,31 +833,15 @@ async fn same_results(
     Ok(())
 }
 
-/// Clicks a download button and returns what would have been saved,
-/// caught at `URL.createObjectURL` (typed blobs only: the semantic
-/// model's untyped one must still work).
+/// Clicks a download button and returns what would have been saved.
 async fn captured(app: &App, button: &str) -> Result<String> {
-    app.client()
-        .execute(
-            "if (!window.exported) {
-                window.exported = [];
-                const create = URL.createObjectURL;
-                URL.createObjectURL = blob => {
-                    if (!blob.type) return create(blob);
-                    window.exported.push(blob);
-                    return 'data:,';
-                };
-                HTMLAnchorElement.prototype.click = function () {};
-            }
-            window.exported.length = 0;",
-            vec![],
-        )
-        .await?;
+    app.catch_downloads().await?;
     click(app, button).await?;
     let text = app
         .poll(
             "the download",
-            "return window.exported.length ? window.exported[0].text().then(t => t) : null;",
+            "return window.__nomosDownloads.length
+                ? window.__nomosDownloads[0].text().then((t) => t) : null;",
             vec![],
         )
         .await?;
