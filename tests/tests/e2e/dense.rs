@@ -153,13 +153,9 @@ async fn long_articles_rank_in_the_browser_as_the_cli() -> Result<()> {
 fn long_article_pool(dir: &Path) -> Result<PathBuf> {
     let data = repo_root().join("data/el-nomothesia");
     let src = dir.join("el-nomothesia");
-    let act = src.join("adeies-odigisis");
-    std::fs::create_dir_all(&act)?;
+    std::fs::create_dir_all(&src)?;
     std::fs::copy(data.join("PROVENANCE.md"), src.join("PROVENANCE.md"))?;
-    for file in std::fs::read_dir(data.join("adeies-odigisis"))? {
-        let file = file?;
-        std::fs::copy(file.path(), act.join(file.file_name()))?;
-    }
+    copy_tree(&data.join("adeies-odigisis"), &src.join("adeies-odigisis"))?;
     let blob = dir.join("long.blob");
     let out = Command::new(nomos_cli()?)
         .args(["build", "--format", "el-nomothesia", "--embed"])
@@ -175,6 +171,21 @@ fn long_article_pool(dir: &Path) -> Result<PathBuf> {
         String::from_utf8_lossy(&out.stderr)
     );
     Ok(blob)
+}
+
+/// Copies the folder `from` to `to`, with everything in it.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// The app's hybrid top ten for `query` are `nomos search --method rrf`'s
