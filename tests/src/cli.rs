@@ -81,6 +81,15 @@ pub fn embed_queries(model: &Path, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
 }
 
 /// The command's stdout, or its stderr in the error.
+/// `nomos build ARGS`, which must succeed.
+pub fn build<I, S>(args: I) -> Result<()>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    run(Command::new(nomos_cli()?).arg("build").args(args)).map(drop)
+}
+
 fn run(command: &mut Command) -> Result<String> {
     let out = command
         .output()

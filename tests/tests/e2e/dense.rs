@@ -9,14 +9,13 @@
 //! `cargo test -p nomos-e2e --test e2e dense -- --nocapture`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_core::blob::Blob;
 use nomos_core::embed::{ModelManifest, Role, TextEncoder};
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, repo_root, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, repo_root, served_blob};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::{json, Value};
@@ -157,19 +156,16 @@ fn long_article_pool(dir: &Path) -> Result<PathBuf> {
     std::fs::copy(data.join("PROVENANCE.md"), src.join("PROVENANCE.md"))?;
     copy_tree(&data.join("adeies-odigisis"), &src.join("adeies-odigisis"))?;
     let blob = dir.join("long.blob");
-    let out = Command::new(nomos_cli()?)
-        .args(["build", "--format", "el-nomothesia", "--embed"])
-        .arg(model_dir()?)
-        .arg("-o")
-        .arg(&blob)
-        .arg(&src)
-        .output()
-        .context("running nomos build")?;
-    ensure!(
-        out.status.success(),
-        "nomos build failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let model = model_dir()?;
+    cli::build([
+        "--format".as_ref(),
+        "el-nomothesia".as_ref(),
+        "--embed".as_ref(),
+        model.as_os_str(),
+        "-o".as_ref(),
+        blob.as_os_str(),
+        src.as_os_str(),
+    ])?;
     Ok(blob)
 }
 

@@ -6,13 +6,12 @@
 //! marked matches, the article, the notes and Evaluate's query list.
 
 use std::path::Path;
-use std::process::Command;
 
-use anyhow::{ensure, Context, Result};
+use anyhow::{ensure, Result};
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::one_at_a_time;
-use nomos_e2e::paths::{dist_dir, nomos_cli};
+use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
 use serde_json::{json, Value};
 
 /// Sets a flag if it ever runs as a handler.
@@ -169,26 +168,17 @@ fn build_pool(dir: &Path) -> Result<std::path::PathBuf> {
         lines(&[json!({"chunk_id": format!("{IMG}-stray"), "chunk": "stray"})]),
     )?;
     let blob = dir.join("hostile.blob");
-    let out = Command::new(nomos_cli()?)
-        .args([
-            "build",
-            "--format",
-            "beir",
-            "--analyzer",
-            "da",
-            "--augmented",
-        ])
-        .arg(&augmented)
-        .arg("-o")
-        .arg(&blob)
-        .arg(&src)
-        .output()
-        .context("running nomos build")?;
-    ensure!(
-        out.status.success(),
-        "nomos build failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cli::build([
+        "--format".as_ref(),
+        "beir".as_ref(),
+        "--analyzer".as_ref(),
+        "da".as_ref(),
+        "--augmented".as_ref(),
+        augmented.as_os_str(),
+        "-o".as_ref(),
+        blob.as_os_str(),
+        src.as_os_str(),
+    ])?;
     Ok(blob)
 }
 
