@@ -18,7 +18,8 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(blob_open url_state trec method_spec)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+# Unoptimised: cargo-fuzz only drives cargo, and a fresh CI machine builds it.
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked --debug
 
 # Release build (cargo-fuzz's default) with debug assertions, so that an
 # arithmetic overflow is a crash too; AddressSanitizer (the default) checks

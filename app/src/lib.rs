@@ -10,6 +10,8 @@ pub mod evaluate {
 // `AppState::new` makes signals, once, at the root: a `Default` that did
 // the same would be a second way to make them.
 #[allow(clippy::new_without_default)]
+#[cfg(feature = "ui")]
 pub mod state;
 pub mod transcript_files;
 pub mod url_state;
+pub mod views;

@@ -10,17 +10,11 @@ use nomos_core::search::Bm25Params;
 
 use crate::evaluate::config::{Config, RunLink};
 use crate::transcript_files::LlmSource;
+pub use crate::views::{EvalSort, View};
 
 /// Benchmark queries an LLM method is evaluated on by default (the first
 /// ten): a small local model takes minutes per query.
 pub const DEFAULT_LLM_QUERIES: usize = 10;
-
-/// The top-level views.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
-    Search,
-    Evaluate,
-}
 
 /// Which blob is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,24 +70,6 @@ pub struct AppState {
     /// Evaluate view: the run file imported as A or B (a link names it by
     /// hash; the pool's run store keeps it).
     pub run: RwSignal<Option<RunLink>>,
-}
-
-/// How the Evaluate view's per-query table is sorted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalSort {
-    /// `id`, `gold` (number of gold articles), `delta` (B − A) or a
-    /// measure key such as `ndcg@10`.
-    pub column: String,
-    pub descending: bool,
-}
-
-impl Default for EvalSort {
-    fn default() -> Self {
-        EvalSort {
-            column: "id".to_owned(),
-            descending: false,
-        }
-    }
 }
 
 impl AppState {

@@ -32,8 +32,8 @@ use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::evaluate::config::{RunLink, Slot};
-use crate::state::{EvalSort, View};
 use crate::transcript_files::{sha256_of, site_path, SiteEntry, TranscriptLink};
+use crate::views::{EvalSort, View};
 
 /// The advanced panel's k1 slider range; links are clamped into it.
 pub const K1_MAX: f64 = 3.0;
