@@ -11,6 +11,8 @@
 #                            site for query embedding (app/index.html)
 #   @wllama/wllama 3.13.0    the same npm ci; its module and wasm are copied
 #                            into the site for the in-page LLM (app/index.html)
+#   axe-core 4.14.1          the same npm ci; the end-to-end tests inject it to
+#                            check accessibility (never shipped)
 #   chromium + chromedriver  apt (screenshots and browser tests)
 #
 # Callers put node_modules/.bin on PATH (scripts/serve.sh and scripts/test.sh
@@ -22,6 +24,7 @@ TRUNK_VERSION=0.21.14
 WASM_OPT_VERSION=132
 ORT_WEB_VERSION=1.30.0
 WLLAMA_VERSION=3.13.0
+AXE_VERSION=4.14.1
 
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -68,10 +71,11 @@ fi
 npm_version() { node -p "require('./node_modules/$1/package.json').version" 2>/dev/null || true; }
 if node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "(version_$WASM_OPT_VERSION)" \
   && [ "$(npm_version onnxruntime-web)" = "$ORT_WEB_VERSION" ] \
-  && [ "$(npm_version @wllama/wllama)" = "$WLLAMA_VERSION" ]; then
-  say "wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION and @wllama/wllama $WLLAMA_VERSION present (node_modules)"
+  && [ "$(npm_version @wllama/wllama)" = "$WLLAMA_VERSION" ] \
+  && [ "$(npm_version axe-core)" = "$AXE_VERSION" ]; then
+  say "wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION, @wllama/wllama $WLLAMA_VERSION and axe-core $AXE_VERSION present (node_modules)"
 else
-  say "installing wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION and @wllama/wllama $WLLAMA_VERSION (npm ci, package-lock.json)"
+  say "installing wasm-opt $WASM_OPT_VERSION, onnxruntime-web $ORT_WEB_VERSION, @wllama/wllama $WLLAMA_VERSION and axe-core $AXE_VERSION (npm ci, package-lock.json)"
   npm ci --no-audit --no-fund
 fi
 

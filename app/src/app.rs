@@ -1,12 +1,14 @@
 //! The root component: creates the stores and hands them out as context,
 //! wires the choices that start work (a pool chosen, a dense method
 //! chosen) to the stores, and switches between the top-level views; the
-//! LLM settings dialog lives beside them, opened from anywhere.
+//! LLM settings dialog and the list of keyboard shortcuts live beside
+//! them, opened from anywhere.
 
 use leptos::prelude::*;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
+use crate::components::keyboard::KeyboardHelp;
 use crate::components::link_notice::LinkNotice;
 use crate::components::llm_settings::LlmSettings;
 use crate::components::search::SearchView;
@@ -54,6 +56,7 @@ pub fn App() -> impl IntoView {
         <Header />
         <LinkNotice />
         <LlmSettings />
+        <KeyboardHelp />
         <main id="main">
             {move || match state.view.get() {
                 View::Search => SearchView().into_any(),

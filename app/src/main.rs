@@ -28,7 +28,8 @@
 //!    follows a failed request), [`transcript_files`] (transcripts' names,
 //!    paths and the site's list), [`llm_rank`] (a query ranked by an LLM
 //!    method), [`judgments`] (the user's judgments, their export and
-//!    import, and the benchmark they make).
+//!    import, and the benchmark they make), [`shortcuts`] (the keyboard
+//!    shortcuts and their help).
 //! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
 //!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
 //!    (numbers, sizes, durations), [`timings`] (loading milestones).
@@ -56,6 +57,7 @@ mod search_pipeline;
 mod search_store;
 mod semantic;
 mod session;
+mod shortcuts;
 mod timings;
 mod url_sync;
 mod web;

@@ -36,6 +36,9 @@ pub struct LinkSync {
     /// What the user should know about the link they opened (its pool is
     /// not here, or was a different version), shown as a banner.
     pub notice: RwSignal<Option<String>>,
+    /// The page's address as last written or followed: the link a printed
+    /// article carries.
+    pub address: RwSignal<String>,
     /// A link whose pool-specific parts wait for its pool to load.
     pending: StoredValue<Option<LinkState>>,
     /// The link last written or followed: a change of view, pool or
@@ -56,6 +59,7 @@ impl LinkSync {
         let link = LinkState::decode(&fragment());
         let sync = LinkSync {
             notice: RwSignal::new(None),
+            address: RwSignal::new(window().location().href().unwrap_or_default()),
             pending: StoredValue::new(None),
             written: StoredValue::new(link.clone()),
             told: StoredValue::new(None),
@@ -77,6 +81,8 @@ impl LinkSync {
         // The app lives as long as the page: the listener is never removed.
         let _ = window_event_listener(leptos::ev::popstate, move |_| {
             let link = LinkState::decode(&fragment());
+            sync.address
+                .set(window().location().href().unwrap_or_default());
             sync.written.set_value(link.clone());
             sync.follow(link);
         });
@@ -327,6 +333,8 @@ impl LinkSync {
             || link.article != before.article
             || link.eval_query != before.eval_query;
         set_fragment(&link.encode(), new_place);
+        self.address
+            .set(window().location().href().unwrap_or_default());
         self.written.set_value(link);
     }
 }

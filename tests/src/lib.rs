@@ -11,12 +11,16 @@
 //! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
 //! - [`app`]: the Nomos page (search, results, article, load errors).
 //! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+//! - [`devtools`]: DevTools protocol commands (print media).
+//! - [`axe`]: axe-core's accessibility check, injected from `node_modules`.
 //! - [`policy`]: the Content-Security-Policy violations every page records.
 //! - [`llm_server`]: the real local LLM the LLM methods' tests ask.
 
 pub mod app;
+pub mod axe;
 pub mod browser;
 pub mod cli;
+pub mod devtools;
 pub mod llm_server;
 pub mod paths;
 pub mod policy;

@@ -1,15 +1,16 @@
 //! The page's Content-Security-Policy as the tests hold it: every page a
 //! test opens records the policy's violations from its first script on
 //! (a script Chromium runs in each new document, before the page's own,
-//! through the DevTools protocol), kept in `sessionStorage` so that they
+//! through [`crate::devtools`]), kept in `sessionStorage` so that they
 //! outlive reloads, and [`crate::app::App::close`] fails the test on any
 //! it was not told to expect. The shipped policy must refuse nothing the
 //! app does.
 
 use anyhow::{bail, Result};
-use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::Client;
 use serde_json::{json, Value};
+
+use crate::devtools::devtools;
 
 /// Where the recorder keeps what it saw.
 const KEY: &str = "nomos-e2e-csp-violations";
@@ -27,12 +28,12 @@ pub async fn record_violations(client: &Client) -> Result<()> {
             }} catch (_) {{}}
         }}, true);"
     );
-    client
-        .issue_cmd(Cdp {
-            cmd: "Page.addScriptToEvaluateOnNewDocument",
-            params: json!({ "source": source }),
-        })
-        .await?;
+    devtools(
+        client,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({ "source": source }),
+    )
+    .await?;
     Ok(())
 }
 
@@ -65,29 +66,4 @@ pub async fn check_violations(client: &Client, expected: &[String]) -> Result<()
         );
     }
     Ok(())
-}
-
-/// A DevTools protocol command, through chromedriver.
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (http::Method::POST, Some(body.to_string()))
-    }
 }

@@ -1,19 +1,23 @@
 //! The open article: its text with the query's matches marked, and its
 //! cross-references — what it cites, what cites it, and its siblings —
 //! each of which opens in place. Escape closes it and returns focus to the
-//! result it came from.
+//! result it came from; `[` and `]` step through its cross-references.
+//! Printed, it shows its citation, source, date and link
+//! ([`PrintNote`]), without the page's controls.
 
 use leptos::prelude::*;
 
 use super::explain::Explain;
 use super::ids::{ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
+use super::print_note::PrintNote;
 use crate::engine::DocLink;
 use crate::format::thousands;
 use crate::pools::use_pools;
 use crate::search_pipeline::Timed;
+use crate::shortcuts::{step, Shortcut};
 use crate::state::use_app_state;
-use crate::web::focus_id;
+use crate::web::{dialog_open, focus_id, step_focus, typing_in};
 
 /// Links listed per reference group before "Show all".
 const LINKS_SHOWN: usize = 30;
@@ -51,12 +55,26 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
         request_animation_frame(move || focus_id(&back_to));
     };
     // Escape anywhere closes the article, unless a control (the search box,
-    // a result) already used the key.
+    // a result, a dialog) already used the key; `[` and `]` move focus
+    // through its cross-references, wherever focus was.
     let listener = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" && !ev.default_prevented() && state.article.with(Option::is_some) {
-            ev.prevent_default();
-            close();
+        if ev.default_prevented() || dialog_open() || state.article.with(Option::is_none) {
+            return;
         }
+        let modified = ev.ctrl_key() || ev.alt_key() || ev.meta_key();
+        let forward = match Shortcut::of(&ev.key(), modified, typing_in(&ev)) {
+            _ if ev.key() == "Escape" => {
+                ev.prevent_default();
+                return close();
+            }
+            Some(Shortcut::NextRef) => true,
+            Some(Shortcut::PrevRef) => false,
+            _ => return,
+        };
+        ev.prevent_default();
+        step_focus(".article-pane .refs button.ref", |at, len| {
+            step(at, len, forward)
+        });
     });
     on_cleanup(move || listener.remove());
 
@@ -100,6 +118,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
             <div class="article-text" lang=a.lang>
                 {a.paragraphs.iter().map(|p| view! { <p>{marked_text(p)}</p> }).collect_view()}
             </div>
+            <PrintNote title=a.title.clone() source=a.source.clone() />
             <Explain id=a.id.clone() query=query />
             <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
             <RefGroup
@@ -146,7 +165,12 @@ fn RefGroup(
                     let id = l.id.clone();
                     view! {
                         <li>
-                            <button type="button" class="ref" on:click=move |_| follow(id.clone())>
+                            <button
+                                type="button"
+                                class="ref"
+                                aria-keyshortcuts="[ ]"
+                                on:click=move |_| follow(id.clone())
+                            >
                                 <span class="ref-title">{l.title.clone()}</span>
                                 <span class="doc-id">{l.id.clone()}</span>
                             </button>

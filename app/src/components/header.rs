@@ -1,9 +1,10 @@
-//! The top bar: name, the view switch (Search | Evaluate), the LLM
-//! settings (saying where LLM methods get their replies) and the pool
-//! picker.
+//! The top bar: name, the view switch (Search | Evaluate), the keyboard
+//! shortcuts, the LLM settings (saying where LLM methods get their
+//! replies) and the pool picker.
 
 use leptos::prelude::*;
 
+use super::keyboard::KeyboardButton;
 use super::offline_badge::OfflineBadge;
 use super::pool_picker::PoolPicker;
 use crate::llm::{use_llm, Readiness};
@@ -27,7 +28,7 @@ pub fn Header() -> impl IntoView {
     view! {
         <header class="topbar">
             <div class="brand">
-                <span class="brand-name">"Nomos"</span>
+                <h1 class="brand-name">"Nomos"</h1>
                 <span class="brand-tag">"statute search, in your browser"</span>
                 <OfflineBadge />
             </div>
@@ -36,6 +37,7 @@ pub fn Header() -> impl IntoView {
                 {tab(View::Evaluate, "Evaluate")}
             </nav>
             <div class="header-end">
+                <KeyboardButton />
                 <LlmButton />
                 <PoolPicker />
             </div>

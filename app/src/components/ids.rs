@@ -31,3 +31,6 @@ pub const DELTA_CHART_ID: &str = "delta-chart";
 
 /// The "My judgments" dialog (opened from the results).
 pub const MY_JUDGMENTS_ID: &str = "my-judgments";
+
+/// The list of keyboard shortcuts (opened by `?` and the header).
+pub const SHORTCUTS_ID: &str = "shortcuts";

@@ -238,7 +238,8 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
                     <p class="keys">
                         <kbd>"↓"</kbd>" moves to the results, "<kbd>"Enter"</kbd>" opens one, "
                         <kbd>"Esc"</kbd>" goes back; on a result, "<kbd>"R"</kbd>" marks it relevant, "
-                        <kbd>"N"</kbd>" not relevant, "<kbd>"X"</kbd>" clears the mark."
+                        <kbd>"N"</kbd>" not relevant, "<kbd>"X"</kbd>" clears the mark; "
+                        <kbd>"?"</kbd>" lists every key."
                     </p>
                 </div>
             }

@@ -185,7 +185,7 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
                 placeholder=placeholder
                 maxlength=QUERY_MAX
                 aria-describedby="search-status"
-                aria-keyshortcuts="ArrowDown"
+                aria-keyshortcuts="/ ArrowDown"
                 prop:value=move || state.query.get()
                 on:input=move |ev| state.query.set(event_target_value(&ev))
                 on:keydown=on_keydown

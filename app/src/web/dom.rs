@@ -13,6 +13,56 @@ pub fn focus_id(id: &str) {
     }
 }
 
+/// Whether a key press goes to a field that takes text (a text input, a
+/// text area, a select's type-ahead, an editable element): page-wide keys
+/// leave those alone.
+pub fn typing_in(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return false;
+    };
+    match el.tag_name().as_str() {
+        "TEXTAREA" | "SELECT" => true,
+        "INPUT" => !matches!(
+            el.get_attribute("type").as_deref(),
+            Some("button" | "checkbox" | "radio" | "reset" | "submit" | "file" | "range" | "color")
+        ),
+        _ => el.is_content_editable(),
+    }
+}
+
+/// Whether a modal dialog is open (it owns the keyboard meanwhile).
+pub fn dialog_open() -> bool {
+    document()
+        .query_selector("dialog[open]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Moves focus among the elements matching `selector`, to the position
+/// `to` picks from the focused one's (none when focus is elsewhere) and
+/// their count.
+pub fn step_focus(selector: &str, to: impl Fn(Option<usize>, usize) -> Option<usize>) {
+    let Ok(list) = document().query_selector_all(selector) else {
+        return;
+    };
+    let items: Vec<web_sys::HtmlElement> = (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into().ok())
+        .collect();
+    let active = document().active_element();
+    let current = items.iter().position(|el| {
+        active
+            .as_ref()
+            .is_some_and(|a| a == el.unchecked_ref::<web_sys::Element>())
+    });
+    if let Some(el) = to(current, items.len()).and_then(|i| items.get(i)) {
+        let _ = el.focus();
+    }
+}
+
 /// Opens the `<dialog>` with `id` as a modal (focus moves into it, Esc
 /// closes it), if it exists and is closed.
 pub fn show_dialog(id: &str) {

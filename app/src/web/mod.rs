@@ -21,7 +21,9 @@ mod storage;
 mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
-pub use dom::{close_dialog, download, focus_id, outer_html, show_dialog};
+pub use dom::{
+    close_dialog, dialog_open, download, focus_id, outer_html, show_dialog, step_focus, typing_in,
+};
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
@@ -33,7 +35,7 @@ pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use location::{page_origin, resolve_url, site_dir};
 pub use service_worker::{ask_service_worker, forget_cached, register_service_worker};
 pub use storage::{local_get, local_remove, local_set};
-pub use time::{next_task, now, sleep};
+pub use time::{next_task, now, sleep, today};
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

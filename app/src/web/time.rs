@@ -10,6 +10,17 @@ pub fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
+/// Today's date where the user is, as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let d = js_sys::Date::new_0();
+    format!(
+        "{:04}-{:02}-{:02}",
+        d.get_full_year(),
+        d.get_month() + 1,
+        d.get_date()
+    )
+}
+
 /// Resolves after `millis` milliseconds (long enough for a paint).
 pub async fn sleep(millis: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
