@@ -21,7 +21,9 @@ mod storage;
 mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
-pub use dom::{close_dialog, download, focus_id, outer_html, show_dialog};
+pub use dom::{
+    close_dialog, download, focus_anchor, focus_id, outer_html, restore_focus, show_dialog,
+};
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,

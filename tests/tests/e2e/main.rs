@@ -27,4 +27,5 @@ mod native;
 mod offline;
 mod search;
 mod shared_url;
+mod smooth;
 mod subpath;
