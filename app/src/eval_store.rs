@@ -504,9 +504,9 @@ impl EvalStore {
     }
 
     /// Embeds every benchmark query (as a query, with the pool's model, in
-    /// its worker) and keeps the vectors for the pool. About a twentieth of
-    /// a second each in a browser on 2 cores, so STARD's 1,543 take a
-    /// minute or two: progress is shown and Cancel works between queries.
+    /// its worker) and keeps the vectors for the pool. Tens of milliseconds
+    /// each in a browser on 2 cores, so STARD's 1,543 take minutes:
+    /// progress is shown and Cancel works between queries.
     async fn embed_queries(
         &self,
         ticket: Ticket,
