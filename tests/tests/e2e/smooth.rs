@@ -165,6 +165,15 @@ async fn typing_with_hybrid_on_never_blocks_and_semantic_results_merge_in_place(
         // results show first; the user moves to one that hybrid ranks
         // lower; the semantic results replace the list and that result
         // keeps focus and place.
+        // The first of BM25's top ten that hybrid ranks lower: the list
+        // must scroll to keep it where it was.
+        let bm25 = cli::search(&blob_path, BUSY_QUERY, 10)?;
+        let rrf = cli::search_method(&blob_path, BUSY_QUERY, 25, "rrf", &model_dir()?)?;
+        let moves = bm25
+            .iter()
+            .enumerate()
+            .position(|(i, h)| rrf.iter().skip(i + 1).any(|r| r.id == h.id))
+            .context("none of BM25's top ten moves down in hybrid's top 25")?;
         app.client()
             .execute(
                 "const [text] = arguments;
@@ -183,15 +192,6 @@ async fn typing_with_hybrid_on_never_blocks_and_semantic_results_merge_in_place(
             vec![json!(BUSY_QUERY)],
         )
         .await?;
-        // The first of BM25's top ten that hybrid ranks lower: the list
-        // must scroll to keep it where it was.
-        let bm25 = cli::search(&blob_path, BUSY_QUERY, 10)?;
-        let rrf = cli::search_method(&blob_path, BUSY_QUERY, 25, "rrf", &model_dir()?)?;
-        let moves = bm25
-            .iter()
-            .enumerate()
-            .position(|(i, h)| rrf.iter().skip(i + 1).any(|r| r.id == h.id))
-            .context("none of BM25's top ten moves down in hybrid's top 25")?;
         for _ in 0..=moves {
             app.client()
                 .active_element()
