@@ -489,6 +489,14 @@ pub(crate) mod tests {
         engine_with(None, true)
     }
 
+    /// [`engine`] with a 2-dimensional vector per article: A1 (1, 0),
+    /// A2 (0, 1), B1 (0.6, 0.8).
+    pub fn dense_engine() -> Engine {
+        let vectors = [1.0, 0.0, 0.0, 1.0, 0.6, 0.8];
+        let dense = DenseIndex::build_passages(&vectors, 2, None).unwrap();
+        engine_with(Some((dense, Pooling::new(Windows::First, false))), false)
+    }
+
     /// [`engine`], with `vectors` (made with `pooling`) when given, and
     /// an augmented field when `augmented`.
     fn engine_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Engine {

@@ -503,10 +503,10 @@ impl EvalStore {
         })
     }
 
-    /// Embeds every benchmark query (as a query, with the pool's model) and
-    /// keeps the vectors for the pool. About a tenth of a second each in a
-    /// browser on 2 cores, so STARD's 1,543 take a few minutes: progress is
-    /// shown and Cancel works between queries.
+    /// Embeds every benchmark query (as a query, with the pool's model, in
+    /// its worker) and keeps the vectors for the pool. Tens of milliseconds
+    /// each in a browser on 2 cores, so STARD's 1,543 take minutes:
+    /// progress is shown and Cancel works between queries.
     async fn embed_queries(
         &self,
         ticket: Ticket,
@@ -517,8 +517,8 @@ impl EvalStore {
         let n = bench.queries.len();
         let mut vectors = Vec::with_capacity(n);
         for (i, q) in bench.queries.iter().enumerate() {
-            // ONNX Runtime computes on this thread too: an embedding's
-            // promise resolves without the browser getting a turn.
+            // Tokenising and pooling run on this thread: the pacer still
+            // gives the page its turns.
             if pacer.due() {
                 pacer.turn().await?;
             }

@@ -1,7 +1,9 @@
 //! From the committed query to what the Search view lists, with no
 //! browser in sight (so it is tested natively, as `url_state` is): which
 //! method really ranks (BM25 stands in while a dense method cannot run
-//! yet, or until an LLM method has ranked, and says why), the ranking,
+//! yet, or until an LLM method has ranked, and says why; BM25 shows
+//! while the query is embedded, and the semantic ranking then replaces
+//! it, saying so), the ranking,
 //! the source and area filters, and the facet counts. The reactive glue (debounce, embedding, memos) is the
 //! search store's.
 
@@ -26,6 +28,13 @@ pub struct Timed {
     pub fallback: Option<String>,
     /// How long embedding the query took, for dense methods.
     pub embed_millis: Option<f64>,
+    /// The query ranked.
+    pub query: String,
+    /// BM25 results shown while the query is embedded (in the model's
+    /// worker): the chosen dense method's follow.
+    pub pending: bool,
+    /// These semantic results replaced BM25's for the same query.
+    pub updated: bool,
 }
 
 /// What the dense side has for the committed query.
@@ -69,9 +78,10 @@ pub struct Request<'a> {
 }
 
 /// Ranks `request` on `engine`, timing it with `clock` (milliseconds).
-/// While a dense method's query is being embedded, the `previous`
-/// semantic ranking stays rather than flashing BM25 for a few
-/// milliseconds. `None` only when not even BM25 can rank.
+/// While a dense method's query is being embedded, BM25 ranks it at once
+/// (`pending`); the semantic ranking that follows is `updated` when it
+/// replaces BM25's for the same query (`previous`). `None` only when not
+/// even BM25 can rank.
 pub fn rank(
     engine: &Engine,
     request: &Request<'_>,
@@ -97,26 +107,24 @@ pub fn rank(
             field: engine.field_for(request.field),
             fallback: None,
             embed_millis: None,
+            query: request.query.to_owned(),
+            pending: false,
+            updated: false,
         });
     }
     let wanted = !llm && request.method.needs_dense() && asked;
+    let pending = wanted && request.vector == QueryVector::Embedding;
     let (vector, embed_millis, fallback) = match (wanted, request.vector) {
-        (false, _) => (None, None, None),
+        (false, _) | (true, QueryVector::Embedding) => (None, None, None),
         (true, QueryVector::Embedded { vector, millis }) => (Some(vector), Some(millis), None),
         (true, QueryVector::Failed(reason)) => (None, None, Some(reason.to_owned())),
-        (true, QueryVector::Embedding) => {
-            if let Some(last) = previous.filter(|t| t.fallback.is_none()) {
-                return Some(last.clone());
-            }
-            (None, None, Some("the query is being embedded".to_owned()))
-        }
         (true, QueryVector::Waiting(reason)) => (None, None, Some(reason.to_owned())),
     };
     let fallback = match (llm && asked, request.llm) {
         (true, LlmHits::Pending(reason)) => Some(reason.to_owned()),
         _ => fallback,
     };
-    let used = match fallback.is_some() || llm {
+    let used = match fallback.is_some() || llm || pending {
         true => Method::Bm25,
         false => request.method,
     };
@@ -124,16 +132,20 @@ pub fn rank(
     let started = clock();
     let ranked = engine.rank(field, &used, &request.params, request.query, vector);
     let millis = clock() - started;
-    let (ranking, used, fallback) = match ranked {
-        Ok(r) => (r, used, fallback),
+    let (ranking, used, fallback, pending) = match ranked {
+        Ok(r) => (r, used, fallback, pending),
         Err(e) => (
             engine
                 .rank(field, &Method::Bm25, &request.params, request.query, None)
                 .ok()?,
             Method::Bm25,
             Some(e),
+            false,
         ),
     };
+    let updated = used.needs_dense()
+        && previous
+            .is_some_and(|p| p.query == request.query && (p.pending || p.fallback.is_some()));
     Some(Timed {
         ranking,
         millis,
@@ -141,6 +153,9 @@ pub fn rank(
         field,
         fallback,
         embed_millis: embed_millis.filter(|_| used.needs_dense()),
+        query: request.query.to_owned(),
+        pending,
+        updated,
     })
 }
 
@@ -261,23 +276,45 @@ mod tests {
     }
 
     #[test]
-    fn while_embedding_the_last_semantic_ranking_stays() {
-        let e = engine();
-        let mut last = rank(
+    fn bm25_shows_while_embedding_and_semantic_results_then_say_they_updated_it() {
+        let e = crate::engine::tests::dense_engine();
+        let embedding = request("skat", Method::Dense, QueryVector::Embedding);
+        let bm25 = rank(&e, &embedding, None, CLOCK).unwrap();
+        assert_eq!(
+            (bm25.method, bm25.pending, bm25.updated),
+            (Method::Bm25, true, false)
+        );
+        assert_eq!(bm25.fallback, None, "BM25 is not standing in for a failure");
+        assert_eq!(docs(&bm25), [0, 2]);
+
+        let vector = [0.0f32, 1.0];
+        let embedded = QueryVector::Embedded {
+            vector: &vector,
+            millis: 5.0,
+        };
+        let dense = request("skat", Method::Dense, embedded);
+        let merged = rank(&e, &dense, Some(&bm25), CLOCK).unwrap();
+        assert_eq!(
+            (merged.method, merged.pending, merged.updated),
+            (Method::Dense, false, true)
+        );
+        assert_eq!(merged.embed_millis, Some(5.0));
+        assert_eq!(docs(&merged)[0], 1);
+        // Not after a ranking of another query, nor of the same by the
+        // method itself (BM25 parameters changed, say).
+        let other = rank(
             &e,
-            &request("skat", Method::Bm25, QueryVector::Embedding),
+            &request("lov", Method::Dense, QueryVector::Embedding),
             None,
             CLOCK,
-        )
-        .unwrap();
-        last.method = Method::Dense;
-        let embedding = request("lov", Method::Dense, QueryVector::Embedding);
-        assert_eq!(rank(&e, &embedding, Some(&last), CLOCK), Some(last.clone()));
-        // A fallback ranking is not kept: BM25 ranks the new query.
-        last.fallback = Some("waiting".into());
-        let t = rank(&e, &embedding, Some(&last), CLOCK).unwrap();
-        assert_eq!(t.fallback.as_deref(), Some("the query is being embedded"));
-        assert_eq!(docs(&t), [1]);
+        );
+        assert!(!rank(&e, &dense, other.as_ref(), CLOCK).unwrap().updated);
+        assert!(!rank(&e, &dense, Some(&merged), CLOCK).unwrap().updated);
+        // After BM25 stood in (the model was loading), it did update.
+        let waiting = request("skat", Method::Dense, QueryVector::Waiting("loading"));
+        let stood_in = rank(&e, &waiting, None, CLOCK).unwrap();
+        assert!(!stood_in.pending);
+        assert!(rank(&e, &dense, Some(&stood_in), CLOCK).unwrap().updated);
     }
 
     #[test]

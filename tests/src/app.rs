@@ -292,12 +292,14 @@ impl App {
         // The status line quotes the query the shown results are for (in a
         // bidi isolate, U+2068 … U+2069). A
         // row shows no separate id when it equals the title (STARD).
-        // While BM25 stands in for a dense method (`.fallback` says why),
-        // the chosen method's results are still to come.
+        // While BM25 stands in for a dense method (`.fallback` says why,
+        // or the list is busy while the query is embedded), the chosen
+        // method's results are still to come.
         let script = "const [q] = arguments;
             const status = document.getElementById('search-status')?.textContent ?? '';
             if (!status.includes('\u{201c}\u{2068}' + q + '\u{2069}\u{201d}')) return null;
             if (document.querySelector('.fallback')?.textContent) return null;
+            if (document.querySelector('ol.results[aria-busy=true]')) return null;
             return Array.from(document.querySelectorAll('ol.results .result')).map(b => ({
                 id: (b.querySelector('.result-meta .doc-id') ?? b.querySelector('.result-title')).textContent,
                 title: b.querySelector('.result-title').textContent,

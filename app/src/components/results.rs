@@ -18,10 +18,12 @@ use crate::judgments::Mark;
 use crate::pools::use_pools;
 use crate::search_pipeline::Timed;
 use crate::state::use_app_state;
-use crate::web::focus_id;
+use crate::web::{focus_anchor, focus_id, restore_focus};
 
 /// Results shown at first and added by "Show more".
 const PAGE: usize = 25;
+/// The attribute naming the document a result is for.
+const DOC_ATTR: &str = "data-doc";
 
 #[component]
 pub fn ResultsList(
@@ -63,6 +65,12 @@ pub fn ResultsList(
         )
     });
     let n_filtered = move || filtered.with(|f| f.as_ref().map_or(0, Vec::len));
+    // BM25's results while the chosen method's are on their way.
+    let pending = move || {
+        ranking
+            .with(|r| r.as_ref().is_some_and(|t| t.pending))
+            .then_some("true")
+    };
 
     let open = move |id: String| {
         state.article.set(Some(id));
@@ -95,6 +103,11 @@ pub fn ResultsList(
 
     let list = move || {
         let rows = rows.get().unwrap_or_default();
+        // A result the user is on stays focused, and in place, when the
+        // list changes under it (semantic results replacing BM25's).
+        if let Some(anchor) = focus_anchor(DOC_ATTR) {
+            request_animation_frame(move || restore_focus(DOC_ATTR, &anchor));
+        }
         let method = ranking.with(|r| r.as_ref().map(|t| t.method));
         let (kind, decimals) = method.map_or(("BM25 score", 2), score_kind);
         rows.into_iter()
@@ -113,6 +126,7 @@ pub fn ResultsList(
                             type="button"
                             class="result"
                             id=result_id(i)
+                            data-doc=row.id.clone()
                             aria-current=current
                             on:click=move |_| open(id.clone())
                             aria-keyshortcuts="R N X"
@@ -166,7 +180,7 @@ pub fn ResultsList(
 
     view! {
         <MyJudgments />
-        <ol class="results">{list}</ol>
+        <ol class="results" aria-busy=pending>{list}</ol>
         {more}
         <Hint ranking=ranking />
     }

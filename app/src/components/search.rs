@@ -105,7 +105,7 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
             .flatten()
             .collect::<Vec<_>>();
         let by_llm = timed.method.needs_llm();
-        match (total, filter.is_empty()) {
+        let counted = match (total, filter.is_empty()) {
             (0, _) if by_llm => format!("The LLM's ranking has no article for {}", quoted(query)),
             (0, _) => format!("No article matches {}", quoted(query)),
             (_, true) => format!(
@@ -120,6 +120,10 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
                 quoted(query),
                 filter.join(", ")
             ),
+        };
+        match timed.updated {
+            true => format!("{counted}, updated with semantic results"),
+            false => counted,
         }
     };
     let timing = move || {
@@ -139,6 +143,10 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
         };
         Some(match timed.embed_millis {
             Some(ms) => format!("{method}: embedded in {ms:.0} ms, {ranked}"),
+            None if timed.pending => format!(
+                "{method}: {ranked}; {} follows once the query is embedded",
+                state.method.get().name()
+            ),
             None => format!("{method}: {ranked}"),
         })
     };

@@ -1,8 +1,9 @@
 //! Fetching the model's files and checking every byte before use: the
 //! model manifest against the SHA-256 the pool's vectors record, each file
-//! against the manifest's size and SHA-256, and ONNX Runtime's wasm against
-//! the SHA-384 ort-web pins for it. A file that fails a check is a
-//! sentence for the status line; nothing unchecked reaches the runtime.
+//! against the manifest's size and SHA-256, and ONNX Runtime's script,
+//! module and wasm against the SHA-384s pinned here. A file that fails a
+//! check is a sentence for the status line; nothing unchecked reaches the
+//! runtime.
 
 use nomos_core::digest::sha256_hex;
 use nomos_core::embed::ModelManifest;
@@ -13,19 +14,15 @@ use crate::web::{fetch_bytes, sha384_base64};
 
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";
-/// onnxruntime-web 1.30.0's CPU build: the entry script (which ort-web
-/// loads, see `runtime`), and the wasm binary and the Emscripten module
-/// that runs it (on the page and in each thread), which we fetch
-/// ourselves and hand to it. The hashes are ort-web 0.5.0's own for these
-/// files (its `_loader.js`) and equal the npm package's (a test checks).
-/// (The app's native build, which has no runtime, reads neither name nor
-/// hash.)
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub const RUNTIME_SCRIPT: &str = "ort.wasm.min.js";
-pub const RUNTIME_SCRIPT_URL: &str = "ort/1.30.0/ort.wasm.min.js";
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub const RUNTIME_SCRIPT_SHA384: &str =
-    "Bw6URI+Gvoadw0do7/QrSHUC9D1vCYYK5OSqChFyhyV5mzPL4oe2rOAFljAnS8Sq";
+/// onnxruntime-web 1.30.0's CPU build: the entry script (it defines `ort`
+/// in the model's worker), and the wasm binary and the Emscripten module
+/// that runs it (in the worker and in each of its threads). The hashes
+/// are the npm package's files' (a test checks).
+const RUNTIME_SCRIPT: RuntimeFile = RuntimeFile {
+    name: "ort.wasm.min.js",
+    bytes: 50_196,
+    sha384: "Bw6URI+Gvoadw0do7/QrSHUC9D1vCYYK5OSqChFyhyV5mzPL4oe2rOAFljAnS8Sq",
+};
 const RUNTIME_WASM: RuntimeFile = RuntimeFile {
     name: "ort-wasm-simd-threaded.wasm",
     bytes: 14_239_897,
@@ -37,7 +34,7 @@ const RUNTIME_WRAPPER: RuntimeFile = RuntimeFile {
     sha384: "XcXA/MtAf0WpB8e023xQH9CM7RIjiugakT7x99DIwpFf7k56BIFFcAPerIF7FDad",
 };
 /// What the runtime adds to a model's download.
-pub const RUNTIME_BYTES: u64 = RUNTIME_WASM.bytes + RUNTIME_WRAPPER.bytes;
+pub const RUNTIME_BYTES: u64 = RUNTIME_SCRIPT.bytes + RUNTIME_WASM.bytes + RUNTIME_WRAPPER.bytes;
 
 /// A file of the runtime as the app accepts it.
 struct RuntimeFile {
@@ -58,6 +55,8 @@ pub struct ModelFiles {
     pub manifest: ModelManifest,
     pub tokenizer: Vec<u8>,
     pub model: Vec<u8>,
+    /// `ort.wasm.min.js`, run from a `blob:` URL over these bytes.
+    pub runtime_script: Vec<u8>,
     pub runtime_wasm: Vec<u8>,
     /// The Emscripten module, run from a `blob:` URL over these bytes.
     pub runtime_wrapper: Vec<u8>,
@@ -111,7 +110,7 @@ pub async fn download(
     }
 
     let mut runtime = Vec::new();
-    for file in [RUNTIME_WASM, RUNTIME_WRAPPER] {
+    for file in [RUNTIME_SCRIPT, RUNTIME_WASM, RUNTIME_WRAPPER] {
         let url = format!("{RUNTIME_DIR}{}", file.name);
         let bytes = fetch_bytes(&url, Some(file.bytes), |r, _| progress(done + r, total)).await?;
         if sha384_base64(&bytes) != file.sha384 {
@@ -122,15 +121,16 @@ pub async fn download(
         urls.push(url);
     }
     progress(total, total);
-    urls.push(RUNTIME_SCRIPT_URL.to_owned());
     let runtime_wrapper = runtime.pop().unwrap_or_default();
     let runtime_wasm = runtime.pop().unwrap_or_default();
+    let runtime_script = runtime.pop().unwrap_or_default();
     let model = files.pop().unwrap_or_default();
     let tokenizer = files.pop().unwrap_or_default();
     Ok(ModelFiles {
         manifest,
         tokenizer,
         model,
+        runtime_script,
         runtime_wasm,
         runtime_wrapper,
         urls,
@@ -150,13 +150,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let dist = root.join("node_modules/onnxruntime-web/dist");
         let html = std::fs::read_to_string(root.join("app/index.html")).unwrap();
-        assert_eq!(RUNTIME_SCRIPT_URL, format!("{RUNTIME_DIR}{RUNTIME_SCRIPT}"));
-        let script = RuntimeFile {
-            name: RUNTIME_SCRIPT,
-            bytes: 50_196,
-            sha384: RUNTIME_SCRIPT_SHA384,
-        };
-        for file in [script, RUNTIME_WASM, RUNTIME_WRAPPER] {
+        for file in [RUNTIME_SCRIPT, RUNTIME_WASM, RUNTIME_WRAPPER] {
             let path = dist.join(file.name);
             let bytes = std::fs::read(&path).unwrap_or_else(|e| {
                 panic!(

@@ -11,14 +11,18 @@
 //! current pool's model and that load's progress.
 //!
 //! - [`download`]: fetching and checking the model's and runtime's files.
-//! - `runtime`: ONNX Runtime (onnxruntime-web through ort-web) and the
-//!   forward pass. Browser-only: the app's native build, which exists for
-//!   its unit tests, has `no_runtime.rs` in its place.
+//! - `runtime`: tokenising, pooling, and the forward pass, which ONNX
+//!   Runtime (onnxruntime-web) runs in the model's dedicated worker
+//!   (`worker`, `embed_worker.js`), so that embedding never blocks the
+//!   page. Browser-only: the app's native build, which exists for its
+//!   unit tests, has `no_runtime.rs` in their place.
 
 mod download;
 mod error;
 #[cfg_attr(not(target_arch = "wasm32"), path = "no_runtime.rs")]
 mod runtime;
+#[cfg(target_arch = "wasm32")]
+mod worker;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -221,12 +225,7 @@ impl Semantic {
             .await?;
             report(ModelStatus::Starting);
             let urls = std::mem::take(&mut files.urls);
-            let model = Model::start(files).await.map_err(|e| {
-                // The entry script is the one file the browser checks
-                // (Subresource Integrity), not us.
-                forget_cached(vec![download::RUNTIME_SCRIPT_URL.to_owned()]);
-                ModelError::Runtime(e)
-            })?;
+            let model = Model::start(files).await.map_err(ModelError::Runtime)?;
             self.urls.set(urls);
             Ok(Rc::new(model))
         }

@@ -115,3 +115,62 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// Where keyboard focus was, to put it back after the element is
+/// re-rendered: the focused element's value of an attribute, its id, and
+/// its top edge in the viewport.
+pub struct FocusAnchor {
+    value: String,
+    id: String,
+    top: f64,
+}
+
+/// The focused element, if it carries `attr`.
+pub fn focus_anchor(attr: &str) -> Option<FocusAnchor> {
+    let el = document().active_element()?;
+    Some(FocusAnchor {
+        value: el.get_attribute(attr)?,
+        id: el.id(),
+        top: el.get_bounding_client_rect().top(),
+    })
+}
+
+/// Focuses the element whose `attr` is the anchor's value (else the one
+/// with the anchor's id) without scrolling to it, then scrolls its
+/// scrolling ancestors and the window so that it sits where the anchor
+/// was: what the user was on neither moves nor loses focus.
+pub fn restore_focus(attr: &str, anchor: &FocusAnchor) {
+    let doc = document();
+    let same = doc
+        .query_selector_all(&format!("[{attr}]"))
+        .ok()
+        .and_then(|all| {
+            (0..all.length())
+                .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
+                .find(|el| el.get_attribute(attr).as_deref() == Some(anchor.value.as_str()))
+        });
+    let Some(el) = same
+        .or_else(|| doc.get_element_by_id(&anchor.id))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    if doc.active_element().as_ref() != Some(el.as_ref()) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = el.focus_with_options(&options);
+    }
+    let mut shift = el.get_bounding_client_rect().top() - anchor.top;
+    let mut ancestor = el.parent_element();
+    while let Some(a) = ancestor.filter(|_| shift.abs() >= 1.0) {
+        if a.scroll_height() > a.client_height() {
+            let before = a.scroll_top();
+            a.set_scroll_top(before + shift.round() as i32);
+            shift -= f64::from(a.scroll_top() - before);
+        }
+        ancestor = a.parent_element();
+    }
+    if shift.abs() >= 1.0 {
+        leptos::prelude::window().scroll_by_with_x_and_y(0.0, shift);
+    }
+}

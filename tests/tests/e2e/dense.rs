@@ -70,13 +70,13 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
         let threads = app
             .client()
             .execute(
-                "return [self.crossOriginIsolated, window.ort?.env?.wasm?.numThreads];",
+                "return [self.crossOriginIsolated, navigator.hardwareConcurrency];",
                 vec![],
             )
             .await?;
         println!(
             "browser query embedding, 64 tokens: median {:.1} ms (min {:.1}, max {:.1}; \
-             {TIMED_RUNS} runs); cross-origin isolated, ONNX Runtime threads: {threads}",
+             {TIMED_RUNS} runs, in the model's worker); cross-origin isolated, cores: {threads}",
             times[TIMED_RUNS / 2],
             times[0],
             times[TIMED_RUNS - 1]
@@ -186,7 +186,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 
 /// The app's hybrid top ten for `query` are `nomos search --method rrf`'s
 /// on `blob`.
-async fn hybrid_ranks_as_the_cli(app: &App, blob: &Path, query: &str) -> Result<()> {
+pub(crate) async fn hybrid_ranks_as_the_cli(app: &App, blob: &Path, query: &str) -> Result<()> {
     let rows = app.results(query).await?;
     let native = cli::search_method(blob, query, PARITY_DEPTH, "rrf", &model_dir()?)?;
     let shown: Vec<&str> = rows
@@ -292,7 +292,11 @@ async fn open_hybrid(server: &StaticServer, file: &str, query: &str) -> Result<A
 }
 
 /// [`open_hybrid`], once the model has loaded and BM25 no longer stands in.
-async fn open_hybrid_ready(server: &StaticServer, file: &str, query: &str) -> Result<App> {
+pub(crate) async fn open_hybrid_ready(
+    server: &StaticServer,
+    file: &str,
+    query: &str,
+) -> Result<App> {
     let app = open_hybrid(server, file, query).await?;
     // Each test's browser downloads the 42 MB model afresh; on a loaded
     // machine that takes longer than a page's usual wait.

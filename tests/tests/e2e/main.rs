@@ -28,4 +28,5 @@ mod native;
 mod offline;
 mod search;
 mod shared_url;
+mod smooth;
 mod subpath;
