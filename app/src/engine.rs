@@ -546,6 +546,7 @@ pub(crate) mod tests {
             InvertedIndex::build(&tokens).unwrap()
         });
         let (bytes, _) = encode(&BlobInput {
+            sources: &[],
             builder: "test".into(),
             analyzer: "da".into(),
             bm25: Bm25Defaults {

@@ -64,6 +64,7 @@
 //! let judgments = [JudgmentInput { query_id: "q1".into(), doc_id: "d2".into(), relevance: 1 }];
 //! let index = InvertedIndex::build(texts.iter().map(|t| analyzer.tokens(t))).unwrap();
 //! let input = BlobInput {
+//!     sources: &[],
 //!     builder: "doctest".into(),
 //!     analyzer: analyzer.name().into(),
 //!     bm25: Bm25Params::default().into(),
@@ -100,6 +101,7 @@
 
 pub mod analysis;
 pub mod blob;
+pub mod cite;
 pub mod dense;
 pub mod digest;
 pub mod embed;
