@@ -293,7 +293,7 @@ pub struct IdfSection {
 
 /// What a source (an act, a code) is called and how it is cited, as its
 /// source files give it: the app shows `name` for the machine id, and the
-/// citation parser ([`crate::cite`]) finds the act by any of `aliases` or by
+/// citation parser (`cite`) finds the act by any of `aliases` or by
 /// its number.
 #[derive(Archive, Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
 pub struct SourceInfo {

@@ -1,6 +1,6 @@
 //! The optional `SRCN` section: what each source (act, code) is called.
 //! Written by the builder from the source files, read by the app for the
-//! Source facet and result metadata, and by [`crate::cite`] to find an act
+//! Source facet and result metadata, and by the citation parser (`cite`) to find an act
 //! by name, abbreviation or number. Blobs without it load as before: each
 //! source is then known only by its id.
 

@@ -18,12 +18,14 @@ pub struct Jump {
     pub highlight: Option<u32>,
 }
 
-/// Where each article is: `(act, article key)` → its documents with their
-/// stykke numbers (Danish ids `{act}_§{n}{letter}_stk{m}`; `PREFIX::N` ids
-/// have none).
+/// An article's documents, `(stykke, document)` in stykke order (Danish
+/// ids `{act}_§{n}{letter}_stk{m}`; `PREFIX::N` ids have no stykke).
+type Documents = Vec<(Option<u32>, u32)>;
+
+/// Where each article is: `(act, article key)` → its documents.
 pub struct CiteIndex {
     lexicon: Lexicon,
-    articles: HashMap<(usize, String), Vec<(Option<u32>, u32)>>,
+    articles: HashMap<(usize, String), Documents>,
     /// Each act's first document, for a citation of the act alone.
     first: Vec<Option<u32>>,
 }
@@ -32,7 +34,7 @@ impl CiteIndex {
     /// Indexes `docs`: per document its id and its act's index in
     /// `lexicon`.
     pub fn new<'a>(lexicon: Lexicon, docs: impl IntoIterator<Item = (&'a str, usize)>) -> Self {
-        let mut articles: HashMap<(usize, String), Vec<(Option<u32>, u32)>> = HashMap::new();
+        let mut articles: HashMap<(usize, String), Documents> = HashMap::new();
         let mut first = vec![None; lexicon.acts.len()];
         for (doc, (id, act)) in docs.into_iter().enumerate() {
             let Ok(doc) = u32::try_from(doc) else { break };
