@@ -7,6 +7,16 @@
 /// `άρθρα`, `άρθρων`, `αρθ.`, `αρ.`, `άρθρ.`; Danish uses `§`.
 pub const ARTICLE_WORDS: &[&str] = &["αρθρο", "αρθρου", "αρθρα", "αρθρων", "αρθ", "αρ", "αρθρ"];
 
+/// Plural article words, which may list several: `άρθρα 1 έως 3`,
+/// `των άρθρων 9, 9Α και 19`; Danish writes `§§`.
+pub const PLURAL_ARTICLE_WORDS: &[&str] = &["αρθρα", "αρθρων"];
+
+/// Words joining a list of articles: `§§ 19 og 20`, `9Α και 19`.
+pub const LIST_WORDS: &[&str] = &["og", "eller", "samt", "και", "η"];
+
+/// Words marking a range of articles (besides `-`): `άρθρα 1 έως 3`.
+pub const RANGE_WORDS: &[&str] = &["til", "εως"];
+
 /// Words that introduce a paragraph: Danish `stk.`, Greek `παρ.`,
 /// `παράγραφος`, `παραγράφου`, `παραγ.`.
 pub const PARAGRAPH_WORDS: &[&str] = &["stk", "παρ", "παραγραφος", "παραγραφου", "παραγ"];

@@ -26,6 +26,8 @@ pub struct Lexicon {
     pub(super) acts: Vec<Act>,
     /// The most words any name has.
     pub(super) longest: usize,
+    /// Every name's first word, to pass over other words at once.
+    firsts: std::collections::HashSet<String>,
 }
 
 impl Lexicon {
@@ -60,6 +62,8 @@ impl Lexicon {
             lex.longest = lex
                 .longest
                 .max(folded.iter().map(Vec::len).max().unwrap_or(0));
+            lex.firsts
+                .extend(folded.iter().filter_map(|w| w.first().cloned()));
             numbers.sort();
             numbers.dedup();
             lex.acts.push(Act {
@@ -77,6 +81,11 @@ impl Lexicon {
     /// The acts, in source order.
     pub fn acts(&self) -> &[Act] {
         &self.acts
+    }
+
+    /// Whether some name starts with this folded word.
+    pub(super) fn starts_a_name(&self, word: &str) -> bool {
+        self.firsts.contains(word)
     }
 
     /// The acts named by exactly these folded words.

@@ -3,8 +3,13 @@
 use std::ops::Range;
 
 use super::forms::{
-    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, GREEK_ACT_KINDS, ITEM_WORDS, PARAGRAPH_WORDS,
+    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, GREEK_ACT_KINDS, ITEM_WORDS, LIST_WORDS,
+    PARAGRAPH_WORDS, PLURAL_ARTICLE_WORDS, RANGE_WORDS,
 };
+
+/// Most articles one chain lists (a list or ranges), so a crafted query
+/// cannot make one citation of thousands.
+const CHAIN_MAX: usize = 50;
 use super::lexicon::Lexicon;
 use super::{article_key, fold};
 
@@ -25,6 +30,9 @@ pub struct Citation {
     /// The article (§) as an [`article_key`]; `None`: the act itself
     /// (`lov nr. 1294`).
     pub article: Option<String>,
+    /// The last article of a range (`§§ 12-15 b`, `άρθρα 1 έως 3`): every
+    /// article from `article` to this one, in order.
+    pub through: Option<String>,
     /// The stykke or paragraph (`stk. 1`, `παρ. 2`).
     pub paragraph: Option<u32>,
     /// The item (`nr. 2`).
@@ -109,8 +117,8 @@ pub fn parse(query: &str, lexicon: &Lexicon) -> Vec<Citation> {
     let mut i = 0;
     while i < p.toks.len() {
         match p.citation(i) {
-            Some((c, end)) => {
-                out.push(c);
+            Some((found, end)) => {
+                out.extend(found);
                 i = end;
             }
             None => i += 1,
@@ -179,23 +187,33 @@ impl Parser<'_> {
         start..stop
     }
 
-    fn citation(&self, i: usize) -> Option<(Citation, usize)> {
+    fn citation(&self, i: usize) -> Option<(Vec<Citation>, usize)> {
         let t = self.tok(i)?;
-        // `§ 244 …`, `άρθρο 14 …`: the act may follow.
+        // `§ 244 …`, `§§ 12-15 b …`, `άρθρο 14 …`, `άρθρων 9, 9Α και 19`:
+        // the act may follow.
         if t.text == "§" || self.is_word(i, ARTICLE_WORDS) {
-            let place = self.place(i + 1)?;
-            let after = self.skip_filler(place.end);
+            let plural = self.is_sym(i + 1, "§") || self.is_word(i, PLURAL_ARTICLE_WORDS);
+            let start = if self.is_sym(i + 1, "§") {
+                i + 2
+            } else {
+                i + 1
+            };
+            let (places, chain_end) = self.chain(start, plural)?;
+            let after = self.skip_filler(chain_end);
             let (act, end) = match self.act(after) {
                 Some((acts, end)) => (ActRef::Acts(acts), end),
-                None => (ActRef::Any, place.end),
+                None => (ActRef::Any, chain_end),
             };
-            return Some((self.make(act, Some(place), i, end), end));
+            return Some((self.make_all(act, places, i, end), end));
         }
         // `914 ΑΚ`, `914 παρ. 2 ΑΚ`.
         if t.kind == Kind::Num {
             let place = self.place(i)?;
             let (acts, end) = self.act(place.end).filter(|(_, e)| *e > place.end)?;
-            return Some((self.make(ActRef::Acts(acts), Some(place), i, end), end));
+            return Some((
+                self.make_all(ActRef::Acts(acts), vec![(place, None)], i, end),
+                end,
+            ));
         }
         // An act first: `straffeloven § 244`, `ΑΚ 914`, `AK::914`,
         // `ν. 4624/2019 άρθρο 5`, or a numbered act alone.
@@ -204,29 +222,103 @@ impl Parser<'_> {
         if self.is_sym(j, ":") && self.is_sym(j + 1, ":") {
             j += 2;
         }
+        let mut plural = false;
         if self.is_sym(j, "§") || self.is_word(j, ARTICLE_WORDS) {
-            j += 1;
+            plural = self.is_sym(j + 1, "§") || self.is_word(j, PLURAL_ARTICLE_WORDS);
+            j += 1 + usize::from(self.is_sym(j + 1, "§"));
         }
-        if let Some(place) = self.place(j) {
-            let end = place.end;
-            return Some((self.make(ActRef::Acts(acts), Some(place), i, end), end));
+        if let Some((places, end)) = self.chain(j, plural) {
+            return Some((self.make_all(ActRef::Acts(acts), places, i, end), end));
         }
-        self.numbered_act(i)
-            .map(|_| (self.make(ActRef::Acts(acts), None, i, after), after))
+        self.numbered_act(i).map(|_| {
+            let c = Citation {
+                act: ActRef::Acts(acts),
+                article: None,
+                through: None,
+                paragraph: None,
+                item: None,
+                span: self.span(i, after),
+            };
+            (vec![c], after)
+        })
     }
 
-    fn make(&self, act: ActRef, place: Option<Place>, from: usize, end: usize) -> Citation {
-        let (article, paragraph, item) = match place {
-            Some(p) => (Some(p.article), p.paragraph, p.item),
-            None => (None, None, None),
-        };
-        Citation {
-            act,
-            article,
-            paragraph,
-            item,
-            span: self.span(from, end),
+    /// One article, or after a plural (`§§`, `άρθρων`) a list and ranges
+    /// of them: `12-15 b`, `19 og 20`, `80 b, d og e`, `9, 9Α και 19`,
+    /// `1 έως 3`. Each place with the end of its range.
+    fn chain(&self, i: usize, plural: bool) -> Option<(Vec<(Place, Option<String>)>, usize)> {
+        let first = self.place(i)?;
+        let mut end = first.end;
+        let mut number = self.tok(i).map(|t| t.text.clone()).unwrap_or_default();
+        let mut places = vec![(first, None)];
+        while plural && places.len() < CHAIN_MAX {
+            let j = end;
+            if self.is_sym(j, "-") || self.is_sym(j, "–") || self.is_word(j, RANGE_WORDS) {
+                let k = if self.is_word(j + 1, &["και"]) {
+                    j + 2
+                } else {
+                    j + 1
+                };
+                let Some(to) = self.place(k) else { break };
+                end = to.end;
+                if let Some(last) = places.last_mut() {
+                    last.1 = Some(to.article);
+                }
+                continue;
+            }
+            let k = if self.is_sym(j, ",") { j + 1 } else { j };
+            let k = if self.is_word(k, LIST_WORDS) {
+                k + 1
+            } else {
+                k
+            };
+            if k == j {
+                break;
+            }
+            if let Some(next) = self.place(k) {
+                number = self.tok(k).map(|t| t.text.clone()).unwrap_or_default();
+                end = next.end;
+                places.push((next, None));
+            } else if let Some(t) = self
+                .tok(k)
+                .filter(|t| t.kind == Kind::Word && t.text.chars().count() == 1 && t.text != "i")
+            {
+                // `§§ 80 b, d og e`: another letter of the same number.
+                end = k + 1;
+                places.push((
+                    Place {
+                        article: article_key(&number, &t.text),
+                        paragraph: None,
+                        item: None,
+                        end,
+                    },
+                    None,
+                ));
+            } else {
+                break;
+            }
         }
+        Some((places, end))
+    }
+
+    fn make_all(
+        &self,
+        act: ActRef,
+        places: Vec<(Place, Option<String>)>,
+        from: usize,
+        end: usize,
+    ) -> Vec<Citation> {
+        places
+            .into_iter()
+            .map(|(p, through)| Citation {
+                act: act.clone(),
+                article: Some(p.article),
+                through,
+                paragraph: p.paragraph,
+                item: p.item,
+                span: self.span(from, end),
+            })
+            .collect()
     }
 
     /// `244`, `52 a`, `5Α`, then `, stk. 1`, `παρ. 2`, `, nr. 2`.
@@ -239,8 +331,10 @@ impl Parser<'_> {
         let mut letter = "";
         if let Some(t) = self.tok(end) {
             let one = t.kind == Kind::Word && t.text.chars().count() == 1;
-            // `52 a` but not `§ 5 i lov …`; `5Α` glued.
-            if one && (t.glued || (t.text != "i" && t.text != "σ" && !self.starts_act(end))) {
+            // `52 a`, `§ 137 i, stk. 1`, but not `§ 5 i lov …`; `5Α` glued.
+            let i_letter = t.text == "i" && self.ends_a_number(end + 1);
+            let letter_like = (t.text != "i" || i_letter) && t.text != "σ";
+            if one && (t.glued || (letter_like && !self.starts_act(end))) {
                 letter = &t.text;
                 end += 1;
             }
@@ -248,6 +342,33 @@ impl Parser<'_> {
         let article = article_key(&number.text, letter);
         let mut paragraph = None;
         let j = self.skip_punct(end);
+        // `παράγραφοι 2 και 3`: a list of paragraphs, ending at its `και N`.
+        if self.is_word(j, &["παραγραφοι"]) {
+            let mut k = j + 1;
+            while let Some(n) = self.num(k) {
+                paragraph.get_or_insert(n);
+                end = k + 1;
+                let last = self.is_word(k - 1, &["και"]);
+                let next = if self.is_sym(k + 1, ",") {
+                    k + 2
+                } else {
+                    k + 1
+                };
+                let next = if self.is_word(next, &["και", "εως"]) {
+                    next + 1
+                } else {
+                    next
+                };
+                if last || next == k + 1 {
+                    break;
+                }
+                k = if self.is_word(next, &["και"]) {
+                    next + 1
+                } else {
+                    next
+                };
+            }
+        }
         if self.is_word(j, PARAGRAPH_WORDS) {
             if let Some(n) = self.num(self.skip_punct(j + 1)) {
                 paragraph = Some(n);
@@ -270,6 +391,22 @@ impl Parser<'_> {
         })
     }
 
+    /// Whether the token at `i` ends a § number: the end, punctuation, or
+    /// a word that goes on a citation (`stk.`, `og`, `jf.`).
+    fn ends_a_number(&self, i: usize) -> bool {
+        match self.tok(i) {
+            None => true,
+            Some(t) if t.kind == Kind::Sym => t.text != "§",
+            Some(t) => {
+                t.kind == Kind::Word
+                    && (PARAGRAPH_WORDS.contains(&t.text.as_str())
+                        || ITEM_WORDS.contains(&t.text.as_str())
+                        || LIST_WORDS.contains(&t.text.as_str())
+                        || t.text == "jf")
+            }
+        }
+    }
+
     /// Whether a name of an act starts at `i` (a one-letter word such as
     /// `Σ` is then the act, not an article's letter).
     fn starts_act(&self, i: usize) -> bool {
@@ -282,6 +419,16 @@ impl Parser<'_> {
         if let Some((number, year, end)) = self.numbered_act(i) {
             let acts = self.lex.numbered(number, year);
             return (!acts.is_empty()).then_some((acts, end));
+        }
+        let first = self.tok(i).filter(|t| t.kind != Kind::Sym)?;
+        let known = super::lexicon::words(&first.text)
+            .first()
+            .is_some_and(|w| {
+                self.lex.starts_a_name(w)
+                    || w.strip_suffix('s').is_some_and(|s| self.lex.starts_a_name(s))
+            });
+        if !known {
+            return None;
         }
         let mut words: Vec<String> = Vec::new();
         let mut best = None;

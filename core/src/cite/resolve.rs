@@ -105,6 +105,29 @@ impl CiteIndex {
                 }
                 continue;
             };
+            if let Some(through) = &citation.through {
+                let (from, to) = (order_key(article), order_key(through));
+                let mut keys: Vec<(u32, String)> = self
+                    .articles
+                    .keys()
+                    .filter(|(a, _)| *a == act)
+                    .map(|(_, k)| order_key(k))
+                    .filter(|k| from <= *k && *k <= to)
+                    .collect();
+                keys.sort();
+                for (number, letter) in keys {
+                    let key = format!("{number}{letter}");
+                    if let Some(&(_, doc)) = self.articles.get(&(act, key)).and_then(|d| d.first())
+                    {
+                        out.push(Jump {
+                            doc,
+                            act,
+                            highlight: None,
+                        });
+                    }
+                }
+                continue;
+            }
             let Some(docs) = self.articles.get(&(act, article.clone())) else {
                 continue;
             };
@@ -151,6 +174,15 @@ fn article_of(id: &str) -> Option<(String, Option<u32>)> {
     let (_, rest) = id.split_once("_§")?;
     let (article, stk) = rest.split_once("_stk")?;
     Some((split_key(article)?, Some(stk.parse().ok()?)))
+}
+
+/// An article key in article order: `15b` → (15, `b`).
+fn order_key(key: &str) -> (u32, String) {
+    let digits = key.find(|c: char| !c.is_ascii_digit()).unwrap_or(key.len());
+    (
+        key[..digits].parse().unwrap_or(u32::MAX),
+        key[digits..].to_string(),
+    )
 }
 
 /// `52a` → `52a`, `5Α` → `5a`: digits, then letters folded.
