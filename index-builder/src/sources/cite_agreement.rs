@@ -67,15 +67,6 @@ fn agreement(pool: &Pool, body: impl Fn(&str) -> &str) -> (usize, usize, usize) 
         builder += theirs.len();
         parser += ours.len();
         agree += theirs.iter().filter(|s| ours.contains(**s)).count();
-        if std::env::var("CITE_MISSES").is_ok() {
-            for miss in theirs.iter().filter(|s| !ours.contains(**s)) {
-                println!(
-                    "MISS {} -> {miss}: {}",
-                    a.id,
-                    body(&a.text).chars().take(300).collect::<String>()
-                );
-            }
-        }
     }
     (agree, builder, parser)
 }

@@ -53,7 +53,11 @@ impl Pool {
         let acts: Vec<&str> = self.blob.sources().collect();
         Ok(acts
             .iter()
-            .filter(|a| self.blob.doc_index(&format!("{a}_§{section}_stk1")).is_some())
+            .filter(|a| {
+                self.blob
+                    .doc_index(&format!("{a}_§{section}_stk1"))
+                    .is_some()
+            })
             .count())
     }
 
