@@ -132,6 +132,9 @@ struct Parser<'a> {
     lex: &'a Lexicon,
 }
 
+/// The places of a chain, each with the end of its range.
+type Chain = Vec<(Place, Option<String>)>;
+
 /// An article, paragraph and item read after `§` or `άρθρο`.
 struct Place {
     article: String,
@@ -246,7 +249,7 @@ impl Parser<'_> {
     /// One article, or after a plural (`§§`, `άρθρων`) a list and ranges
     /// of them: `12-15 b`, `19 og 20`, `80 b, d og e`, `9, 9Α και 19`,
     /// `1 έως 3`. Each place with the end of its range.
-    fn chain(&self, i: usize, plural: bool) -> Option<(Vec<(Place, Option<String>)>, usize)> {
+    fn chain(&self, i: usize, plural: bool) -> Option<(Chain, usize)> {
         let first = self.place(i)?;
         let mut end = first.end;
         let mut number = self.tok(i).map(|t| t.text.clone()).unwrap_or_default();
@@ -301,13 +304,7 @@ impl Parser<'_> {
         Some((places, end))
     }
 
-    fn make_all(
-        &self,
-        act: ActRef,
-        places: Vec<(Place, Option<String>)>,
-        from: usize,
-        end: usize,
-    ) -> Vec<Citation> {
+    fn make_all(&self, act: ActRef, places: Chain, from: usize, end: usize) -> Vec<Citation> {
         places
             .into_iter()
             .map(|(p, through)| Citation {
@@ -421,12 +418,11 @@ impl Parser<'_> {
             return (!acts.is_empty()).then_some((acts, end));
         }
         let first = self.tok(i).filter(|t| t.kind != Kind::Sym)?;
-        let known = super::lexicon::words(&first.text)
-            .first()
-            .is_some_and(|w| {
-                self.lex.starts_a_name(w)
-                    || w.strip_suffix('s').is_some_and(|s| self.lex.starts_a_name(s))
-            });
+        let known = super::lexicon::words(&first.text).first().is_some_and(|w| {
+            self.lex.starts_a_name(w)
+                || w.strip_suffix('s')
+                    .is_some_and(|s| self.lex.starts_a_name(s))
+        });
         if !known {
             return None;
         }
