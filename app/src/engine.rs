@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use nomos_core::blob::{Blob, BlobError, DenseModel, Field};
+use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::pool::{Benchmark, Pool, PoolError};
@@ -38,6 +39,8 @@ pub struct Engine {
     cited_by: Vec<Vec<u32>>,
     /// The blob's queries and judgments, read on first use.
     bench: OnceLock<Result<Arc<Benchmark>, String>>,
+    /// Where each article is, for citations typed in the search box.
+    cite: CiteIndex,
 }
 
 /// Why a blob cannot become an engine.
@@ -85,6 +88,7 @@ pub struct ResultRow {
     pub doc: u32,
     pub id: String,
     pub title: String,
+    /// The source's caption ([`Engine::source_caption`]).
     pub source: String,
     pub score: f64,
     pub snippet: MarkedText,
@@ -129,6 +133,7 @@ pub struct Article {
     /// BCP 47 language of the text.
     pub lang: &'static str,
     pub title: String,
+    /// The source's caption ([`Engine::source_caption`]).
     pub source: String,
     pub area: Option<String>,
     pub paragraphs: Vec<MarkedText>,
@@ -168,6 +173,7 @@ impl Engine {
         }
         Ok(Engine {
             name: name.to_owned(),
+            cite: CiteIndex::from_blob(&blob),
             blob,
             pool,
             augmented,
@@ -333,6 +339,16 @@ impl Engine {
             .ok_or_else(|| format!("no document {doc} in {}", self.name))
     }
 
+    /// The index of the document with id `id`.
+    pub fn doc_index(&self, id: &str) -> Option<u32> {
+        self.blob.doc_index(id)
+    }
+
+    /// Document `doc`'s title.
+    pub fn title(&self, doc: u32) -> String {
+        self.blob.title(doc as usize).unwrap_or_default().to_owned()
+    }
+
     /// A document's id, as runs and the observer name it.
     pub fn doc_id(&self, doc: u32) -> String {
         self.blob
@@ -341,8 +357,45 @@ impl Engine {
             .to_owned()
     }
 
+    /// Document `doc`'s source id (what filters and links name).
     pub fn source(&self, doc: u32) -> &str {
         self.blob.source(doc as usize).unwrap_or_default()
+    }
+
+    /// What source `id` is called (`Straffeloven` for `straffeloven`); the
+    /// id itself where the blob does not say.
+    pub fn source_name(&self, id: &str) -> String {
+        let i = self.blob.sources().position(|s| s == id);
+        i.and_then(|i| self.blob.source_info(i))
+            .map_or_else(|| id.to_owned(), |info| info.name.clone())
+    }
+
+    /// Document `doc`'s source as results and articles show it: its name
+    /// with its number and date where the blob has them (`Straffeloven
+    /// (LBK nr. 1294 af 07/11/2025)`, `Ν. 5209/2025 (13/06/2025)`).
+    pub fn source_caption(&self, doc: u32) -> String {
+        let Some(info) = self.blob.doc_source_info(doc as usize) else {
+            return self.source(doc).to_owned();
+        };
+        let date = match info.date.split('-').collect::<Vec<_>>()[..] {
+            [y, m, d] => format!("{d}/{m}/{y}"),
+            _ => String::new(),
+        };
+        let number = (info.number != info.name).then_some(info.number.as_str());
+        match (number.filter(|n| !n.is_empty()), date.is_empty()) {
+            (Some(n), false) if n.starts_with("LBK ") || n.starts_with("Lov ") => {
+                format!("{} ({n} af {date})", info.name)
+            }
+            (Some(n), false) => format!("{} ({n}, {date})", info.name),
+            (Some(n), true) => format!("{} ({n})", info.name),
+            (None, false) => format!("{} ({date})", info.name),
+            (None, true) => info.name.clone(),
+        }
+    }
+
+    /// Where the citations in the search box lead.
+    pub fn cite(&self) -> &CiteIndex {
+        &self.cite
     }
 
     pub fn area(&self, doc: u32) -> Option<&str> {
@@ -380,7 +433,7 @@ impl Engine {
             doc: hit.doc,
             id: self.blob.doc_id(doc).unwrap_or_default().to_owned(),
             title: self.blob.title(doc).unwrap_or_default().to_owned(),
-            source: self.source(hit.doc).to_owned(),
+            source: self.source_caption(hit.doc),
             score: hit.score,
             snippet: MarkedText {
                 text: text[range.clone()].to_owned(),
@@ -451,7 +504,7 @@ impl Engine {
             id: id.to_owned(),
             lang: self.lang(),
             title: self.blob.title(d).unwrap_or_default().to_owned(),
-            source: self.source(doc).to_owned(),
+            source: self.source_caption(doc),
             area: self.area(doc).map(str::to_owned),
             paragraphs,
             cites: links(&self.blob.explicit_refs(d)),
@@ -495,6 +548,80 @@ pub(crate) mod tests {
         let vectors = [1.0, 0.0, 0.0, 1.0, 0.6, 0.8];
         let dense = DenseIndex::build_passages(&vectors, 2, None).unwrap();
         engine_with(Some((dense, Pooling::new(Windows::First, false))), false)
+    }
+
+    /// Two acts with names, numbers and dates (`Lov A`, LBK nr. 7 of
+    /// 2020-01-02, and `Lov B`), each with a § 1 of one stykke; Lov A's has
+    /// numbered items.
+    pub fn named_engine() -> Engine {
+        use nomos_core::blob::{SourceInfo, SourceInput};
+        let doc = |id: &str, source: &str, paragraphs: &[&str]| DocumentInput {
+            id: id.into(),
+            title: id.into(),
+            text: paragraphs.join("\n"),
+            source: source.into(),
+            paragraphs: paragraphs.iter().map(|p| (*p).to_owned()).collect(),
+            ..DocumentInput::default()
+        };
+        let documents = [
+            doc(
+                "A_§1_stk1",
+                "A",
+                &["§ 1. Skat betales af:", "1) løn", "2) renter"],
+            ),
+            doc("B_§1_stk1", "B", &["§ 1. Afgift af tobak."]),
+        ];
+        let sources = [
+            SourceInput {
+                source: "A".into(),
+                info: SourceInfo {
+                    name: "Lov A".into(),
+                    number: "LBK nr. 7".into(),
+                    date: "2020-01-02".into(),
+                    ..SourceInfo::default()
+                },
+            },
+            SourceInput {
+                source: "B".into(),
+                info: SourceInfo {
+                    name: "Lov B".into(),
+                    ..SourceInfo::default()
+                },
+            },
+        ];
+        let analyzer = Analyzer::by_name("da").unwrap();
+        let tokens: Vec<Vec<String>> = documents.iter().map(|d| analyzer.tokens(&d.text)).collect();
+        let index = InvertedIndex::build(&tokens).unwrap();
+        let (bytes, _) = encode(&BlobInput {
+            sources: &sources,
+            builder: "test".into(),
+            analyzer: "da".into(),
+            bm25: nomos_core::search::Bm25Params::new(nomos_core::search::Bm25Variant::Okapi)
+                .into(),
+            manifest: Manifest::default(),
+            documents: &documents,
+            queries: &[],
+            judgments: &[],
+            text_index: &index,
+            augmented_index: None,
+            dense: None,
+        })
+        .unwrap();
+        Engine::load(&bytes, "named").unwrap()
+    }
+
+    #[test]
+    fn sources_show_their_names_numbers_and_dates() {
+        let e = named_engine();
+        assert_eq!(e.source_caption(0), "Lov A (LBK nr. 7 af 02/01/2020)");
+        assert_eq!(e.source_caption(1), "Lov B");
+        assert_eq!(e.source_name("A"), "Lov A");
+        assert_eq!(e.source_name("nowhere"), "nowhere");
+        let old = engine();
+        assert_eq!(
+            (old.source_caption(0), old.source_name("Lov A")),
+            ("Lov A".to_owned(), "Lov A".to_owned())
+        );
     }
 
     /// [`engine`], with `vectors` (made with `pooling`) when given, and
@@ -554,6 +681,7 @@ pub(crate) mod tests {
             InvertedIndex::build(&tokens).unwrap()
         });
         let (bytes, _) = encode(&BlobInput {
+            sources: &[],
             builder: "test".into(),
             analyzer: "da".into(),
             bm25: Bm25Defaults {

@@ -22,6 +22,7 @@
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`blob_intake`] (a blob's bytes taken in within the
 //!    size cap), [`engine`] (a loaded blob ready to rank and show),
+//!    [`go_to`] (where a query's citations lead),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
 //!    exports), [`url_state`] (links), [`latest`] (staleness),
 //!    [`endpoint`] (an LLM endpoint's settings, checked), [`retry`] (what
@@ -42,6 +43,7 @@ mod engine;
 mod eval_store;
 mod evaluate;
 mod format;
+mod go_to;
 mod judgment_store;
 mod judgments;
 mod latest;

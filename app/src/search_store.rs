@@ -13,6 +13,7 @@ use leptos::task::spawn_local;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
+use crate::go_to::{self, GoTo, GoToRow};
 use crate::llm::{Llm, Readiness};
 use crate::llm_search::{RunStatus, SearchKey};
 use crate::pools::Pools;
@@ -35,6 +36,11 @@ pub struct SearchStore {
     pub filtered: Memo<Option<Vec<Hit>>>,
     pub source_counts: Memo<Option<Vec<(String, usize)>>>,
     pub area_counts: Memo<Option<Vec<(String, usize)>>>,
+    /// Where the committed query's citations lead (the "Go to" rows).
+    pub go_to: Memo<GoTo>,
+    /// The source of the article last opened, whose § comes first when a
+    /// citation names no act.
+    last_source: RwSignal<Option<String>>,
     state: AppState,
     pools: Pools,
     semantic: Semantic,
@@ -148,17 +154,77 @@ impl SearchStore {
                 Some(search_pipeline::facet_counts(hits, |d| engine.area(d)))
             })
         });
+        let last_source = RwSignal::new(None::<String>);
+        Effect::new(move |_| {
+            let Some(id) = state.article.get() else {
+                return;
+            };
+            let Some(engine) = pools.engine() else { return };
+            if let Some(doc) = engine.doc_index(&id) {
+                last_source.set(Some(engine.source(doc).to_owned()));
+            }
+            // A citation that does not lead here no longer applies.
+            let stale = state.cite.with_untracked(|c| {
+                c.as_deref()
+                    .is_some_and(|c| !go_to::leads_to(&engine, c, &id))
+            });
+            if stale {
+                state.cite.set(None);
+            }
+        });
+        let go_to = Memo::new(move |_| {
+            let query = committed.get();
+            let Some(engine) = pools.engine() else {
+                return GoTo::default();
+            };
+            last_source.with(|last| go_to::go_to(&engine, &query, last.as_deref()))
+        });
+        // A query that is only a citation with one target opens it, once
+        // per query (closing it then leaves it closed).
+        let opened_for = StoredValue::new(String::new());
+        Effect::new(move |_| {
+            let g = go_to.get();
+            let query = committed.get_untracked();
+            if !g.only_citation || g.rows.len() != 1 || opened_for.with_value(|q| *q == query) {
+                return;
+            }
+            opened_for.set_value(query);
+            let row = &g.rows[0];
+            state.cite.set(Some(row.cite.clone()));
+            state.article.set(Some(row.id.clone()));
+        });
         SearchStore {
             committed,
             ranking,
             filtered,
             source_counts,
             area_counts,
+            go_to,
+            last_source,
             state,
             pools,
             semantic,
             llm,
         }
+    }
+
+    /// Opens a "Go to" row's article, its citation kept for the link and
+    /// the paragraph mark.
+    pub fn open_cited(&self, row: &GoToRow) {
+        self.state.cite.set(Some(row.cite.clone()));
+        self.state.article.set(Some(row.id.clone()));
+    }
+
+    /// The first "Go to" row of the query in the box as it is now (Enter
+    /// may come before the debounce), if it holds a citation.
+    pub fn first_cited(&self) -> Option<GoToRow> {
+        let engine = self.pools.engine()?;
+        let query = self.state.query.get_untracked();
+        let last = self.last_source.get_untracked();
+        go_to::go_to(&engine, &query, last.as_deref())
+            .rows
+            .into_iter()
+            .next()
     }
 
     /// Ranks the query in the box (now, without waiting for the debounce)

@@ -48,6 +48,9 @@ pub struct AppState {
     pub area: RwSignal<Option<String>>,
     /// The id of the article being read.
     pub article: RwSignal<Option<String>>,
+    /// The citation that opened it (a "Go to" row or a link's `cite=`),
+    /// whose paragraph the article marks.
+    pub cite: RwSignal<Option<String>>,
     /// Evaluate view: the benchmark query whose ranking is open, by id.
     pub eval_query: RwSignal<Option<String>>,
     /// Evaluate view: the configuration compared with `method` and
@@ -84,6 +87,7 @@ impl AppState {
             source: RwSignal::new(None),
             area: RwSignal::new(None),
             article: RwSignal::new(None),
+            cite: RwSignal::new(None),
             eval_query: RwSignal::new(None),
             compare: RwSignal::new(None),
             eval_sort: RwSignal::new(EvalSort::default()),
@@ -121,6 +125,7 @@ impl AppState {
         self.source.set(None);
         self.area.set(None);
         self.article.set(None);
+        self.cite.set(None);
         self.eval_query.set(None);
         self.run.set(None);
     }

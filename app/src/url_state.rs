@@ -18,7 +18,8 @@
 //! Decoding is defensive, because a link is untrusted input: only the
 //! first [`FRAGMENT_MAX`] bytes are read, unknown keys are ignored, a key
 //! given twice counts once (the first), the query is cut to [`QUERY_MAX`],
-//! a pool is a file name of `[A-Za-z0-9._-]`, numbers are clamped into
+//! a pool is a file name of `[A-Za-z0-9._-]`, a citation is at most
+//! [`CITE_MAX`] characters, numbers are clamped into
 //! their valid ranges, and anything unreadable (bad escapes, unknown
 //! names, NaN) falls back to the default, as if it were absent. Decoding
 //! is linear in the fragment's length. Decoded text is only ever shown as
@@ -52,11 +53,14 @@ pub const QUERY_MAX: usize = 20_000;
 /// [`QUERY_MAX`] Chinese characters percent-encoded (9 bytes each) and the
 /// other keys.
 pub const FRAGMENT_MAX: usize = 256 * 1024;
+/// Longest citation a link may jump to, in characters (`strfl. § 244,
+/// stk. 1, nr. 2` is 25); a longer one is dropped.
+pub const CITE_MAX: usize = 200;
 /// Longest pool file name accepted.
 const POOL_MAX: usize = 255;
 /// The keys a link may have; a key is looked up here, never in what the
 /// link said before.
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 22] = [
     "view",
     "pool",
     "hash",
@@ -67,6 +71,7 @@ const KEYS: [&str; 21] = [
     "source",
     "area",
     "doc",
+    "cite",
     "eq",
     "vs",
     "vsrank",
@@ -103,6 +108,9 @@ pub struct LinkState {
     pub area: Option<String>,
     /// The open article's id.
     pub article: Option<String>,
+    /// A citation to open (`cite=strfl.%20§%20244`): the article it names,
+    /// its paragraph marked.
+    pub cite: Option<String>,
     /// Evaluate view: the benchmark query whose ranking is open, by id.
     pub eval_query: Option<String>,
     /// Evaluate view: the BM25 settings compared with `method`.
@@ -194,6 +202,7 @@ impl Default for LinkState {
             source: None,
             area: None,
             article: None,
+            cite: None,
             eval_query: None,
             compare: None,
             compare_rank: None,
@@ -247,6 +256,7 @@ impl LinkState {
         text("source", &self.source);
         text("area", &self.area);
         text("doc", &self.article);
+        text("cite", &self.cite);
         text("eq", &self.eval_query);
         text("vs", &self.compare.map(|m| m.encode()));
         text("vsrank", &self.compare_rank.map(|m| m.to_string()));
@@ -330,6 +340,7 @@ impl LinkState {
                 "source" => state.source = text(),
                 "area" => state.area = text(),
                 "doc" => state.article = text(),
+                "cite" => state.cite = text().filter(|c| c.chars().count() <= CITE_MAX),
                 "eq" => state.eval_query = text(),
                 "vs" => state.compare = Bm25Link::decode(&value),
                 "vsrank" => state.compare_rank = value.parse().ok(),
@@ -596,6 +607,7 @@ mod tests {
                 source: self.some_text(),
                 area: self.some_text(),
                 article: self.some_text(),
+                cite: self.some_text(),
                 eval_query: self.some_text(),
                 compare: (self.below(3) == 0).then(|| self.method()),
                 compare_rank: (self.below(3) == 0).then(|| self.rank()),
@@ -684,6 +696,17 @@ mod tests {
              &q=%CE%B5%CE%BB%CE%B5%CF%85%CE%B8%CE%B5%CF%81%CE%AF%CE%B1%20%26%20\
              %CF%84%CF%8D%CF%80%CE%BF%CF%82&doc=Syntagma::13"
         );
+    }
+
+    #[test]
+    fn a_citation_link_reads_back_and_a_long_one_is_dropped() {
+        let state = LinkState::decode("pool=da-acts.blob&cite=strfl.%20§%20244");
+        assert_eq!(state.cite.as_deref(), Some("strfl. § 244"));
+        assert_eq!(LinkState::decode(&state.encode()), state);
+        let long = format!("cite={}", "§".repeat(CITE_MAX + 1));
+        assert_eq!(LinkState::decode(&long).cite, None);
+        let fits = format!("cite={}", "§".repeat(CITE_MAX));
+        assert!(LinkState::decode(&fits).cite.is_some());
     }
 
     #[test]

@@ -167,7 +167,21 @@ impl LinkSync {
         }
         state.source.set(link.source);
         state.area.set(link.area);
-        state.article.set(link.article);
+        // A citation opens what it names, unless the link names the
+        // article too (the one opened from the citation's list).
+        let cited = link.cite.as_deref().and_then(|c| {
+            let rows = crate::go_to::go_to(&session.engine, c, None).rows;
+            rows.into_iter().next()
+        });
+        if link.cite.is_some() && cited.is_none() {
+            notices.push(format!(
+                "This link's citation “{}” names no article in {}.",
+                link.cite.as_deref().unwrap_or_default(),
+                session.engine.name
+            ));
+        }
+        state.article.set(link.article.or(cited.map(|r| r.id)));
+        state.cite.set(link.cite);
         state.eval_query.set(link.eval_query);
         // B: the link's BM25 settings and method, each defaulting to A's.
         let compare = (link.compare.is_some() || link.compare_rank.is_some()).then(|| Config {
@@ -314,6 +328,7 @@ impl LinkSync {
             source: state.source.get(),
             area: state.area.get(),
             article: state.article.get(),
+            cite: state.cite.get(),
             eval_query: state.eval_query.get(),
             compare: state
                 .compare

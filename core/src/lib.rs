@@ -28,7 +28,9 @@
 //! 6. [`pool`]: a loaded [`pool::Pool`] ready to rank with any method
 //!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
 //!    and, read beside it when evaluating, its [`pool::Benchmark`]
-//!    (queries, judgments); on everything above.
+//!    (queries, judgments); on everything above. Beside it, [`cite`]:
+//!    citations in a query (`strfl. § 244`, `ΑΚ 914`) resolved to a
+//!    blob's articles by its acts' names and numbers; on blob.
 //! 7. [`llm`]: the LLM methods (reformulation, the ReAct-BM25 loop,
 //!    contextual chunks) with versioned prompts and replayable transcripts;
 //!    async over a [`llm::Chat`] the caller implements (HTTP in the CLI,
@@ -64,6 +66,7 @@
 //! let judgments = [JudgmentInput { query_id: "q1".into(), doc_id: "d2".into(), relevance: 1 }];
 //! let index = InvertedIndex::build(texts.iter().map(|t| analyzer.tokens(t))).unwrap();
 //! let input = BlobInput {
+//!     sources: &[],
 //!     builder: "doctest".into(),
 //!     analyzer: analyzer.name().into(),
 //!     bm25: Bm25Params::default().into(),
@@ -100,6 +103,7 @@
 
 pub mod analysis;
 pub mod blob;
+pub mod cite;
 pub mod dense;
 pub mod digest;
 pub mod embed;

@@ -114,6 +114,7 @@ fn tiny_blob() -> Vec<u8> {
     };
     let dense = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
     let input = BlobInput {
+        sources: &[],
         builder: "nomos-fuzz seed".into(),
         analyzer: "da".into(),
         bm25: Bm25Params::new(Bm25Variant::Lucene).into(),

@@ -13,6 +13,7 @@ use super::marked::marked_text;
 use super::print_note::PrintNote;
 use crate::engine::DocLink;
 use crate::format::thousands;
+use crate::go_to;
 use crate::pools::use_pools;
 use crate::search_pipeline::Timed;
 use crate::shortcuts::{step, Shortcut};
@@ -116,7 +117,24 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
             </div>
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
             <div class="article-text" lang=a.lang>
-                {a.paragraphs.iter().map(|p| view! { <p>{marked_text(p)}</p> }).collect_view()}
+                {
+                    let cited = state.cite.get().and_then(|c| {
+                        let engine = pools.engine()?;
+                        go_to::highlighted(&engine, &c, &a.id, &a.paragraphs)
+                    });
+                    a.paragraphs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| {
+                            let is_cited = cited == Some(i);
+                            view! {
+                                <p class:cited=is_cited title=is_cited.then_some("The paragraph the citation names")>
+                                    {marked_text(p)}
+                                </p>
+                            }
+                        })
+                        .collect_view()
+                }
             </div>
             <PrintNote title=a.title.clone() source=a.source.clone() />
             <Explain id=a.id.clone() query=query />

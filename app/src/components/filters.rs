@@ -1,10 +1,12 @@
 //! Filters by source (law, code) and legal area, each value with how many
 //! of the current results it holds. A group is shown only when the pool
-//! has more than one value for it.
+//! has more than one value for it. Sources show their names
+//! (`Straffeloven`), not their ids (`straffeloven`).
 
 use leptos::prelude::*;
 
 use crate::format::thousands;
+use crate::pools::use_pools;
 use crate::state::use_app_state;
 
 type Counts = Memo<Option<Vec<(String, usize)>>>;
@@ -17,6 +19,12 @@ pub fn Filters(
     total: Signal<usize>,
 ) -> impl IntoView {
     let state = use_app_state();
+    let pools = use_pools();
+    let source_name = Callback::new(move |id: String| {
+        pools
+            .engine()
+            .map_or_else(|| id.clone(), |e| e.source_name(&id))
+    });
     view! {
         <FilterGroup
             legend="Source"
@@ -24,6 +32,7 @@ pub fn Filters(
             counts=source_counts
             chosen=state.source
             total=total
+            label=source_name
         />
         <FilterGroup
             legend="Legal area"
@@ -31,6 +40,7 @@ pub fn Filters(
             counts=area_counts
             chosen=state.area
             total=total
+            label=Callback::new(|area| area)
         />
     }
 }
@@ -42,6 +52,8 @@ fn FilterGroup(
     counts: Counts,
     chosen: RwSignal<Option<String>>,
     total: Signal<usize>,
+    /// What a value is called.
+    label: Callback<String, String>,
 ) -> impl IntoView {
     move || {
         let mut counts = counts.get().unwrap_or_default();
@@ -81,7 +93,7 @@ fn FilterGroup(
                     {option(None, "All".to_owned(), total)}
                     {counts
                         .into_iter()
-                        .map(|(value, n)| option(Some(value.clone()), value, n))
+                        .map(|(value, n)| option(Some(value.clone()), label.run(value), n))
                         .collect_view()}
                 </ul>
             </fieldset>

@@ -5,6 +5,7 @@ pub mod article;
 pub mod evaluate;
 pub mod explain;
 pub mod filters;
+pub mod go_to;
 pub mod header;
 pub mod ids;
 pub mod judgments;

@@ -8,7 +8,8 @@ use nomos_core::blob::Field;
 use super::advanced::AdvancedPanel;
 use super::article::ArticlePane;
 use super::filters::Filters;
-use super::ids::{result_id, SEARCH_BOX_ID};
+use super::go_to::GoToList;
+use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::llm_run::LlmRun;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
@@ -60,6 +61,7 @@ pub fn SearchView() -> impl IntoView {
                     <AdvancedPanel />
                 </aside>
                 <section class="results-pane" aria-label="Results">
+                    <GoToList store=store />
                     <ResultsList ranking=ranking filtered=filtered query=committed />
                 </section>
                 <ArticlePane ranking=ranking query=committed.into() />
@@ -100,7 +102,12 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
         }
         let total = timed.ranking.hits.len();
         let shown = filtered.with(|f| f.as_ref().map_or(0, Vec::len));
-        let filter = [state.source.get(), state.area.get()]
+        let source = state.source.get().map(|s| {
+            pools
+                .engine()
+                .map_or_else(|| s.clone(), |e| e.source_name(&s))
+        });
+        let filter = [source, state.area.get()]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>();
@@ -171,6 +178,13 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
         "Enter" if state.method.get_untracked().needs_llm() => {
             ev.prevent_default();
             store.ask_llm();
+        }
+        "Enter" => {
+            if let Some(row) = store.first_cited() {
+                ev.prevent_default();
+                store.open_cited(&row);
+                request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
+            }
         }
         "Escape" if !state.query.with(String::is_empty) => {
             ev.prevent_default();

@@ -10,6 +10,7 @@ use super::format::{
     LexicalSection, Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, VectorField,
     FORMAT_VERSION, NONE,
 };
+use super::sources::SourceInput;
 use super::text::{self, ArticleTextRef};
 use super::{frame, BlobError};
 use crate::dense::DenseIndex;
@@ -88,6 +89,8 @@ pub struct BlobInput<'a> {
     pub augmented_index: Option<&'a InvertedIndex>,
     /// Document embeddings, when the pool was built with a model.
     pub dense: Option<DenseInput<'a>>,
+    /// What the sources are called, where the builder knows (may be empty).
+    pub sources: &'a [SourceInput],
 }
 
 /// Document vectors for the optional dense section, over `documents` in
@@ -215,6 +218,9 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
         lucene: idf.lucene_values().to_vec(),
     };
     sections.push((SectionKind::Idf, archive(&idf_section)?));
+    if let Some(names) = super::sources::section(&sources.names, input.sources)? {
+        sections.push((SectionKind::Sources, archive(&names)?));
+    }
 
     let header = Header {
         builder: input.builder.clone(),
@@ -230,7 +236,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let mut parts: Vec<([u8; 4], u32, &[u8])> = vec![(SectionKind::Header.tag(), 0, &header)];
     parts.extend(sections.iter().map(|(kind, bytes)| {
         let flags = match kind {
-            SectionKind::Dense | SectionKind::Idf => frame::FLAG_OPTIONAL,
+            SectionKind::Dense | SectionKind::Idf | SectionKind::Sources => frame::FLAG_OPTIONAL,
             _ => 0,
         };
         (kind.tag(), flags, bytes.as_slice())

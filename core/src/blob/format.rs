@@ -33,11 +33,13 @@ pub enum SectionKind {
     Dense,
     /// [`IdfSection`], optional likewise.
     Idf,
+    /// [`SourcesSection`], optional likewise: what each source is called.
+    Sources,
 }
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 10] = [
+    pub const ALL: [SectionKind; 11] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -48,6 +50,7 @@ impl SectionKind {
         SectionKind::Graph,
         SectionKind::Dense,
         SectionKind::Idf,
+        SectionKind::Sources,
     ];
 
     /// The four bytes naming the section in the table.
@@ -63,6 +66,7 @@ impl SectionKind {
             SectionKind::Graph => *b"GRPH",
             SectionKind::Dense => *b"DNSP",
             SectionKind::Idf => *b"IDFL",
+            SectionKind::Sources => *b"SRCN",
         }
     }
 
@@ -79,6 +83,7 @@ impl SectionKind {
             SectionKind::Graph => "graph",
             SectionKind::Dense => "dense",
             SectionKind::Idf => "idf",
+            SectionKind::Sources => "sources",
         }
     }
 
@@ -284,6 +289,33 @@ pub struct IdfSection {
     pub okapi: Vec<f64>,
     /// Lucene's logarithm for each.
     pub lucene: Vec<f64>,
+}
+
+/// What a source (an act, a code) is called and how it is cited, as its
+/// source files give it: the app shows `name` for the machine id, and the
+/// citation parser (`cite`) finds the act by any of `aliases` or by
+/// its number.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceInfo {
+    /// The proper name (`Straffeloven`, `Σύνταγμα`).
+    pub name: String,
+    /// The official title (`Bekendtgørelse af straffeloven`); may be empty.
+    pub title: String,
+    /// Other names a citation may use: popular names, official
+    /// abbreviations, inflected forms (`strfl.`, `Συντάγματος`, `ΑΚ`).
+    pub aliases: Vec<String>,
+    /// The official number as cited (`LBK nr. 1294`, `Ν. 5209/2025`); may be
+    /// empty.
+    pub number: String,
+    /// The date of that number, `YYYY-MM-DD`; may be empty.
+    pub date: String,
+}
+
+/// One [`SourceInfo`] per source of the docs section, in its order.
+#[derive(Archive, Serialize, Debug)]
+pub struct SourcesSection {
+    /// Per source name of [`DocsSection::sources`].
+    pub sources: Vec<SourceInfo>,
 }
 
 /// Document embeddings from one model, quantised as

@@ -11,7 +11,8 @@ use super::encode::content_hash_of;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedTextSection, ArchivedVectorField, Header, SectionKind, FORMAT_VERSION, NONE,
+    ArchivedSourcesSection, ArchivedTextSection, ArchivedVectorField, Header, SectionKind,
+    FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
@@ -189,8 +190,18 @@ impl Blob {
             }
         };
 
+        let source_info = match found.get(&SectionKind::Sources) {
+            None => Vec::new(),
+            Some(range) => {
+                let section = aligned(&bytes[range.clone()]);
+                let section: &ArchivedSourcesSection = access(&section, "sources")?;
+                super::sources::load(section, docs.sources.count())?
+            }
+        };
+
         Ok(Blob {
             bytes: kept,
+            source_info,
             file_len: bytes.len(),
             sections,
             header,

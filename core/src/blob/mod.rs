@@ -58,6 +58,9 @@
 //! The optional `IDFL` section ([`format::IdfSection`]) came the same way:
 //! the builder's logarithms for BM25's idf, so that readers whose `ln`
 //! rounds differently (wasm) still rank to the bit like the references.
+//! So did the optional `SRCN` section ([`format::SourcesSection`]): each
+//! source's proper name, aliases, number and date, checked for count and
+//! sizes on load; a blob without it names its sources by their ids.
 
 mod encode;
 mod error;
@@ -66,6 +69,7 @@ mod frame;
 mod graph;
 mod load;
 mod reseal;
+mod sources;
 mod strtable;
 #[cfg(test)]
 mod tests;
@@ -83,9 +87,10 @@ pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
 };
 pub use error::BlobError;
-pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, FORMAT_VERSION};
+pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, SourceInfo, FORMAT_VERSION};
 pub use frame::MAGIC;
 pub use reseal::reseal;
+pub use sources::SourceInput;
 pub use text::ArticleText;
 pub use view::{JudgmentRef, QueryRef};
 
@@ -137,6 +142,9 @@ pub struct Blob {
     idf_table: Option<IdfTable>,
     /// Document indexes in the order of their ids.
     doc_order: Vec<u32>,
+    /// What each source is called (`SRCN`), in source order; empty when
+    /// the blob does not say.
+    source_info: Vec<format::SourceInfo>,
     /// Display-text blocks recently inflated.
     text_cache: text_cache::TextCache,
 }

@@ -45,6 +45,7 @@ fn sample() -> Vec<u8> {
     let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
     let vectors = DenseIndex::build(&[0.6, 0.8, 1.0, 0.0, 0.0, 1.0], 2).unwrap();
     let input = BlobInput {
+        sources: &[],
         builder: "hostile tests".into(),
         analyzer: "da".into(),
         bm25: Bm25Params::new(Bm25Variant::Okapi).into(),
@@ -386,5 +387,49 @@ fn a_section_count_of_u32_max_is_refused() {
     assert_refused(
         &bytes,
         "malformed blob section table: 4294967295 sections do not fit in the file",
+    );
+}
+
+/// The sample with a sources section of `infos` appended, as the encoder
+/// writes it (optional).
+fn with_sources(infos: Vec<super::SourceInfo>) -> Vec<u8> {
+    let section = super::format::SourcesSection { sources: infos };
+    let archive = rkyv::to_bytes::<rancor::Error>(&section).unwrap().to_vec();
+    crafted(|parts| parts.push((SectionKind::Sources.tag(), frame::FLAG_OPTIONAL, archive)))
+}
+
+#[test]
+fn source_names_load_and_blobs_without_them_still_do() {
+    let old = Blob::load(&sample()).unwrap();
+    assert_eq!(old.source_info(0), None);
+    let info = super::SourceInfo {
+        name: "Straffeloven".into(),
+        aliases: vec!["strfl.".into()],
+        number: "LBK nr. 1294".into(),
+        date: "2025-11-07".into(),
+        ..Default::default()
+    };
+    let blob = Blob::load(&with_sources(vec![info.clone()])).unwrap();
+    assert_eq!(blob.doc_source_info(2), Some(&info));
+}
+
+#[test]
+fn source_names_that_do_not_fit_the_sources_are_refused() {
+    let named = |name: &str, date: &str| super::SourceInfo {
+        name: name.into(),
+        date: date.into(),
+        ..Default::default()
+    };
+    assert_refused(
+        &with_sources(vec![named("A", ""), named("B", "")]),
+        "blob section `sources` is inconsistent: 2 entries for 1 sources",
+    );
+    assert_refused(
+        &with_sources(vec![named("A", "2025-13-07")]),
+        "blob section `sources` is inconsistent: source 0: date `2025-13-07` is not YYYY-MM-DD",
+    );
+    assert_refused(
+        &with_sources(vec![named("", "")]),
+        "blob section `sources` is inconsistent: source 0: name must be 1 to 200 characters",
     );
 }

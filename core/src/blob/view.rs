@@ -101,6 +101,18 @@ impl Blob {
         self.docs().sources.iter()
     }
 
+    /// What source `i` (in [`Self::sources`] order) is called, when the
+    /// blob says.
+    pub fn source_info(&self, i: usize) -> Option<&super::SourceInfo> {
+        self.source_info.get(i)
+    }
+
+    /// What document `doc`'s source is called, when the blob says.
+    pub fn doc_source_info(&self, doc: usize) -> Option<&super::SourceInfo> {
+        let i = self.docs().source_of.get(doc)?.to_native() as usize;
+        self.source_info(i)
+    }
+
     /// Distinct area names of documents and queries, for filters.
     pub fn areas(&self) -> impl Iterator<Item = &str> + '_ {
         self.docs().areas.iter()

@@ -90,6 +90,7 @@ mod tests {
         let index =
             InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
         let (bytes, _) = blob::encode(&BlobInput {
+            sources: &[],
             builder: "test".into(),
             analyzer: analyzer.name().into(),
             bm25: Bm25Params::default().into(),

@@ -129,6 +129,7 @@ pub fn sample() -> Sample {
 
 pub fn input(s: &Sample) -> BlobInput<'_> {
     BlobInput {
+        sources: &[],
         builder: "blob tests".into(),
         analyzer: "gbr-greek".into(),
         bm25: Bm25Params::new(Bm25Variant::Okapi).into(),

@@ -56,6 +56,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         None => None,
     };
     let (documents, queries, judgments) = (pool.articles, pool.queries, pool.judgments);
+    let sources = pool.sources;
     let input = BlobInput {
         builder: format!("nomos {}", env!("CARGO_PKG_VERSION")),
         analyzer: analyzer.name().to_owned(),
@@ -85,6 +86,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             text: &v.text,
             augmented: v.augmented.as_ref(),
         }),
+        sources: &sources,
     };
     let (bytes, report) = encode(&input).map_err(bad_input)?;
     warn_dropped(&report);
@@ -318,8 +320,21 @@ struct Indexes {
 /// article has one; articles without fall back to their plain text there,
 /// so that both fields rank the same documents. Where the pool's titles
 /// are enacted headings ([`Pool::titles_are_headings`]), each field's tokens start
-/// with the title's.
+/// with the title's; where the pool asks ([`Pool::source_names_indexed`]),
+/// with the source's name and aliases before that.
 fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
+    let names: std::collections::HashMap<&str, Vec<String>> = match pool.source_names_indexed {
+        true => pool
+            .sources
+            .iter()
+            .map(|s| {
+                let words = std::iter::once(&s.info.name).chain(&s.info.aliases);
+                let tokens = words.flat_map(|w| analyzer.tokens(w)).collect();
+                (s.source.as_str(), tokens)
+            })
+            .collect(),
+        false => Default::default(),
+    };
     let n_augmented = pool
         .articles
         .iter()
@@ -341,10 +356,10 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
             .iter()
             .map(|a| {
                 bar.inc(1);
-                let mut tokens = match pool.titles_are_headings {
-                    true => analyzer.tokens(&a.title),
-                    false => Vec::new(),
-                };
+                let mut tokens = names.get(a.source.as_str()).cloned().unwrap_or_default();
+                if pool.titles_are_headings {
+                    tokens.extend(analyzer.tokens(&a.title));
+                }
                 tokens.extend(analyzer.tokens(text_of(a)));
                 tokens
             })

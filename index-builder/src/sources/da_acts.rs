@@ -36,7 +36,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::pool::{Article, Pool, SourceFile};
+use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
 use crate::error::bad_input;
 use acts::Act;
 use chunker::{split_stykker, SectionKey, Stykke};
@@ -62,6 +62,7 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
     }
     let mut pool = Pool {
         dataset: "da-statutes".into(),
+        source_names_indexed: true,
         ..Pool::default()
     };
     let mut laws: HashMap<String, String> = HashMap::new();
@@ -69,7 +70,7 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
         let path = dir.join(&name);
         let bytes = std::fs::read(&path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
-        let articles = read_act(&path.display().to_string(), &bytes)?;
+        let (articles, names) = read_act(&path.display().to_string(), &bytes)?;
         let law = articles
             .first()
             .map(|a| a.source.clone())
@@ -81,6 +82,7 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
             )));
         }
         pool.articles.extend(articles);
+        pool.sources.push(names);
         pool.files.push(SourceFile {
             name,
             sha256: sha256_hex(&bytes),
@@ -104,14 +106,16 @@ enum Chunk {
     NonPar { title: String, text: String },
 }
 
-/// Chunks one act file (`label` names it in errors).
-fn read_act(label: &str, bytes: &[u8]) -> Result<Vec<Article>> {
+/// Chunks one act file (`label` names it in errors), and says what the
+/// act is called.
+fn read_act(label: &str, bytes: &[u8]) -> Result<(Vec<Article>, SourceInput)> {
     let doc: Value = super::parse_json(label, bytes)?;
     let title = doc
         .get("title")
         .and_then(Value::as_str)
         .ok_or_else(|| bad_input(format!("{label}: missing string field `title`")))?;
     let act = acts::identify(title).map_err(|e| bad_input(format!("{label}: {e}")))?;
+    let names = source_input(&doc, &act, title).map_err(|e| bad_input(format!("{label}: {e}")))?;
     let provisions = doc
         .get("provisions")
         .and_then(Value::as_array)
@@ -145,7 +149,57 @@ fn read_act(label: &str, bytes: &[u8]) -> Result<Vec<Article>> {
             }),
         }
     }
-    Ok(articles(&act, chunks))
+    Ok((articles(&act, chunks), names))
+}
+
+/// The act's names, number and date: `{name: "Straffeloven", aliases:
+/// ["strfl.", "straffeloven"], number: "LBK nr. 1294", date: "2025-11-07"}`
+/// from `title`, `id` (`"2025:1294"`) and `issued_date`.
+fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<SourceInput, String> {
+    let field = |name: &str| {
+        doc.get(name)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("missing string field `{name}`"))
+    };
+    let id = field("id")?;
+    let number = id
+        .split_once(':')
+        .map(|(_, n)| n)
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))?;
+    let date = field("issued_date")?;
+    let valid_date = date.len() == 10
+        && date.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    if !valid_date {
+        return Err(format!("field `issued_date` is \"{date}\", not YYYY-MM-DD"));
+    }
+    // "Bekendtgørelse af …" is a consolidated act (lovbekendtgørelse).
+    let kind = match title
+        .trim_start()
+        .to_lowercase()
+        .starts_with("bekendtgørelse af")
+    {
+        true => "LBK",
+        false => "Lov",
+    };
+    let mut aliases: Vec<String> = act.abbreviation.iter().cloned().collect();
+    aliases.extend(act.own_names.iter().cloned());
+    Ok(SourceInput {
+        source: act.short.clone(),
+        info: SourceInfo {
+            name: act.display.clone(),
+            title: title.split_whitespace().collect::<Vec<_>>().join(" "),
+            aliases,
+            number: format!("{kind} nr. {number}"),
+            date: date.to_string(),
+        },
+    })
 }
 
 /// Checks one provision's fields; the error names the provision.

@@ -18,9 +18,27 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::pool::{Article, Judgment, Pool, Query};
+use super::pool::{Article, Judgment, Pool, Query, SourceInfo, SourceInput};
 use super::tabular::{read_table, Row, Table};
 use crate::error::bad_input;
+
+/// The Greek names of the paper's prefixes the corpus uses (`AK` →
+/// `Αστικός Κώδικας`, alias `ΑΚ`), from the citation parser's table of
+/// codes, so the facet shows them and citations find them.
+fn code_names(articles: &[Article]) -> Vec<SourceInput> {
+    nomos_core::cite::GBR_CODES
+        .iter()
+        .filter(|(latin, _, _)| articles.iter().any(|a| a.source == *latin))
+        .map(|&(latin, abbr, name)| SourceInput {
+            source: latin.into(),
+            info: SourceInfo {
+                name: name.into(),
+                aliases: vec![abbr.into()],
+                ..SourceInfo::default()
+            },
+        })
+        .collect()
+}
 
 /// Reads a downloaded GBR repo. `corpus` is required; `queries` and `qrels`
 /// may be absent (an index can be built without them).
@@ -49,6 +67,7 @@ pub fn read_gbr(dir: &Path) -> Result<Pool> {
         pool.articles.push(article);
     }
     ensure_unique(&corpus, "id", pool.articles.iter().map(|a| a.id.as_str()))?;
+    pool.sources = code_names(&pool.articles);
     if !unlisted_prefixes.is_empty() {
         pool.notes.push(format!(
             "GBR article prefixes not in the paper's Table 7, so without a legal area: {}",

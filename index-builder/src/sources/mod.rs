@@ -2,6 +2,8 @@
 
 pub mod augmented;
 pub mod beir;
+#[cfg(test)]
+mod cite_agreement;
 pub mod crawler;
 pub mod da_acts;
 pub mod gbr;

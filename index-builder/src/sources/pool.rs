@@ -4,7 +4,8 @@
 // Readers produce the blob encoder's input types directly, under the names
 // the readers speak of.
 pub use nomos_core::blob::{
-    DocumentInput as Article, JudgmentInput as Judgment, QueryInput as Query,
+    DocumentInput as Article, JudgmentInput as Judgment, QueryInput as Query, SourceInfo,
+    SourceInput,
 };
 
 /// A file a pool was read from, for the blob's source manifest.
@@ -33,4 +34,11 @@ pub struct Pool {
     /// editorial headings on the Constitution, labels such as "Άρθρο 39" or
     /// "§ 5, stk. 2") are shown, never searched.
     pub titles_are_headings: bool,
+    /// What the sources are called, from the source files (may be empty).
+    pub sources: Vec<SourceInput>,
+    /// Each article's lexical text starts with its source's name and
+    /// aliases, so `straffeloven § 244` finds Straffeloven's stykker: our
+    /// own Danish acts, whose stykker never name their act. Never for a
+    /// benchmark's format, whose rankings must stay the reference's.
+    pub source_names_indexed: bool,
 }

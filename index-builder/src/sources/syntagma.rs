@@ -21,7 +21,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::pool::{Article, Pool, SourceFile};
+use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
 use refs::{references, Target};
@@ -46,6 +46,16 @@ pub fn read_syntagma(path_or_dir: &Path) -> Result<Pool> {
     Ok(Pool {
         dataset: "el-syntagma".into(),
         articles,
+        // Its other names (`Σ`, `Συντάγματος`) are the citation parser's
+        // (`nomos_core::cite`), which knows them for GBR's prefix.
+        sources: vec![SourceInput {
+            source: PREFIX.into(),
+            info: SourceInfo {
+                name: "Σύνταγμα".into(),
+                title: "Σύνταγμα της Ελλάδος".into(),
+                ..SourceInfo::default()
+            },
+        }],
         files: vec![SourceFile {
             name,
             sha256: sha256_hex(&bytes),

@@ -10,6 +10,7 @@
 
 mod article;
 mod augmented_field;
+mod citation;
 mod damaged;
 mod dense;
 mod evaluate;

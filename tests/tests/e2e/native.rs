@@ -42,6 +42,25 @@ impl Pool {
         Ok(self.ids(&refs))
     }
 
+    /// Whether the pool has a document `id`.
+    pub fn has(&self, id: &str) -> Result<bool> {
+        Ok(self.blob.doc_index(id).is_some())
+    }
+
+    /// How many of the pool's acts have a § `section` (a Danish
+    /// `{act}_§{section}_stk1`).
+    pub fn sections_named(&self, section: &str) -> Result<usize> {
+        let acts: Vec<&str> = self.blob.sources().collect();
+        Ok(acts
+            .iter()
+            .filter(|a| {
+                self.blob
+                    .doc_index(&format!("{a}_§{section}_stk1"))
+                    .is_some()
+            })
+            .count())
+    }
+
     fn doc(&self, id: &str) -> Result<usize> {
         let doc = self
             .blob

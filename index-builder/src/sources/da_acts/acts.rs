@@ -12,26 +12,32 @@ use anyhow::Result;
 use crate::error::bad_input;
 
 /// Known acts: (file in `../shared/data/da-statutes/` the title was taken
-/// from, title without "Bekendtgørelse af", id prefix, name shown to users).
-/// The file name is for reference and for the test that checks the table.
-const KNOWN_ACTS: &[(&str, &str, &str, &str)] = &[
-    ("2025_1294.json", "straffeloven", "straffeloven", "Straffeloven"),
-    ("2025_331.json", "lov om aktie- og anpartsselskaber (selskabsloven)", "selskabsloven", "Selskabsloven"),
-    ("2025_1129.json", "lov om social service", "serviceloven", "Serviceloven"),
-    ("2025_282.json", "barnets lov", "barnetslov", "Barnets lov"),
-    ("2026_207.json", "lov om almene boliger m.v.", "almenboligloven", "Almenboligloven"),
-    ("2024_1057.json", "årsregnskabsloven", "aaregnskabsloven", "Årsregnskabsloven"),
-    ("2025_321.json", "lov om erhvervsdrivende fonde", "erhversfondsloven", "Erhvervsfondsloven"),
-    ("2020_2020.json", "lov om fonde og visse foreninger", "fondsloven", "Fondsloven"),
-    ("2024_289.json", "lov om supplerende bestemmelser til forordning om beskyttelse af fysiske personer i forbindelse med behandling af personoplysninger og om fri udveksling af sådanne oplysninger (databeskyttelsesloven)", "databeskyttelsesloven", "Databeskyttelsesloven"),
-    ("2014_433.json", "forvaltningsloven", "forvaltningsloven", "Forvaltningsloven"),
-    ("2020_145.json", "lov om offentlighed i forvaltningen", "offentlighedsloven", "Offentlighedsloven"),
-    ("2025_1298.json", "lov om rettens pleje", "retsplejeloven", "Retsplejeloven"),
-    ("2024_1162.json", "konkursloven", "konkursloven", "Konkursloven"),
-    ("2021_1853.json", "lov om køb", "koebeloven", "Købeloven"),
-    ("2016_193.json", "lov om aftaler og andre retshandler på formuerettens område", "aftaleloven", "Aftaleloven"),
-    ("2023_1093.json", "lov om ophavsret", "ophavsretsloven", "Ophavsretsloven"),
-    ("2026_118.json", "færdselsloven", "faerdselsloven", "Færdselsloven"),
+/// from, title without "Bekendtgørelse af", id prefix, name shown to users,
+/// abbreviation). The file name is for reference and for the test that
+/// checks the table. Where each name comes from is in `data/README.md`
+/// ("Danish act names"): the titles are the files'; the popular names are
+/// CRAwLeR-DK's law names, spelled as the acts' own texts spell them; the
+/// abbreviations are the customary ones of Danish legal writing, typed by
+/// us (the files' `short_name` is a placeholder, `LBK H#LOKDOK03`, in all).
+#[rustfmt::skip]
+const KNOWN_ACTS: &[(&str, &str, &str, &str, &str)] = &[
+    ("2025_1294.json", "straffeloven", "straffeloven", "Straffeloven", "strfl."),
+    ("2025_331.json", "lov om aktie- og anpartsselskaber (selskabsloven)", "selskabsloven", "Selskabsloven", "sel."),
+    ("2025_1129.json", "lov om social service", "serviceloven", "Serviceloven", "servicel."),
+    ("2025_282.json", "barnets lov", "barnetslov", "Barnets lov", ""),
+    ("2026_207.json", "lov om almene boliger m.v.", "almenboligloven", "Almenboligloven", "almenboligl."),
+    ("2024_1057.json", "årsregnskabsloven", "aaregnskabsloven", "Årsregnskabsloven", "ÅRL"),
+    ("2025_321.json", "lov om erhvervsdrivende fonde", "erhversfondsloven", "Erhvervsfondsloven", "erhvervsfondsl."),
+    ("2020_2020.json", "lov om fonde og visse foreninger", "fondsloven", "Fondsloven", "fondsl."),
+    ("2024_289.json", "lov om supplerende bestemmelser til forordning om beskyttelse af fysiske personer i forbindelse med behandling af personoplysninger og om fri udveksling af sådanne oplysninger (databeskyttelsesloven)", "databeskyttelsesloven", "Databeskyttelsesloven", "databeskyttelsesl."),
+    ("2014_433.json", "forvaltningsloven", "forvaltningsloven", "Forvaltningsloven", "fvl."),
+    ("2020_145.json", "lov om offentlighed i forvaltningen", "offentlighedsloven", "Offentlighedsloven", "offl."),
+    ("2025_1298.json", "lov om rettens pleje", "retsplejeloven", "Retsplejeloven", "rpl."),
+    ("2024_1162.json", "konkursloven", "konkursloven", "Konkursloven", "kl."),
+    ("2021_1853.json", "lov om køb", "koebeloven", "Købeloven", "kbl."),
+    ("2016_193.json", "lov om aftaler og andre retshandler på formuerettens område", "aftaleloven", "Aftaleloven", "aftl."),
+    ("2023_1093.json", "lov om ophavsret", "ophavsretsloven", "Ophavsretsloven", "ophl."),
+    ("2026_118.json", "færdselsloven", "faerdselsloven", "Færdselsloven", "fl."),
 ];
 
 /// The names of one act.
@@ -41,6 +47,8 @@ pub struct Act {
     pub short: String,
     /// Name for titles (`Almenboligloven`).
     pub display: String,
+    /// The official abbreviation (`strfl.`), where one is customary.
+    pub abbreviation: Option<String>,
     /// Lowercase phrases by which the act's own text names the act, for
     /// telling "§ 91 i lov om almene boliger" (this act) from "§ 39 i lov om
     /// leje af almene boliger" (another): the title without "Bekendtgørelse
@@ -55,10 +63,11 @@ pub struct Act {
 pub fn identify(title: &str) -> Result<Act> {
     let bare = bare_title(title);
     let own_names = own_names(&bare);
-    if let Some(&(_, _, short, display)) = KNOWN_ACTS.iter().find(|a| a.1 == bare) {
+    if let Some(&(_, _, short, display, abbr)) = KNOWN_ACTS.iter().find(|a| a.1 == bare) {
         return Ok(Act {
             short: short.into(),
             display: display.into(),
+            abbreviation: (!abbr.is_empty()).then(|| abbr.into()),
             own_names,
         });
     }
@@ -76,6 +85,7 @@ pub fn identify(title: &str) -> Result<Act> {
     Ok(Act {
         short: ascii_fold(name),
         display,
+        abbreviation: None,
         own_names,
     })
 }

@@ -274,7 +274,7 @@ fn bad_files_are_reported_with_their_place() {
     .unwrap_err()
     .to_string();
     assert!(err.starts_with("a.json:4:"), "{err}");
-    let json = r#"{"title": "Bekendtgørelse af straffeloven",
+    let json = r#"{"title": "Bekendtgørelse af straffeloven", "id": "2025:1294", "issued_date": "2025-11-07",
         "provisions": [{"provision_ref": "1:1", "chapter": "1", "section": "1", "content": "§ 1. Tekst."},
                        {"provision_ref": "1:2", "chapter": "1", "section": "2"}]}"#;
     let err = read_act("a.json", json.as_bytes()).unwrap_err().to_string();
@@ -289,4 +289,41 @@ fn bad_files_are_reported_with_their_place() {
     .unwrap_err()
     .to_string();
     assert!(err.contains("unknown act"), "{err}");
+    let err = read_act(
+        "a.json",
+        r#"{"title": "Bekendtgørelse af straffeloven", "id": "2025:1294", "issued_date": "7/11/2025", "provisions": []}"#.as_bytes(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        err,
+        "a.json: field `issued_date` is \"7/11/2025\", not YYYY-MM-DD"
+    );
+}
+
+#[test]
+fn each_act_is_named_numbered_and_dated_from_its_file() {
+    let pool = pool();
+    assert_eq!(pool.sources.len(), 17);
+    assert!(pool.source_names_indexed);
+    let straffeloven = pool
+        .sources
+        .iter()
+        .find(|s| s.source == "straffeloven")
+        .unwrap();
+    assert_eq!(straffeloven.info.name, "Straffeloven");
+    assert_eq!(straffeloven.info.title, "Bekendtgørelse af straffeloven");
+    assert_eq!(straffeloven.info.aliases, ["strfl.", "straffeloven"]);
+    assert_eq!(straffeloven.info.number, "LBK nr. 1294");
+    assert_eq!(straffeloven.info.date, "2025-11-07");
+    let koeb = pool
+        .sources
+        .iter()
+        .find(|s| s.source == "koebeloven")
+        .unwrap();
+    assert_eq!(
+        (koeb.info.name.as_str(), koeb.info.number.as_str()),
+        ("Købeloven", "LBK nr. 1853")
+    );
+    assert_eq!(koeb.info.aliases, ["kbl.", "lov om køb"]);
 }

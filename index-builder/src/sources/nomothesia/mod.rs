@@ -25,7 +25,7 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::jsonl::records;
-use super::pool::{Article, Pool, SourceFile};
+use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
 use super::text_file::TextFile;
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
@@ -73,10 +73,12 @@ pub fn read_nomothesia(dir: &Path) -> Result<Pool> {
         }
         let meta = std::fs::read(&meta_path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", meta_path.display())))?;
-        let is_official = pigi_url(&meta_path, &meta)?.starts_with(OFFICIAL_PREFIX);
+        let meta_doc = MetaDoc::parse(&meta_path, &meta)?;
+        let is_official = meta_doc.pigi_url.starts_with(OFFICIAL_PREFIX);
         let file = TextFile::read(&path)?;
         let articles = reader.read_act(&file, is_official)?;
         if let Some(first) = articles.first() {
+            pool.sources.push(meta_doc.source_input(&first.source));
             let name = first.source.trim_end_matches(UNOFFICIAL).to_string();
             if is_official {
                 official.push(name);
@@ -119,14 +121,59 @@ fn relative(root: &Path, path: &Path) -> String {
         .join("/")
 }
 
-/// `meta.json`'s `pigi_url` (where the act's text was taken from).
-fn pigi_url(path: &Path, bytes: &[u8]) -> Result<String> {
-    let label = path.display().to_string();
-    let doc: Value = super::parse_json(&label, bytes)?;
-    doc.get("pigi_url")
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .ok_or_else(|| bad_input(format!("{label}: missing string field `pigi_url`")))
+/// What `meta.json` says of an act.
+struct MetaDoc {
+    /// Where the act's text was taken from.
+    pigi_url: String,
+    /// The act's title (`titlos`).
+    title: String,
+    /// Its number as cited (`onoma`, `Ν. 5209/2025`).
+    number: String,
+    /// The Gazette issue (`fek`, `Α΄100/13-06-2025`), whose date is the act's.
+    fek: String,
+}
+
+impl MetaDoc {
+    fn parse(path: &Path, bytes: &[u8]) -> Result<MetaDoc> {
+        let label = path.display().to_string();
+        let doc: Value = super::parse_json(&label, bytes)?;
+        let field = |name: &str, required: bool| match doc.get(name) {
+            Some(Value::String(s)) => Ok(s.trim().to_owned()),
+            None | Some(Value::Null) if !required => Ok(String::new()),
+            _ => Err(bad_input(format!("{label}: missing string field `{name}`"))),
+        };
+        Ok(MetaDoc {
+            pigi_url: field("pigi_url", true)?,
+            title: field("titlos", false)?,
+            number: field("onoma", false)?,
+            fek: field("fek", false)?,
+        })
+    }
+
+    /// The act's names for the blob: its source (`Ν. 5209/2025`, marked
+    /// when unofficial) as its name, with title, number and the Gazette's
+    /// date.
+    fn source_input(&self, source: &str) -> SourceInput {
+        SourceInput {
+            source: source.into(),
+            info: SourceInfo {
+                name: source.into(),
+                title: self.title.clone(),
+                aliases: Vec::new(),
+                number: self.number.clone(),
+                date: fek_date(&self.fek).unwrap_or_default(),
+            },
+        }
+    }
+}
+
+/// `Α΄100/13-06-2025` → `2025-06-13`.
+fn fek_date(fek: &str) -> Option<String> {
+    let (_, date) = fek.rsplit_once('/')?;
+    let parts: Vec<&str> = date.split('-').collect();
+    let [d, m, y] = parts[..] else { return None };
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(d, 2) && digits(m, 2) && digits(y, 4)).then(|| format!("{y}-{m}-{d}"))
 }
 
 /// The pool's note on which acts are the official text.
