@@ -58,6 +58,17 @@
 //! The optional `IDFL` section ([`format::IdfSection`]) came the same way:
 //! the builder's logarithms for BM25's idf, so that readers whose `ln`
 //! rounds differently (wasm) still rank to the bit like the references.
+//!
+//! # Light blobs
+//!
+//! [`split`] moves the text (`TEXT`) and the vectors (`DNSP`) into sibling
+//! files bound to the blob by content hash (see `sibling`), listed in a
+//! required `SIBL` section (a reader that predates it refuses the blob
+//! rather than miss its text). Such a blob loads and ranks with BM25 alone;
+//! [`Blob::attach`] adds a sibling once it is fetched and checked. Until
+//! then [`Blob::article`] says which file is missing, and the vectors'
+//! model is known from the list ([`Blob::dense_model`]) while
+//! [`Blob::dense`] has none.
 
 mod encode;
 mod error;
@@ -66,6 +77,9 @@ mod frame;
 mod graph;
 mod load;
 mod reseal;
+mod sibling;
+#[cfg(test)]
+mod sibling_tests;
 mod strtable;
 #[cfg(test)]
 mod tests;
@@ -83,9 +97,10 @@ pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
 };
 pub use error::BlobError;
-pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, FORMAT_VERSION};
+pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, SiblingKind, FORMAT_VERSION};
 pub use frame::MAGIC;
 pub use reseal::reseal;
+pub use sibling::{split, SiblingRef, Split};
 pub use text::ArticleText;
 pub use view::{JudgmentRef, QueryRef};
 
@@ -139,6 +154,11 @@ pub struct Blob {
     doc_order: Vec<u32>,
     /// Display-text blocks recently inflated.
     text_cache: text_cache::TextCache,
+    /// The sibling files the text or vectors were moved to ([`split`]).
+    siblings: Vec<SiblingRef>,
+    /// The text section, when attached from its sibling
+    /// ([`Blob::attach_text`]): set once, so a shared blob can take it.
+    sibling_text: std::sync::OnceLock<AlignedVec<16>>,
 }
 
 /// The model a blob's document vectors were made with.
