@@ -293,7 +293,7 @@ impl Blob {
     }
 
     /// Checks `bytes` as this blob's vectors file and returns its vectors
-    /// per field, for a pool ([`crate::pool::Pool::add_dense`]).
+    /// per field, for a pool (a pool's `add_dense`).
     pub fn read_vectors(&self, bytes: &[u8]) -> Result<Vec<(Field, DenseIndex)>, BlobError> {
         let kind = SiblingKind::Vectors;
         let payload = self.checked_sibling(kind, bytes)?;
