@@ -136,7 +136,7 @@ pub fn split(bytes: &[u8], stem: &str, kinds: &[SiblingKind]) -> Result<Split, B
     let vectors_model = siblings
         .iter()
         .any(|(s, _)| s.kind == SiblingKind::Vectors)
-        .then(|| blob.dense_model.as_ref())
+        .then_some(blob.dense_model.as_ref())
         .flatten()
         .map(|m| SiblingModel {
             model: m.id.clone(),

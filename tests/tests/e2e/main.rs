@@ -20,6 +20,7 @@ mod hostile_text;
 mod imported_run;
 mod in_page_llm;
 mod judgments;
+mod light;
 mod llm;
 mod loading;
 mod memory;
