@@ -6,7 +6,8 @@
 //   post-build hook, writes their list and a build version into BUILD.
 //   A new build changes this file, so browsers install it as an update.
 // - Activate deletes every other build's cache and takes over open pages.
-// - Blobs are kept once the app has checked them: a blob fetched through
+// - Blobs (and a light blob's sibling files: its text, its vectors) are
+//   kept once the app has checked them: a blob fetched through
 //   here waits in UNCHECKED (never served from there) until the app's
 //   "keep" message, sent after the blob passed every check, moves it into
 //   the build's cache (blobs it loaded before this worker ran are fetched
@@ -236,7 +237,8 @@ async function fromCache(key, request, event) {
 
 // Messages from the app, each with a reply port, answered `{ ok }` (or
 // `{ ok: false, error }`) once done:
-// - `{ keep: ["da-acts.blob", ...] }`: the listed blobs the app checked;
+// - `{ keep: ["da-acts.blob", "da-acts.text", ...] }`: the listed blobs
+//   and sibling files the app checked;
 // - `{ keepAssets: [url, ...] }`: the model and runtime files it checked;
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
@@ -283,14 +285,16 @@ async function forget(urls) {
   }
 }
 
-// Whether `key` (see `blobKey`) is a blob indexes/manifest.json lists:
-// only those are kept.
+// Whether `key` (see `blobKey`) is a blob indexes/manifest.json lists, or
+// one of a listed blob's sibling files (its text, its vectors): only those
+// are kept.
 async function isListedBlob(key) {
   const response = await caches.match(MANIFEST);
   if (!response) return false;
   try {
     const manifest = await response.json();
-    return manifest.indexes.some((entry) => scoped("indexes/" + encodeURIComponent(entry.file)) === key);
+    const listed = (file) => scoped("indexes/" + encodeURIComponent(file)) === key;
+    return manifest.indexes.some((entry) => listed(entry.file) || (entry.siblings || []).some((s) => listed(s.file)));
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the `nomos` CLI and the demo index blobs from the committed source
-# text in data/ into public/indexes/, with the manifest the app reads.
+# text in data/ into public/indexes/ (light blobs, their text and vectors in
+# sibling files), with the manifest the app reads.
 #
 #   scripts/build-demo.sh                         lexical indexes only
 #   scripts/build-demo.sh --embed all             plus document vectors in every pool
@@ -86,7 +87,7 @@ build() {
 # model and nomos: re-embedding it would give the same bytes.
 embedded() {
   local blob="$out/$1.blob"
-  [ -f "$blob" ] && "$nomos" info "$blob" | grep '^dense ' >/dev/null \
+  [ -f "$blob" ] && "$nomos" info "$blob" | grep -E '^(dense |sibling: +vectors)' >/dev/null \
     && [ -z "$(find "$(src "$1")" "$model/manifest.json" "$nomos" -newer "$blob" -print -quit)" ]
 }
 
@@ -135,4 +136,17 @@ if $in_page_llm; then
   fi
   "$venv/bin/python" scripts/llm/in-page-model.py public/models/smollm2-135m-instruct
 fi
+# Light blobs: every pool's text and vectors in sibling files beside its
+# blob (STEM.text, STEM.vectors), so that a first visit downloads only what
+# BM25 needs; the app fetches the text after the first results and the
+# vectors on first use of a dense method. A blob split already (its section
+# table names SIBL) is left as it is; a rebuilt one loses its old siblings.
+for pool in "${pools[@]}"; do
+  blob="$out/$pool.blob"
+  if head -c 512 "$blob" | grep -aq SIBL; then
+    continue
+  fi
+  rm -f "$out/$pool.text" "$out/$pool.vectors"
+  "$nomos" split "$blob"
+done
 "$nomos" manifest "$out"

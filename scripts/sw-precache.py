@@ -3,7 +3,8 @@
 Run by Trunk as a post-build hook (see Trunk.toml), in the staging
 directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
 JS, wasm and CSS by content hash, so the list is only known after a build.
-The app's files are precached; the blobs (indexes/*.blob), the models
+The app's files are precached; the blobs (indexes/*.blob) and their text
+and vectors files (indexes/*.text, *.vectors: fetched when needed), the models
 (models/: the semantic model, the in-page LLM), ONNX Runtime (ort/) and
 wllama (wllama/) are not: the service worker keeps each on first use (see
 public/sw.js). Nor are LLM transcripts (transcripts/*.jsonl, possibly
@@ -42,7 +43,7 @@ def main() -> None:
         for p in stage.rglob("*")
         if p.is_file()
         and p.name not in {WORKER, POLICY}
-        and p.suffix not in {".blob", ".jsonl"}
+        and p.suffix not in {".blob", ".text", ".vectors", ".jsonl"}
         and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )
     digest = hashlib.sha256(source.encode())

@@ -5,6 +5,7 @@
 //! them, opened from anywhere.
 
 use leptos::prelude::*;
+use nomos_core::blob::SiblingKind;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
@@ -34,11 +35,19 @@ pub fn App() -> impl IntoView {
     provide_context(Offline::start(state, pools, semantic, llm));
     pools.start();
 
-    // A dense method needs the model: download it on first use.
+    // A dense method needs the model: download it on first use, and a
+    // light blob's vectors with it.
     Effect::new(move |_| {
         let wanted = state.method.get().needs_dense();
         if wanted && matches!(semantic.status.get(), ModelStatus::Idle { .. }) {
             semantic.ensure_loaded();
+        }
+        if let Some(session) = pools.session.get().filter(|_| wanted) {
+            if matches!(session.choice, Some(PoolChoice::Listed(_))) {
+                session
+                    .siblings
+                    .fetch(session.engine.clone(), SiblingKind::Vectors);
+            }
         }
     });
 

@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use nomos_core::blob::{Blob, BlobError, DenseModel, Field};
+use nomos_core::blob::{Blob, BlobError, DenseModel, Field, SiblingKind, SiblingRef};
 use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
@@ -263,9 +263,10 @@ impl Engine {
     }
 
     /// The method a newly loaded pool starts with: hybrid where it has
-    /// vectors and `model_served`, BM25 elsewhere.
+    /// vectors (in the blob or in its vectors file) and `model_served`,
+    /// BM25 elsewhere.
     pub fn default_method(&self, model_served: bool) -> Method {
-        Method::default_for(self.pool.dense_model().is_some() && model_served)
+        Method::default_for(self.dense_model().is_some() && model_served)
     }
 
     /// The pool's caveats (e.g. STARD's reduced pool).
@@ -273,9 +274,46 @@ impl Engine {
         self.blob.header().manifest.notes.clone()
     }
 
-    /// The model the pool's vectors were made with, if it has any.
+    /// The model the pool's vectors were made with, if it has any (also
+    /// while they are in a vectors file not yet attached).
     pub fn dense_model(&self) -> Option<&DenseModel> {
-        self.pool.dense_model()
+        self.blob.dense_model()
+    }
+
+    /// The sibling file of `kind` the blob lists, when its data is not in
+    /// the blob and not attached yet (`nomos split`).
+    pub fn missing(&self, kind: SiblingKind) -> Option<&SiblingRef> {
+        let there = match kind {
+            SiblingKind::Text => self.blob.has(kind),
+            SiblingKind::Vectors => self.pool.dense().is_some(),
+        };
+        self.blob.sibling(kind).filter(|_| !there)
+    }
+
+    /// Checks `bytes` as the pool's text file and shows its text from now
+    /// on (snippets, articles).
+    pub fn attach_text(&self, bytes: &[u8]) -> Result<(), BlobError> {
+        self.blob.attach_text(bytes)
+    }
+
+    /// Checks `bytes` as the pool's vectors file and gives its vectors to
+    /// the pools that rank each field, so the dense methods can run.
+    pub fn attach_vectors(&self, bytes: &[u8]) -> Result<(), BlobError> {
+        let sets = self.blob.read_vectors(bytes)?;
+        let Some(model) = self.blob.dense_model() else {
+            return Ok(());
+        };
+        for (field, index) in sets {
+            let pool = match field {
+                Field::Text => &self.pool,
+                Field::Augmented => match &self.augmented {
+                    Some(pool) => pool,
+                    None => continue,
+                },
+            };
+            pool.add_dense(model.clone(), index);
+        }
+        Ok(())
     }
 
     /// `query` ranked on `field` with `method` and BM25 `params`: every
@@ -627,6 +665,11 @@ pub(crate) mod tests {
     /// [`engine`], with `vectors` (made with `pooling`) when given, and
     /// an augmented field when `augmented`.
     fn engine_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Engine {
+        Engine::load(&blob_with(vectors, augmented), "test pool").unwrap()
+    }
+
+    /// The blob [`engine_with`] loads.
+    fn blob_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Vec<u8> {
         let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
             DocumentInput {
                 id: id.into(),
@@ -705,7 +748,53 @@ pub(crate) mod tests {
             }),
         })
         .unwrap();
-        Engine::load(&bytes, "test pool").unwrap()
+        bytes
+    }
+
+    #[test]
+    fn a_light_pool_ranks_before_its_text_and_vectors_arrive() {
+        let vectors = DenseIndex::build(&[1.0, 0.0, 0.0, 1.0, 0.6, 0.8], 2).unwrap();
+        let whole = blob_with(Some((vectors, Pooling::new(Windows::First, false))), false);
+        let split = nomos_core::blob::split(&whole, "pool", &SiblingKind::ALL).unwrap();
+        let file = |kind| {
+            let (_, bytes) = split.siblings.iter().find(|(s, _)| s.kind == kind).unwrap();
+            bytes.clone()
+        };
+        let e = Engine::load(&split.blob, "pool.blob").unwrap();
+        let params = e.default_params();
+        // BM25 ranks at once; the rows wait for their snippets, the dense
+        // methods for the vectors, whose model is known.
+        assert_eq!(e.missing(SiblingKind::Text).unwrap().file, "pool.text");
+        assert!(e.dense_model().is_some() && e.missing(SiblingKind::Vectors).is_some());
+        assert_eq!(e.default_method(true), Method::default_for(true));
+        let r = e
+            .rank(Field::Text, &Method::Bm25, &params, "skat", None)
+            .unwrap();
+        assert_eq!(r.hits.len(), 2);
+        assert_eq!(e.row(1, r.hits[0], &r).snippet.text, "");
+        assert!(e
+            .rank(Field::Text, &Method::Dense, &params, "", Some(&[1.0, 0.0]))
+            .is_err());
+        let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
+        assert_eq!(
+            e.article("A1", &terms).unwrap_err(),
+            "article A1: the pool's text file `pool.text` is not loaded"
+        );
+        // A file of the wrong kind is refused, the right ones attach.
+        assert!(e.attach_text(&file(SiblingKind::Vectors)).is_err());
+        e.attach_text(&file(SiblingKind::Text)).unwrap();
+        e.attach_vectors(&file(SiblingKind::Vectors)).unwrap();
+        assert!(
+            e.missing(SiblingKind::Text).is_none() && e.missing(SiblingKind::Vectors).is_none()
+        );
+        assert_eq!(
+            e.row(1, r.hits[0], &r).snippet.text,
+            "Skat af indkomst betales hvert år."
+        );
+        let dense = e
+            .rank(Field::Text, &Method::Dense, &params, "", Some(&[1.0, 0.0]))
+            .unwrap();
+        assert_eq!(dense.hits[0].doc, 0);
     }
 
     #[test]

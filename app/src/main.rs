@@ -12,7 +12,8 @@
 //!    (the service worker).
 //! 3. Stores, the app's signals and async work: [`pools`] (manifest,
 //!    loading, the current [`session`]), [`session`] (one loaded pool and
-//!    what belongs to it), [`eval_store`] (an evaluation's results and
+//!    what belongs to it), [`siblings`] (a light blob's text and vectors
+//!    files, fetched when needed), [`eval_store`] (an evaluation's results and
 //!    job), [`run_store`] (run files imported into Evaluate, kept per
 //!    pool), [`semantic`] (the embedding model), [`llm`] (the LLM
 //!    endpoint, runs' backends, transcripts), [`search_store`] (the
@@ -60,6 +61,7 @@ mod search_store;
 mod semantic;
 mod session;
 mod shortcuts;
+mod siblings;
 mod timings;
 mod url_sync;
 mod web;

@@ -1,7 +1,7 @@
 //! Working without a network: registers the service worker
 //! (`public/sw.js`, which precaches the app itself) and asks it to keep
 //! every demo pool opened in this session, once loaded and checked (it keeps
-//! nothing the app has not checked). Blobs are kept on first use
+//! nothing the app has not checked), a light blob with its text file. Blobs are kept on first use
 //! rather than precached: together they are several times the app's size,
 //! and most visitors open one pool. The worker confirms, and the header
 //! then says the current pool is available offline.
@@ -11,10 +11,12 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::blob::SiblingKind;
 
 use crate::llm::Llm;
 use crate::pools::{LoadStatus, Pools};
 use crate::semantic::Semantic;
+use crate::siblings::SiblingStatus;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{ask_service_worker, register_service_worker};
 
@@ -43,9 +45,23 @@ impl Offline {
             let Some(PoolChoice::Listed(file)) = state.pool.get_untracked() else {
                 return;
             };
+            // A light blob is kept with its text, once that has arrived.
+            let Some(session) = pools.session.get() else {
+                return;
+            };
+            if session.siblings.text.get() != SiblingStatus::Ready {
+                return;
+            }
+            let text = session
+                .engine
+                .blob()
+                .sibling(SiblingKind::Text)
+                .map(|s| s.file.clone());
             offline.opened.update_value(|o| {
-                if !o.contains(&file) {
-                    o.push(file);
+                for f in std::iter::once(file).chain(text) {
+                    if !o.contains(&f) {
+                        o.push(f);
+                    }
                 }
             });
             let files = offline.opened.get_value();

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::blob::SiblingKind;
 
 use crate::blob_intake::{BlobIntake, IntakeError};
 use crate::engine::{Engine, EngineError};
@@ -167,8 +168,9 @@ impl Pools {
         });
     }
 
-    /// Reads and opens a blob the user picked.
-    pub fn load_file(self, file: web_sys::File) {
+    /// Reads and opens a blob the user picked, with `others`: its sibling
+    /// files (text, vectors), picked with it.
+    pub fn load_file(self, file: web_sys::File, others: Vec<web_sys::File>) {
         let ticket = self.begin();
         let name = file.name();
         self.state.pool.set(Some(PoolChoice::Local(name.clone())));
@@ -191,6 +193,17 @@ impl Pools {
             let read = read_into(&file, progress, &mut intake).await;
             self.finish(ticket, &name, taken(read, intake, &name), None)
                 .await;
+            let Some(session) = self.session.get_untracked().filter(|_| ticket.is_current()) else {
+                return;
+            };
+            for kind in SiblingKind::ALL {
+                let listed = session.engine.missing(kind).map(|s| s.file.clone());
+                if let Some(picked) = others.iter().find(|f| Some(f.name()) == listed) {
+                    let engine = session.engine.clone();
+                    session.siblings.attach_file(engine, kind, picked.clone());
+                }
+            }
+            session.siblings.not_picked(&session.engine);
         });
     }
 
@@ -255,10 +268,14 @@ impl Pools {
                     .reset_for_new_pool(engine.default_method(served), engine.default_params());
                 self.semantic.set_source(model.clone());
                 let choice = self.state.pool.get_untracked();
-                let session =
-                    Session::new(choice, Arc::new(engine), model, self.semantic, self.llm);
-                self.session.set(Some(session));
+                let engine = Arc::new(engine);
+                let session = Session::new(choice, engine.clone(), model, self.semantic, self.llm);
+                self.session.set(Some(session.clone()));
                 self.status.set(LoadStatus::Ready);
+                // A light blob's text follows the first results.
+                if listed.is_some() {
+                    session.siblings.fetch(engine, SiblingKind::Text);
+                }
             }
             Err(e) => {
                 if let Some(entry) = listed {

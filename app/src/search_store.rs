@@ -67,7 +67,10 @@ impl SearchStore {
             let session = pools.session.get()?;
             let query = committed.get();
             let status = semantic.status.get();
-            let waiting = status.waiting_reason();
+            let vectors_wait = session.siblings.vectors_wait();
+            let waiting = vectors_wait
+                .clone()
+                .unwrap_or_else(|| status.waiting_reason());
             let embedded = session
                 .embedded
                 .with(|e| e.as_ref().filter(|e| e.query == query).cloned());
@@ -75,6 +78,8 @@ impl SearchStore {
                 .as_ref()
                 .and_then(|e| e.vector.as_ref().err().map(ToString::to_string));
             let vector = match &embedded {
+                // A light blob's vectors come after it.
+                _ if vectors_wait.is_some() => QueryVector::Waiting(&waiting),
                 Some(QueryEmbedding {
                     vector: Ok(v),
                     millis,

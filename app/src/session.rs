@@ -18,6 +18,7 @@ use crate::llm::Llm;
 use crate::llm_search::LlmSearch;
 use crate::manifest::ModelSource;
 use crate::semantic::{ModelError, Semantic};
+use crate::siblings::Siblings;
 use crate::state::PoolChoice;
 
 /// A query's embedding (or why there is none) and how long it took.
@@ -46,6 +47,8 @@ pub struct Session {
     pub llm_search: LlmSearch,
     /// The user's own judgments on this pool.
     pub judgments: JudgmentStore,
+    /// Where the text and vectors of a light blob stand.
+    pub siblings: Siblings,
 }
 
 impl Session {
@@ -60,6 +63,7 @@ impl Session {
             choice,
             eval: EvalStore::new(engine.clone(), semantic, llm),
             judgments: JudgmentStore::new(engine.content_hash()),
+            siblings: Siblings::new(&engine),
             engine,
             model,
             embedded: RwSignal::new(None),

@@ -21,6 +21,26 @@ pub struct Cli {
     pub command: Command,
 }
 
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// The blob to split (a whole blob, as `nomos build` writes it).
+    pub blob: PathBuf,
+    /// Where to write the light blob (default: over BLOB); its siblings go
+    /// beside it, named from its stem: `STEM.text`, `STEM.vectors`.
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Move only this part (default: the text, and the vectors if any).
+    #[arg(long, value_enum)]
+    pub only: Option<SiblingArg>,
+}
+
+/// A part of a blob that can live in a sibling file.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiblingArg {
+    Text,
+    Vectors,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Analyse UTF-8 lines from stdin: one output line of space-joined tokens per input line.
@@ -53,6 +73,9 @@ pub enum Command {
     Chunks(ChunksArgs),
     /// Print a blob's header and section sizes.
     Info { blob: PathBuf },
+    /// Move a blob's text and vectors into sibling files beside it, bound
+    /// to it by content hash: a light blob that BM25 searches alone.
+    Split(SplitArgs),
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
     /// A blob with vectors is pointed at its model in DIR/../models (the site's layout).
     Manifest { dir: PathBuf },

@@ -2,6 +2,7 @@
 //! files, analyses and indexes them with `nomos-core` (the same code the
 //! browser runs), searches and evaluates, and writes index blobs.
 
+mod blob_file;
 mod cli;
 mod commands;
 mod embedder;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{ensure, Result};
+use nomos_core::blob::Blob;
 
 /// The repository root (this crate lives in `tests/`).
 pub fn repo_root() -> PathBuf {
@@ -35,6 +36,18 @@ pub fn served_blob(file: &str) -> Result<PathBuf> {
         path.display()
     );
     Ok(path)
+}
+
+/// A demo blob as the server sends it, with its sibling files (text,
+/// vectors) attached, as the app has it once it has fetched them.
+pub fn served_pool(file: &str) -> Result<Blob> {
+    let path = served_blob(file)?;
+    let mut blob = Blob::load(&std::fs::read(&path)?)?;
+    for sibling in blob.siblings().to_vec() {
+        let bytes = std::fs::read(path.with_file_name(&sibling.file))?;
+        blob.attach(sibling.kind, &bytes)?;
+    }
+    Ok(blob)
 }
 
 /// The `nomos` CLI: `$NOMOS_CLI`, else the release build in the target

@@ -2,6 +2,8 @@
 //! works under any async runtime. Tests can replace a file's bytes (e.g. a
 //! damaged blob) and stop the server to take the network away.
 //!
+//! Tests can also hide a file (404), and have answers brotli-compressed.
+//!
 //! Every response closes its connection, so once [`StaticServer::stop`]
 //! returns the browser cannot reach anything: new connections are refused.
 //!
@@ -18,8 +20,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// Bytes served instead of files, by URL path without the leading `/`.
-type Overrides = Arc<Mutex<HashMap<String, Vec<u8>>>>;
+/// Bytes served instead of files, by URL path without the leading `/`;
+/// `None`: not found.
+type Overrides = Arc<Mutex<HashMap<String, Option<Vec<u8>>>>>;
 
 pub struct StaticServer {
     addr: SocketAddr,
@@ -37,6 +40,12 @@ struct Site {
     /// Send COOP and COEP (and `no-store`), and the build's
     /// Content-Security-Policy with `nosniff`, as `scripts/serve.py` does.
     isolated: bool,
+    /// Answer brotli-compressed (quality 11) when the browser accepts it.
+    brotli: AtomicBool,
+    /// Compressed answers, by path and length, made once.
+    compressed: Mutex<HashMap<(String, usize), Vec<u8>>>,
+    /// Each answer's request target and body length, in order.
+    sent: Mutex<Vec<(String, u64)>>,
 }
 
 impl StaticServer {
@@ -47,6 +56,9 @@ impl StaticServer {
             root: root.to_path_buf(),
             prefix: "/".into(),
             isolated: true,
+            brotli: AtomicBool::new(false),
+            compressed: Mutex::default(),
+            sent: Mutex::default(),
         })
     }
 
@@ -63,6 +75,9 @@ impl StaticServer {
             root: root.to_path_buf(),
             prefix: prefix.into(),
             isolated: false,
+            brotli: AtomicBool::new(false),
+            compressed: Mutex::default(),
+            sent: Mutex::default(),
         })
     }
 
@@ -99,7 +114,78 @@ impl StaticServer {
         self.overrides
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(path.to_owned(), bytes);
+            .insert(path.to_owned(), Some(bytes));
+    }
+
+    /// Answers `path` with 404 Not Found, as if the file were missing.
+    pub fn hide(&self, path: &str) {
+        self.overrides
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(path.to_owned(), None);
+    }
+
+    /// Every answer so far: the request's target (`/indexes/x.blob`) and
+    /// the bytes of its body as sent (compressed, when it was).
+    pub fn sent(&self) -> Vec<(String, u64)> {
+        self.site
+            .sent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// From now on, answers compressed with brotli (quality 11, as
+    /// `nomos info` measures) to requests that accept it, as a host that
+    /// compresses would: what the browser then reports as transferred is
+    /// what a visitor downloads.
+    /// Quality 11 is slow (half a minute for the app's wasm on a busy
+    /// machine), so the app's files and `indexes/` files named in
+    /// `ahead` are compressed here, before any request, on a thread each;
+    /// the others (pools, models, runtimes) when first asked for.
+    pub fn send_brotli(&self, ahead: &[&str]) -> io::Result<()> {
+        let mut files = Vec::new();
+        let mut dirs = vec![self.site.root.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir)? {
+                let path = entry?.path();
+                let relative = path.strip_prefix(&self.site.root).unwrap_or(&path);
+                let name = relative.to_string_lossy().replace('\\', "/");
+                let on_use = [
+                    "indexes/",
+                    "models/",
+                    "ort/",
+                    "wllama/",
+                    "transcripts/",
+                    ".stage",
+                ];
+                if on_use.iter().any(|p| name.starts_with(p)) && !ahead.contains(&name.as_str()) {
+                    continue;
+                }
+                match path.is_dir() {
+                    true => dirs.push(path),
+                    false => files.push(name),
+                }
+            }
+        }
+        let site = &self.site;
+        std::thread::scope(|scope| {
+            let jobs: Vec<_> = files
+                .iter()
+                .map(|name| {
+                    scope.spawn(move || {
+                        let body = std::fs::read(site.root.join(name))?;
+                        compressed(site, name, &body).map(drop)
+                    })
+                })
+                .collect();
+            jobs.into_iter().try_for_each(|job| {
+                job.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("panic")))
+            })
+        })?;
+        self.site.brotli.store(true, Ordering::SeqCst);
+        Ok(())
     }
 
     /// Serves the file at `path` again, not the bytes [`StaticServer::replace`]
@@ -156,26 +242,41 @@ fn serve(mut stream: TcpStream, site: &Site, overrides: &Overrides) -> io::Resul
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Skip the headers: nothing in them changes the answer.
+    // Of the headers, only Accept-Encoding can change the answer.
+    let mut accepts_brotli = false;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
             break;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(value) = lower.strip_prefix("accept-encoding:") {
+            accepts_brotli = value.split(',').any(|e| e.trim().starts_with("br"));
         }
     }
     let mut parts = request_line.split_whitespace();
     let method = parts.next().unwrap_or_default();
     let target = parts.next().unwrap_or_default();
 
-    let (status, content_type, body) = match method {
+    let (status, content_type, body, path) = match method {
         "GET" | "HEAD" => match target
             .strip_prefix(site.prefix.as_str())
             .and_then(|path| lookup(&site.root, overrides, path))
         {
-            Some((path, bytes)) => ("200 OK", content_type(&path), bytes),
-            None => ("404 Not Found", "text/plain", b"not found\n".to_vec()),
+            Some((path, bytes)) => ("200 OK", content_type(&path), bytes, path),
+            None => (
+                "404 Not Found",
+                "text/plain",
+                b"not found\n".to_vec(),
+                String::new(),
+            ),
         },
-        _ => ("405 Method Not Allowed", "text/plain", Vec::new()),
+        _ => (
+            "405 Method Not Allowed",
+            "text/plain",
+            Vec::new(),
+            String::new(),
+        ),
     };
     let isolation = match site.isolated {
         true => {
@@ -190,16 +291,50 @@ fn serve(mut stream: TcpStream, site: &Site, overrides: &Overrides) -> io::Resul
         }
         false => String::new(),
     };
+    let (body, encoding) =
+        match status == "200 OK" && accepts_brotli && site.brotli.load(Ordering::SeqCst) {
+            true => (compressed(site, &path, &body)?, "Content-Encoding: br\r\n"),
+            false => (body, ""),
+        };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         {isolation}Connection: close\r\n\r\n",
+         {encoding}{isolation}Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes())?;
     if method != "HEAD" {
         stream.write_all(&body)?;
     }
-    stream.flush()
+    stream.flush()?;
+    site.sent
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((target.to_owned(), body.len() as u64));
+    Ok(())
+}
+
+/// `body` (the file at `path`) compressed with brotli at quality 11, made
+/// once per path and length.
+fn compressed(site: &Site, path: &str, body: &[u8]) -> io::Result<Vec<u8>> {
+    let key = (path.to_owned(), body.len());
+    if let Some(done) = site
+        .compressed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+    {
+        return Ok(done.clone());
+    }
+    let mut out = Vec::new();
+    {
+        let mut encoder = brotli::CompressorWriter::new(&mut out, 1 << 16, 11, 22);
+        encoder.write_all(body)?;
+    }
+    site.compressed
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, out.clone());
+    Ok(out)
 }
 
 /// The bytes for a path below the site's prefix (`indexes/x.blob?v=1`),
@@ -216,7 +351,7 @@ fn lookup(root: &Path, overrides: &Overrides, target: &str) -> Option<(String, V
         .unwrap_or_else(|e| e.into_inner())
         .get(&path)
     {
-        return Some((path, bytes.clone()));
+        return bytes.clone().map(|bytes| (path, bytes));
     }
     let relative = Path::new(&path);
     if !relative

@@ -33,7 +33,10 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
     let article = Memo::new(move |_| {
         let id = state.article.get()?;
         let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;
-        pools.engine().map(|e| e.article(&id, &terms))
+        let session = pools.session.get()?;
+        // A light blob's text may arrive after the article is opened.
+        session.siblings.text.track();
+        Some(session.engine.article(&id, &terms))
     });
 
     let follow = move |id: String| {

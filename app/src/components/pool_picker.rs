@@ -50,8 +50,19 @@ pub fn PoolPicker() -> impl IntoView {
     };
     let on_file = move |ev: leptos::ev::Event| {
         let input: HtmlInputElement = event_target(&ev);
-        if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            pools.load_file(file);
+        let files: Vec<web_sys::File> = input
+            .files()
+            .map(|list| (0..list.length()).filter_map(|i| list.get(i)).collect())
+            .unwrap_or_default();
+        // The blob, and the sibling files (text, vectors) picked with it.
+        let blob = files
+            .iter()
+            .position(|f| f.name().ends_with(".blob"))
+            .unwrap_or(0);
+        if blob < files.len() {
+            let mut others = files;
+            let file = others.remove(blob);
+            pools.load_file(file, others);
         }
         // Picking the same file again must fire `change` again.
         input.set_value("");
@@ -66,7 +77,12 @@ pub fn PoolPicker() -> impl IntoView {
             </select>
             <label class="button file-button">
                 "Open blob…"
-                <input type="file" accept=".blob,application/octet-stream" on:change=on_file />
+                <input
+                    type="file"
+                    multiple
+                    accept=".blob,.text,.vectors,application/octet-stream"
+                    on:change=on_file
+                />
             </label>
         </div>
     }

@@ -55,7 +55,10 @@ pub fn ResultsList(
         let timed = ranking.get()?;
         let hits = filtered.get()?;
         let limit = limit.get();
-        let e = pools.engine()?;
+        let session = pools.session.get()?;
+        // Snippets come with a light blob's text.
+        session.siblings.text.track();
+        let e = session.engine;
         Some(
             hits.iter()
                 .take(limit)

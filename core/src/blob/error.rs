@@ -56,6 +56,16 @@ pub enum BlobError {
     },
     /// The input handed to the encoder breaks a blob invariant.
     Input(String),
+    /// A sibling file (the text or vectors moved out of a light blob) is
+    /// not attached, damaged, or belongs to another blob.
+    Sibling {
+        /// What it holds (`text`, `vectors`).
+        kind: &'static str,
+        /// Its file name, as the blob lists it.
+        file: String,
+        /// What is wrong, as the end of a sentence.
+        message: String,
+    },
 }
 
 impl BlobError {
@@ -98,6 +108,11 @@ impl fmt::Display for BlobError {
                 write!(f, "blob lexical field `{field}` is inconsistent: {error}")
             }
             BlobError::Input(msg) => write!(f, "cannot build blob: {msg}"),
+            BlobError::Sibling {
+                kind,
+                file,
+                message,
+            } => write!(f, "the pool's {kind} file `{file}` {message}"),
         }
     }
 }

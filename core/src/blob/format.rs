@@ -35,11 +35,14 @@ pub enum SectionKind {
     Idf,
     /// [`SourcesSection`], optional likewise: what each source is called.
     Sources,
+    /// [`SiblingsSection`]: the sections moved into sibling files. Required:
+    /// a reader that predates it would miss the text.
+    Siblings,
 }
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 11] = [
+    pub const ALL: [SectionKind; 12] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -51,6 +54,7 @@ impl SectionKind {
         SectionKind::Dense,
         SectionKind::Idf,
         SectionKind::Sources,
+        SectionKind::Siblings,
     ];
 
     /// The four bytes naming the section in the table.
@@ -67,6 +71,7 @@ impl SectionKind {
             SectionKind::Dense => *b"DNSP",
             SectionKind::Idf => *b"IDFL",
             SectionKind::Sources => *b"SRCN",
+            SectionKind::Siblings => *b"SIBL",
         }
     }
 
@@ -84,6 +89,7 @@ impl SectionKind {
             SectionKind::Dense => "dense",
             SectionKind::Idf => "idf",
             SectionKind::Sources => "sources",
+            SectionKind::Siblings => "siblings",
         }
     }
 
@@ -360,6 +366,63 @@ pub struct DenseSet {
     /// Per vector, where its window begins in the document's text
     /// ([`crate::dense::Passages::starts`]); empty with `passages`.
     pub starts: Vec<u32>,
+}
+
+/// What a sibling file holds: one section moved out of the blob.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SiblingKind {
+    /// The `TEXT` section: display text, needed for snippets and articles.
+    Text,
+    /// The `DNSP` section: document vectors, needed by dense methods only.
+    Vectors,
+}
+
+/// The sibling files a light blob's text or vectors were moved to
+/// ([`crate::blob::split`]), each bound by its content hash.
+#[derive(Archive, Serialize, Debug)]
+pub struct SiblingsSection {
+    /// At most one per kind.
+    pub files: Vec<SiblingEntry>,
+    /// The vectors' model, so the blob says what its vectors are before
+    /// they are fetched; present exactly when a vectors sibling is listed.
+    pub vectors_model: Option<SiblingModel>,
+}
+
+/// One sibling file.
+#[derive(Archive, Serialize, Debug)]
+pub struct SiblingEntry {
+    /// Which section it holds.
+    pub kind: SiblingKind,
+    /// Its file name, beside the blob (`[A-Za-z0-9._-]`, no path).
+    pub file: String,
+    /// Its content hash (xxh3-128 of its sections after its header).
+    pub content_hash: u128,
+    /// Its length in bytes.
+    pub len: u64,
+}
+
+/// [`DenseSection`]'s description of its vectors, without them.
+#[derive(Archive, Serialize, Debug)]
+pub struct SiblingModel {
+    /// As [`DenseSection::model`].
+    pub model: String,
+    /// As [`DenseSection::model_hash`].
+    pub model_hash: String,
+    /// As [`DenseSection::dim`].
+    pub dim: u32,
+    /// As [`DenseSection::pooling`].
+    pub pooling: String,
+}
+
+/// The first section of a sibling file: what it holds and for which pool.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct SiblingHeader {
+    /// Which section follows.
+    pub kind: SiblingKind,
+    /// xxh3-128 of the sections after this one.
+    pub content_hash: u128,
+    /// The documents of the blob it belongs to.
+    pub n_docs: u32,
 }
 
 impl From<Bm25Defaults> for crate::search::Bm25Params {

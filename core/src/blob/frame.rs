@@ -23,6 +23,9 @@ use super::BlobError;
 
 /// The first eight bytes of every blob.
 pub const MAGIC: [u8; 8] = *b"NOMOSIDX";
+/// The first eight bytes of a blob's sibling file (same frame, another
+/// kind of file, so neither is ever taken for the other).
+pub const SIBLING_MAGIC: [u8; 8] = *b"NOMOSSIB";
 const PREFIX_LEN: usize = 32;
 const ENTRY_LEN: usize = 24;
 const CHECKSUM_AT: usize = 16;
@@ -45,6 +48,15 @@ pub struct SectionEntry {
 
 /// Lays sections out after the prefix and table and seals the checksum.
 pub fn assemble(version: u32, sections: &[([u8; 4], u32, &[u8])]) -> Result<Vec<u8>, BlobError> {
+    assemble_as(MAGIC, version, sections)
+}
+
+/// [`assemble`] for a file starting with `magic`.
+pub fn assemble_as(
+    magic: [u8; 8],
+    version: u32,
+    sections: &[([u8; 4], u32, &[u8])],
+) -> Result<Vec<u8>, BlobError> {
     let count =
         u32::try_from(sections.len()).map_err(|_| BlobError::Input("too many sections".into()))?;
     let mut offset = align_up(PREFIX_LEN + ENTRY_LEN * sections.len());
@@ -57,7 +69,7 @@ pub fn assemble(version: u32, sections: &[([u8; 4], u32, &[u8])]) -> Result<Vec<
         offset = align_up(offset + bytes.len());
     }
     let mut out = Vec::with_capacity(offset);
-    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&magic);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&[0; 8]);
@@ -96,8 +108,13 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// Lets a reader refuse a file of another kind, version or size before
 /// reading the rest of it.
 pub fn declared_len(start: &[u8], version: u32) -> Result<Option<u64>, BlobError> {
-    let magic_len = start.len().min(MAGIC.len());
-    if start[..magic_len] != MAGIC[..magic_len] {
+    declared_len_as(MAGIC, start, version)
+}
+
+/// [`declared_len`] for a file starting with `magic`.
+fn declared_len_as(magic: [u8; 8], start: &[u8], version: u32) -> Result<Option<u64>, BlobError> {
+    let magic_len = start.len().min(magic.len());
+    if start[..magic_len] != magic[..magic_len] {
         return Err(BlobError::NotABlob);
     }
     if start.len() >= 12 {
@@ -115,7 +132,16 @@ pub fn declared_len(start: &[u8], version: u32) -> Result<Option<u64>, BlobError
 /// Checks the prefix (magic, version, length, checksum) and the section
 /// table, in that order, and returns the table.
 pub fn parse(bytes: &[u8], version: u32) -> Result<Vec<SectionEntry>, BlobError> {
-    let Some(expected) = declared_len(bytes, version)? else {
+    parse_as(MAGIC, bytes, version)
+}
+
+/// [`parse`] for a file starting with `magic`.
+pub fn parse_as(
+    magic: [u8; 8],
+    bytes: &[u8],
+    version: u32,
+) -> Result<Vec<SectionEntry>, BlobError> {
+    let Some(expected) = declared_len_as(magic, bytes, version)? else {
         return Err(BlobError::WrongLength {
             expected: PREFIX_LEN as u64,
             found: bytes.len() as u64,

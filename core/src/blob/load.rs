@@ -11,11 +11,11 @@ use super::encode::content_hash_of;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedSourcesSection, ArchivedTextSection, ArchivedVectorField, Header, SectionKind,
-    FORMAT_VERSION, NONE,
+    ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextSection, ArchivedVectorField,
+    Header, SectionKind, SiblingKind, FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
-use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
+use super::{sibling, Blob, BlobError, DenseModel, Field, SectionInfo};
 use crate::analysis::Analyzer;
 use crate::dense::{DenseIndex, DenseParts, Passages};
 use crate::embed::Pooling;
@@ -26,7 +26,8 @@ use crate::search::IdfTable;
 /// Where the sections a loaded blob reads in place lie in its kept bytes.
 pub(super) struct Ranges {
     pub docs: Range<usize>,
-    pub text: Range<usize>,
+    /// `None` in a light blob: the text is in a sibling.
+    pub text: Option<Range<usize>>,
     pub queries: Option<Range<usize>>,
     pub qrels: Option<Range<usize>>,
     pub graph: Option<Range<usize>>,
@@ -132,16 +133,36 @@ impl Blob {
         let ranges = Ranges {
             docs: kept_range(SectionKind::Docs)
                 .ok_or(BlobError::MissingSection(SectionKind::Docs.name()))?,
-            text: kept_range(SectionKind::Text)
-                .ok_or(BlobError::MissingSection(SectionKind::Text.name()))?,
+            text: kept_range(SectionKind::Text),
             queries: kept_range(SectionKind::Queries),
             qrels: kept_range(SectionKind::Qrels),
             graph: kept_range(SectionKind::Graph),
         };
         let docs: &ArchivedDocsSection = access(slice(&kept, &ranges.docs), "docs")?;
         let doc_order = check_docs(docs, n_docs)?;
-        let text: &ArchivedTextSection = access(slice(&kept, &ranges.text), "text")?;
-        text.validate(n_docs)?;
+        let listed = match found.get(&SectionKind::Siblings) {
+            None => sibling::Listed {
+                siblings: Vec::new(),
+                vectors_model: None,
+            },
+            Some(range) => {
+                let section = aligned(&bytes[range.clone()]);
+                let list: &ArchivedSiblingsSection =
+                    access(&section, SectionKind::Siblings.name())?;
+                sibling::check_listed(list, |kind| match kind {
+                    SiblingKind::Text => found.contains_key(&SectionKind::Text),
+                    SiblingKind::Vectors => found.contains_key(&SectionKind::Dense),
+                })?
+            }
+        };
+        match &ranges.text {
+            Some(range) => {
+                let text: &ArchivedTextSection = access(slice(&kept, range), "text")?;
+                text.validate(n_docs)?;
+            }
+            None if listed.siblings.iter().any(|s| s.kind == SiblingKind::Text) => {}
+            None => return Err(BlobError::MissingSection(SectionKind::Text.name())),
+        }
         check_queries_and_qrels(&kept, &ranges, &header, docs.areas.count())?;
         if let Some(range) = &ranges.graph {
             let graph: &ArchivedGraphSection = access(slice(&kept, range), "graph")?;
@@ -165,7 +186,7 @@ impl Blob {
         }
 
         let (dense_model, dense) = match found.get(&SectionKind::Dense) {
-            None => (None, Vec::new()),
+            None => (listed.vectors_model, Vec::new()),
             Some(range) => {
                 let section = aligned(&bytes[range.clone()]);
                 let section: &ArchivedDenseSection = access(&section, "dense")?;
@@ -212,6 +233,8 @@ impl Blob {
             idf_table,
             doc_order,
             text_cache: Default::default(),
+            siblings: listed.siblings,
+            sibling_text: Default::default(),
         })
     }
 }
@@ -242,7 +265,7 @@ fn keep_in_place(
 }
 
 /// One section's bytes, copied to aligned storage for rkyv.
-fn aligned(bytes: &[u8]) -> AlignedVec<16> {
+pub(super) fn aligned(bytes: &[u8]) -> AlignedVec<16> {
     let mut out = AlignedVec::<16>::with_capacity(bytes.len());
     out.extend_from_slice(bytes);
     out
@@ -257,7 +280,7 @@ fn slice<'a>(kept: &'a AlignedVec<16>, range: &Range<usize>) -> &'a [u8] {
 /// rkyv's bytecheck validation of one section.
 /// `bytes` must start at an address aligned to 16 (a whole [`AlignedVec`],
 /// or a [`slice`] of the kept bytes).
-fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
+pub(super) fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
 where
     T: rkyv::Portable
         + for<'b> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'b, rancor::Error>>,
@@ -451,7 +474,7 @@ fn rebuild_index(
 }
 
 /// Copies the dense section's sets into [`DenseIndex`]es, which check them.
-fn load_dense(
+pub(super) fn load_dense(
     section: &ArchivedDenseSection,
     n_docs: usize,
 ) -> Result<(DenseModel, Vec<(Field, DenseIndex)>), BlobError> {

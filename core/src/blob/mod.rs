@@ -61,6 +61,17 @@
 //! So did the optional `SRCN` section ([`format::SourcesSection`]): each
 //! source's proper name, aliases, number and date, checked for count and
 //! sizes on load; a blob without it names its sources by their ids.
+//!
+//! # Light blobs
+//!
+//! [`split`] moves the text (`TEXT`) and the vectors (`DNSP`) into sibling
+//! files bound to the blob by content hash (see `sibling`), listed in a
+//! required `SIBL` section (a reader that predates it refuses the blob
+//! rather than miss its text). Such a blob loads and ranks with BM25 alone;
+//! [`Blob::attach`] adds a sibling once it is fetched and checked. Until
+//! then [`Blob::article`] says which file is missing, and the vectors'
+//! model is known from the list ([`Blob::dense_model`]) while
+//! [`Blob::dense`] has none.
 
 mod encode;
 mod error;
@@ -69,6 +80,9 @@ mod frame;
 mod graph;
 mod load;
 mod reseal;
+mod sibling;
+#[cfg(test)]
+mod sibling_tests;
 mod sources;
 mod strtable;
 #[cfg(test)]
@@ -87,9 +101,12 @@ pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
 };
 pub use error::BlobError;
-pub use format::{Bm25Defaults, Header, Manifest, ManifestFile, SourceInfo, FORMAT_VERSION};
+pub use format::{
+    Bm25Defaults, Header, Manifest, ManifestFile, SiblingKind, SourceInfo, FORMAT_VERSION,
+};
 pub use frame::MAGIC;
 pub use reseal::reseal;
+pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;
 pub use text::ArticleText;
 pub use view::{JudgmentRef, QueryRef};
@@ -147,6 +164,11 @@ pub struct Blob {
     source_info: Vec<format::SourceInfo>,
     /// Display-text blocks recently inflated.
     text_cache: text_cache::TextCache,
+    /// The sibling files the text or vectors were moved to ([`split`]).
+    siblings: Vec<SiblingRef>,
+    /// The text section, when attached from its sibling
+    /// ([`Blob::attach_text`]): set once, so a shared blob can take it.
+    sibling_text: std::sync::OnceLock<AlignedVec<16>>,
 }
 
 /// The model a blob's document vectors were made with.

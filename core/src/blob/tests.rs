@@ -18,7 +18,7 @@ use crate::search::{Bm25Params, Bm25Variant};
 
 /// Three documents (ids `a`, `b`, `c`), two queries with three judgments,
 /// one citation, and two-dimensional vectors.
-fn sample() -> Vec<u8> {
+pub(super) fn sample() -> Vec<u8> {
     let doc = |id: &str, text: &str| DocumentInput {
         id: id.into(),
         text: text.into(),
@@ -67,9 +67,9 @@ fn sample() -> Vec<u8> {
 }
 
 /// A section: its tag, table flags and bytes.
-type Part = ([u8; 4], u32, Vec<u8>);
+pub(super) type Part = ([u8; 4], u32, Vec<u8>);
 
-fn parts(bytes: &[u8]) -> Vec<Part> {
+pub(super) fn parts(bytes: &[u8]) -> Vec<Part> {
     frame::parse(bytes, FORMAT_VERSION)
         .unwrap()
         .into_iter()

@@ -4,7 +4,7 @@
 
 use super::format::{
     ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedTextSection, Header, NONE,
+    ArchivedTextSection, Header, SiblingKind, NONE,
 };
 use super::text::ArticleText;
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
@@ -122,7 +122,16 @@ impl Blob {
     /// first use and kept while recently used (at most 64 blocks, 32 MiB),
     /// so reading documents block by block inflates each block once.
     pub fn article(&self, doc: usize) -> Result<ArticleText, BlobError> {
-        self.text_cache.article(self.text(), doc)
+        match self.text() {
+            Some(text) => self.text_cache.article(text, doc),
+            None => Err(BlobError::Sibling {
+                kind: SiblingKind::Text.name(),
+                file: self
+                    .sibling(SiblingKind::Text)
+                    .map_or_else(String::new, |s| s.file.clone()),
+                message: "is not loaded".into(),
+            }),
+        }
     }
 
     /// The lexical fields still held (see [`Self::take_index`]).
@@ -152,7 +161,8 @@ impl Blob {
         self.idf_table.as_ref()
     }
 
-    /// The model of the document vectors, when the blob has any.
+    /// The model of the document vectors, when the blob has any, also
+    /// while they are in a sibling not yet attached.
     pub fn dense_model(&self) -> Option<&DenseModel> {
         self.dense_model.as_ref()
     }
@@ -248,9 +258,15 @@ impl Blob {
         unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.docs.clone()]) }
     }
 
-    fn text(&self) -> &ArchivedTextSection {
-        // SAFETY: validated as `ArchivedTextSection` at load.
-        unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.text.clone()]) }
+    fn text(&self) -> Option<&ArchivedTextSection> {
+        let bytes = match (&self.ranges.text, self.sibling_text.get()) {
+            (Some(range), _) => &self.bytes[range.clone()],
+            (None, Some(attached)) => attached.as_slice(),
+            (None, None) => return None,
+        };
+        // SAFETY: validated as `ArchivedTextSection` at load, or by
+        // `Blob::attach` before it kept the bytes.
+        Some(unsafe { rkyv::access_unchecked(bytes) })
     }
 
     fn queries(&self) -> Option<&ArchivedQueriesSection> {

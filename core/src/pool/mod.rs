@@ -32,7 +32,8 @@ pub struct Pool {
     index: Arc<InvertedIndex>,
     idf_table: Option<IdfTable>,
     default_params: Bm25Params,
-    dense: Option<(DenseModel, Arc<DenseIndex>)>,
+    /// Set at most once: at load, or when a light blob's vectors arrive.
+    dense: OnceLock<(DenseModel, Arc<DenseIndex>)>,
     /// Built on the first PRF query.
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
@@ -56,7 +57,10 @@ impl Pool {
             .take_index(field)
             .ok_or(PoolError::NoIndex(field.name()))?;
         let model = blob.dense_model().cloned();
-        let dense = model.zip(blob.take_dense(field).map(Arc::new));
+        let dense = OnceLock::new();
+        if let Some(pair) = model.zip(blob.take_dense(field).map(Arc::new)) {
+            let _ = dense.set(pair);
+        }
         Ok(Pool {
             analyzer,
             index: Arc::new(index),
@@ -83,7 +87,7 @@ impl Pool {
             index: Arc::new(index),
             idf_table: None,
             default_params,
-            dense: None,
+            dense: OnceLock::new(),
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
             scores: Mutex::new(Vec::new()),
@@ -107,12 +111,18 @@ impl Pool {
 
     /// The documents' vectors, shared (evaluation jobs hold them).
     pub fn dense(&self) -> Option<&Arc<DenseIndex>> {
-        self.dense.as_ref().map(|(_, d)| d)
+        self.dense.get().map(|(_, d)| d)
     }
 
     /// The model the vectors were made with; a query encoder must match it.
     pub fn dense_model(&self) -> Option<&DenseModel> {
-        self.dense.as_ref().map(|(m, _)| m)
+        self.dense.get().map(|(m, _)| m)
+    }
+
+    /// Gives a pool made without vectors the ones a light blob's vectors
+    /// file brought ([`Blob::read_vectors`]); `false` if it has some.
+    pub fn add_dense(&self, model: DenseModel, index: DenseIndex) -> bool {
+        self.dense.set((model, Arc::new(index))).is_ok()
     }
 
     /// A BM25 scorer for `params`: the cached one when the parameters are

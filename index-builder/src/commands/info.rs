@@ -1,21 +1,18 @@
 //! `nomos info BLOB`: a blob's header and per-section sizes, raw and as
 //! gzip (level 9) and brotli (quality 11) would serve them, for
-//! BENCHMARKS.md and the size budget.
+//! BENCHMARKS.md and the size budget; a light blob's sibling files too.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;
-use nomos_core::blob::{Blob, Field};
-
-use crate::error::bad_input;
+use nomos_core::blob::Field;
 
 pub fn run(path: &Path) -> Result<()> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
     let started = std::time::Instant::now();
-    let blob = Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+    let opened = crate::blob_file::read(path)?;
     let load_ms = started.elapsed().as_secs_f64() * 1e3;
+    let (blob, bytes) = (&opened.blob, &opened.bytes);
 
     let h = blob.header();
     let p = blob.bm25_params();
@@ -79,7 +76,20 @@ pub fn run(path: &Path) -> Result<()> {
         out,
         "unknown refs: {explicit} explicit, {implicit} implicit (dropped at build)"
     )?;
-    writeln!(out, "load time:    {load_ms:.1} ms (validation included)")?;
+    for (s, data) in &opened.siblings {
+        writeln!(
+            out,
+            "sibling:      {} in {} ({} bytes, content hash {:032x})",
+            s.kind.name(),
+            s.file,
+            data.len(),
+            s.content_hash
+        )?;
+    }
+    writeln!(
+        out,
+        "load time:    {load_ms:.1} ms (reading and validation, siblings included)"
+    )?;
     writeln!(out)?;
 
     writeln!(
@@ -121,9 +131,19 @@ pub fn run(path: &Path) -> Result<()> {
         "{:<20} {:>12} {:>12} {:>12}",
         "whole file",
         bytes.len(),
-        gzip_len(&bytes)?,
-        brotli_len(&bytes)?
+        gzip_len(bytes)?,
+        brotli_len(bytes)?
     )?;
+    for (s, data) in &opened.siblings {
+        writeln!(
+            out,
+            "{:<20} {:>12} {:>12} {:>12}",
+            format!("file {}", s.file),
+            data.len(),
+            gzip_len(data)?,
+            brotli_len(data)?
+        )?;
+    }
     Ok(())
 }
 

@@ -2,6 +2,9 @@
 //! DIR is loaded (so a damaged one fails here, not in a user's browser) and
 //! described in DIR/manifest.json, sorted by file name.
 //!
+//! A light blob's siblings (`nomos split`) are read and checked too, and
+//! listed under `siblings` with their sizes and content hashes.
+//!
 //! A blob with document vectors is pointed at the served model directory
 //! whose `manifest.json` has the SHA-256 its vectors record, so the browser
 //! downloads exactly the model that embeds queries like the documents.
@@ -39,9 +42,7 @@ pub fn run(dir: &Path) -> Result<()> {
     let served = served_models(&models_dir)?;
     let mut indexes = Vec::new();
     for path in &files {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let blob = Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        let blob = crate::blob_file::open(path)?;
         indexes.push(describe(path, &blob, &served, &models_dir));
     }
     let manifest = json!({ "format_version": FORMAT_VERSION, "indexes": indexes });
@@ -86,6 +87,12 @@ fn describe(path: &Path, blob: &Blob, served: &[ServedModel], models_dir: &Path)
         "bytes": blob.len_bytes(),
         "content_hash": format!("{:032x}", h.content_hash),
         "dense": dense,
+        "siblings": blob.siblings().iter().map(|s| json!({
+            "kind": s.kind.name(),
+            "file": s.file,
+            "bytes": s.len,
+            "content_hash": format!("{:032x}", s.content_hash),
+        })).collect::<Vec<_>>(),
         "notes": h.manifest.notes,
     })
 }

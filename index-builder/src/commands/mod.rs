@@ -20,6 +20,7 @@ mod model;
 mod progress;
 mod ranking;
 mod search;
+mod split;
 mod trec_eval;
 
 use anyhow::Result;
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Augment(args) => augment::run(&args),
         Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
+        Command::Split(args) => split::run(&args),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
             repo,

@@ -69,10 +69,7 @@ impl Ranking {
     /// Opens a blob: its analyzer and index are the ones it was built with;
     /// the flags may change only the BM25 parameters.
     fn from_blob(path: &Path, args: &RankingArgs) -> Result<Ranking> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
-        let mut blob =
-            Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        let mut blob = crate::blob_file::open(path)?;
         if let Some(asked) = &args.analyzer {
             if asked != blob.analyzer() {
                 return Err(bad_input(format!(

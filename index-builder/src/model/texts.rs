@@ -8,7 +8,6 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use nomos_core::blob::Blob;
 use serde_json::json;
 
 use crate::error::bad_input;
@@ -56,8 +55,7 @@ pub fn export(blobs: &[PathBuf], out: &Path) -> Result<Exported> {
     let mut w = BufWriter::new(file);
     let mut counts = Exported::default();
     for path in blobs {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let blob = Blob::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        let blob = crate::blob_file::open(path)?;
         let pool = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())

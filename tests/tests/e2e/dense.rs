@@ -12,10 +12,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
-use nomos_core::blob::Blob;
 use nomos_core::embed::{ModelManifest, Role, TextEncoder};
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::paths::{dist_dir, model_dir, repo_root, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, repo_root, served_blob, served_pool};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::{json, Value};
@@ -42,7 +41,7 @@ async fn browser_embeddings_match_native_and_hybrid_ranks_as_the_cli() -> Result
         app.screenshot("search-hybrid").await?;
 
         // Query embeddings: the queries and whole articles (several windows).
-        let blob = Blob::load(&std::fs::read(served_blob(file)?)?)?;
+        let blob = served_pool(file)?;
         let articles: Vec<String> = [0, 12, 100]
             .iter()
             .map(|&d| Ok(blob.article(d)?.text))

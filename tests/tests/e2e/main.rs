@@ -22,6 +22,7 @@ mod imported_run;
 mod in_page_llm;
 mod judgments;
 mod keyboard;
+mod light;
 mod llm;
 mod loading;
 mod memory;

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Blob;
-use nomos_e2e::paths::served_blob;
+use nomos_e2e::paths::served_pool;
 
 pub struct Pool {
     blob: Blob,
@@ -13,7 +13,7 @@ pub struct Pool {
 
 impl Pool {
     pub fn load(file: &str) -> Result<Pool> {
-        let blob = Blob::load(&std::fs::read(served_blob(file)?)?)?;
+        let blob = served_pool(file)?;
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {

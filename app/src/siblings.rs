@@ -1,0 +1,158 @@
+//! A light blob's sibling files (`nomos split`: its text and its vectors,
+//! moved out so that a first visit downloads only what BM25 needs):
+//! fetched from the site when first needed (the text once the pool is
+//! shown, the vectors when a dense method is chosen), with progress,
+//! checked by core against the content hash the blob lists, attached to
+//! the session's engine, then kept by the service worker (the text with its
+//! blob, by `offline`). A pool opened
+//! from disk has no site to fetch them from: they come with it from the
+//! file picker ([`Siblings::attach_file`]).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use nomos_core::blob::SiblingKind;
+
+use crate::engine::Engine;
+use crate::format::megabytes;
+use crate::manifest::INDEX_DIR;
+use crate::web::{ask_service_worker, fetch_bytes, forget_cached, read_file};
+
+/// Where one sibling's data stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiblingStatus {
+    /// In the blob, attached, or none listed.
+    Ready,
+    /// Listed, not asked for yet.
+    Idle,
+    /// Being downloaded.
+    Fetching { received: u64, total: u64 },
+    /// Could not be had, and why (a whole sentence).
+    Failed(String),
+}
+
+/// The session's siblings. `Copy`: signal handles.
+#[derive(Clone, Copy)]
+pub struct Siblings {
+    pub text: RwSignal<SiblingStatus>,
+    pub vectors: RwSignal<SiblingStatus>,
+}
+
+impl Siblings {
+    pub fn new(engine: &Engine) -> Self {
+        let status = |kind| match engine.missing(kind) {
+            Some(_) => SiblingStatus::Idle,
+            None => SiblingStatus::Ready,
+        };
+        Siblings {
+            text: RwSignal::new(status(SiblingKind::Text)),
+            vectors: RwSignal::new(status(SiblingKind::Vectors)),
+        }
+    }
+
+    /// The status of `kind`'s data.
+    pub fn status(&self, kind: SiblingKind) -> RwSignal<SiblingStatus> {
+        match kind {
+            SiblingKind::Text => self.text,
+            SiblingKind::Vectors => self.vectors,
+        }
+    }
+
+    /// Why the dense methods cannot rank yet (`None`: the vectors are
+    /// there). Tracked.
+    pub fn vectors_wait(&self) -> Option<String> {
+        match self.vectors.get() {
+            SiblingStatus::Ready => None,
+            SiblingStatus::Idle => Some("the pool's vectors are not loaded".into()),
+            SiblingStatus::Fetching { received, total } => Some(format!(
+                "downloading the pool's vectors ({} of {})",
+                megabytes(received),
+                megabytes(total)
+            )),
+            SiblingStatus::Failed(why) => Some(format!("the pool's vectors are missing: {why}")),
+        }
+    }
+
+    /// Fetches `kind`'s file from beside the blob on this site, once: only
+    /// from [`SiblingStatus::Idle`]. A file that fails its check is dropped
+    /// from the service worker's caches; one that passes is kept there.
+    pub fn fetch(self, engine: Arc<Engine>, kind: SiblingKind) {
+        let status = self.status(kind);
+        let Some(sibling) = engine.missing(kind).cloned() else {
+            return;
+        };
+        if status.try_get_untracked() != Some(SiblingStatus::Idle) {
+            return;
+        }
+        let total = sibling.len;
+        status.set(SiblingStatus::Fetching { received: 0, total });
+        spawn_local(async move {
+            // Plain names (core checks them), so the URL needs no escaping.
+            let url = format!("{INDEX_DIR}{}", sibling.file);
+            let progress = |received, _| {
+                status.try_set(SiblingStatus::Fetching { received, total });
+            };
+            let attached = match fetch_bytes(&url, Some(total), progress).await {
+                Ok(bytes) => attach(&engine, kind, &bytes),
+                Err(e) => Err(e.to_string()),
+            };
+            match attached {
+                Ok(()) => {
+                    status.try_set(SiblingStatus::Ready);
+                    // The text is kept with its blob (`offline`).
+                    if kind == SiblingKind::Vectors {
+                        if let Err(e) = ask_service_worker("keep", &[sibling.file]).await {
+                            leptos::logging::warn!("{url} not kept offline: {e}");
+                        }
+                    }
+                }
+                Err(why) => {
+                    forget_cached(vec![url]);
+                    status.try_set(SiblingStatus::Failed(why));
+                }
+            }
+        });
+    }
+
+    /// Attaches `file`, picked with a blob from disk, as its sibling of
+    /// `kind`.
+    pub fn attach_file(self, engine: Arc<Engine>, kind: SiblingKind, file: web_sys::File) {
+        let status = self.status(kind);
+        let total = file.size() as u64;
+        status.set(SiblingStatus::Fetching { received: 0, total });
+        spawn_local(async move {
+            let attached = match read_file(&file).await {
+                Ok(bytes) => attach(&engine, kind, &bytes),
+                Err(e) => Err(e.to_string()),
+            };
+            status.try_set(match attached {
+                Ok(()) => SiblingStatus::Ready,
+                Err(why) => SiblingStatus::Failed(why),
+            });
+        });
+    }
+
+    /// Marks the siblings a blob opened from disk lists but the picker did
+    /// not bring, saying how to give them.
+    pub fn not_picked(self, engine: &Engine) {
+        for kind in SiblingKind::ALL {
+            if let Some(sibling) = engine.missing(kind) {
+                if self.status(kind).get_untracked() == SiblingStatus::Idle {
+                    self.status(kind).set(SiblingStatus::Failed(format!(
+                        "open `{}` together with the blob (Open blob… takes several files)",
+                        sibling.file
+                    )));
+                }
+            }
+        }
+    }
+}
+
+fn attach(engine: &Engine, kind: SiblingKind, bytes: &[u8]) -> Result<(), String> {
+    match kind {
+        SiblingKind::Text => engine.attach_text(bytes),
+        SiblingKind::Vectors => engine.attach_vectors(bytes),
+    }
+    .map_err(|e| e.to_string())
+}

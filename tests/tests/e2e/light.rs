@@ -1,0 +1,116 @@
+//! A light first visit: the Danish acts' first results need only the app
+//! and the light blob, measured as the browser received them from a host
+//! that compresses with brotli; the text follows with the snippets. A pool
+//! whose vectors file is missing (404) still searches with BM25, and its
+//! dense method says why it cannot run.
+//!
+//! Prints what the first visit downloaded, for BENCHMARKS.md:
+//! `cargo test -p nomos-e2e --test e2e light -- --nocapture`.
+
+use anyhow::{ensure, Result};
+use nomos_e2e::app::{finish, App};
+use nomos_e2e::one_at_a_time;
+use nomos_e2e::paths::dist_dir;
+use nomos_e2e::server::StaticServer;
+use serde_json::json;
+
+use crate::search::{DA_QUERY, EL_QUERY};
+
+/// The issue's budget for a first visit to the Danish acts' first result.
+const FIRST_VISIT_BUDGET: u64 = 1_500_000;
+
+#[tokio::test]
+async fn bm25_needs_only_the_light_blob_and_dense_says_its_vectors_are_missing() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    server.send_brotli(&["indexes/manifest.json", "indexes/da-acts.blob"])?;
+    server.hide("indexes/el-syntagma.vectors");
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        ensure!(
+            !app.search(DA_QUERY).await?.is_empty(),
+            "no results for {DA_QUERY:?}"
+        );
+        // The page's own downloads are each file's first answer; the
+        // service worker's install asks for the app's files again (with
+        // `no-cache`: a host with ETags answers 304, this server, which
+        // sends `no-store`, the whole file), reported apart.
+        let mut first = Vec::new();
+        let mut again = Vec::new();
+        for (target, bytes) in server.sent() {
+            match first.iter().any(|(t, _)| *t == target) {
+                true => again.push((target, bytes)),
+                false => first.push((target, bytes)),
+            }
+        }
+        let needed: u64 = first
+            .iter()
+            .filter(|(t, _)| !is_sibling(t))
+            .map(|(_, b)| b)
+            .sum();
+        println!("first visit to the first Danish result, as sent with brotli:");
+        for (target, bytes) in &first {
+            println!("  {bytes:>9}  {target}");
+        }
+        println!("  {needed:>9}  in all, without the text, which follows");
+        for (target, bytes) in &again {
+            println!("  {bytes:>9}  {target} (again: the service worker's precache)");
+        }
+        ensure!(
+            first
+                .iter()
+                .any(|(t, _)| t.ends_with("/indexes/da-acts.blob")),
+            "the blob is not among the downloads: {first:?}"
+        );
+        ensure!(
+            needed <= FIRST_VISIT_BUDGET,
+            "the first result took {needed} bytes, over {FIRST_VISIT_BUDGET}"
+        );
+        ensure!(
+            !first.iter().any(|(t, _)| t.ends_with(".vectors")),
+            "BM25 fetched vectors: {first:?}"
+        );
+        // The text follows: the rows get their snippets.
+        app.poll(
+            "the snippets of the Danish results",
+            "const s = document.querySelector('ol.results .result .snippet');
+             return s && s.textContent.trim() ? true : null;",
+            vec![],
+        )
+        .await?;
+
+        // A pool whose vectors file is missing: BM25 ranks, and the chosen
+        // hybrid method (the pool's default) says why it cannot.
+        app.choose_pool("el-syntagma.blob").await?;
+        let input = app
+            .client()
+            .find(fantoccini::Locator::Id("search-box"))
+            .await?;
+        input.send_keys(EL_QUERY).await?;
+        let state = app
+            .poll(
+                "BM25 results with the reason the vectors are missing",
+                "const [q] = arguments;
+                 const status = document.getElementById('search-status')?.textContent ?? '';
+                 const fallback = document.querySelector('.fallback')?.textContent ?? '';
+                 const rows = document.querySelectorAll('ol.results .result').length;
+                 return status.includes(q) && fallback.includes('404') && rows > 0
+                     ? { fallback, rows } : null;",
+                vec![json!(EL_QUERY)],
+            )
+            .await?;
+        let fallback = state["fallback"].as_str().unwrap_or_default();
+        ensure!(
+            fallback.contains("el-syntagma.vectors") && fallback.contains("vectors are missing"),
+            "the fallback should name the missing vectors file: {fallback:?}"
+        );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// A light blob's text or vectors file.
+fn is_sibling(name: &str) -> bool {
+    name.ends_with(".text") || name.ends_with(".vectors")
+}
