@@ -135,6 +135,10 @@ pub struct Article {
     pub title: String,
     /// The source's caption ([`Engine::source_caption`]).
     pub source: String,
+    /// The article's official citation (`Straffeloven § 244, stk. 1 (LBK
+    /// nr. 1294 af 2025)`, `Άρθρο 14 Συντάγματος`); for an id that names
+    /// no article, its title and source.
+    pub citation: String,
     pub area: Option<String>,
     pub paragraphs: Vec<MarkedText>,
     pub cites: Vec<DocLink>,
@@ -543,11 +547,27 @@ impl Engine {
             lang: self.lang(),
             title: self.blob.title(d).unwrap_or_default().to_owned(),
             source: self.source_caption(doc),
+            citation: self.citation(d),
             area: self.area(doc).map(str::to_owned),
             paragraphs,
             cites: links(&self.blob.explicit_refs(d)),
             cited_by: links(self.cited_by.get(d).map_or(&[], Vec::as_slice)),
             siblings: links(&self.blob.implicit_refs(d)),
+        })
+    }
+
+    /// Document `d`'s [`Article::citation`].
+    fn citation(&self, d: usize) -> String {
+        let official = self.blob.source(d).and_then(|source| {
+            let act = self.blob.sources().position(|s| s == source)?;
+            self.cite.official(act, self.blob.doc_id(d)?)
+        });
+        official.unwrap_or_else(|| {
+            let title = self.blob.title(d).unwrap_or_default();
+            match self.source_caption(d as u32) {
+                source if source.is_empty() => title.to_owned(),
+                source => format!("{title}, {source}"),
+            }
         })
     }
 

@@ -2,11 +2,13 @@
 //! cross-references — what it cites, what cites it, and its siblings —
 //! each of which opens in place. Escape closes it and returns focus to the
 //! result it came from; `[` and `]` step through its cross-references.
-//! Printed, it shows its citation, source, date and link
+//! Its official citation can be copied ([`CopyCitation`]). Printed, it
+//! shows its citation, source, date and link
 //! ([`PrintNote`]), without the page's controls.
 
 use leptos::prelude::*;
 
+use super::copy_citation::CopyCitation;
 use super::explain::Explain;
 use super::ids::{ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
@@ -119,6 +121,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
                 </button>
             </div>
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
+            <CopyCitation citation=a.citation.clone() />
             <div class="article-text" lang=a.lang>
                 {
                     let cited = state.cite.get().and_then(|c| {
@@ -139,7 +142,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
                         .collect_view()
                 }
             </div>
-            <PrintNote title=a.title.clone() source=a.source.clone() />
+            <PrintNote citation=a.citation.clone() />
             <Explain id=a.id.clone() query=query />
             <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
             <RefGroup

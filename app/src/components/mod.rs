@@ -2,6 +2,7 @@
 
 pub mod advanced;
 pub mod article;
+pub mod copy_citation;
 pub mod evaluate;
 pub mod explain;
 pub mod filters;

@@ -13,7 +13,7 @@ use crate::web::today;
 const HASH_PRINTED: usize = 12;
 
 #[component]
-pub fn PrintNote(title: String, source: String) -> impl IntoView {
+pub fn PrintNote(citation: String) -> impl IntoView {
     let address = use_link_sync().address;
     let pools = use_pools();
     // The date is read again when the user prints, so a page left open
@@ -26,10 +26,6 @@ pub fn PrintNote(title: String, source: String) -> impl IntoView {
             let hash: String = e.content_hash().chars().take(HASH_PRINTED).collect();
             format!("{} (version {hash}) in Nomos", e.name)
         })
-    };
-    let citation = match source.is_empty() {
-        true => title,
-        false => format!("{title}, {source}"),
     };
     view! {
         <dl class="print-note print-only">

@@ -116,6 +116,21 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Puts `text` on the clipboard. Browsers offer the clipboard only to
+/// secure pages (https, or a loopback address): elsewhere this says so.
+pub async fn copy_text(text: &str) -> Result<(), String> {
+    let navigator = leptos::prelude::window().navigator();
+    let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .is_ok_and(|c| !c.is_undefined());
+    if !available {
+        return Err("this page cannot use the clipboard (it needs https or localhost)".into());
+    }
+    wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text))
+        .await
+        .map(drop)
+        .map_err(|e| format!("could not copy: {}", super::js_message(&e)))
+}
+
 /// Where keyboard focus was, to put it back after the element is
 /// re-rendered: the focused element's value of an attribute, its id, and
 /// its top edge in the viewport.

@@ -22,8 +22,8 @@ mod time;
 
 pub use csp::{csp_blocked, watch_csp_violations};
 pub use dom::{
-    close_dialog, dialog_open, download, focus_anchor, focus_id, outer_html, restore_focus,
-    show_dialog, step_focus, typing_in,
+    close_dialog, copy_text, dialog_open, download, focus_anchor, focus_id, outer_html,
+    restore_focus, show_dialog, step_focus, typing_in,
 };
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,

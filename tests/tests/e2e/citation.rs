@@ -3,7 +3,8 @@
 //! lists every act's § 244, the act last opened first; a citation in a
 //! longer query offers a "Go to" row that Enter opens; a query that is only
 //! a citation opens it; in the Greek Constitution `άρθρο 14 παρ. 2 Σ`
-//! opens Article 14 with paragraph 2 marked.
+//! opens Article 14 with paragraph 2 marked. "Copy citation" copies an
+//! article's official form, which its printed page carries too.
 
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use anyhow::{ensure, Context, Result};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App};
+use nomos_e2e::devtools::devtools;
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -89,6 +91,11 @@ async fn citations_jump_to_articles_and_acts_have_names() -> Result<()> {
         // A query that is only a citation opens it.
         type_query(&app, "strfl. § 244, stk. 2").await?;
         app.article("straffeloven_§244_stk2").await?;
+        // Copy citation puts the official form on the clipboard, and the
+        // printed page carries the same.
+        let official = "Straffeloven § 244, stk. 2 (LBK nr. 1294 af 2025)";
+        ensure!(copied_citation(&app).await? == official);
+        ensure!(text(&app, ".article-pane .print-citation").await? == official);
 
         // Greek: the cited paragraph is marked.
         app.choose_pool("el-syntagma.blob").await?;
@@ -98,6 +105,7 @@ async fn citations_jump_to_articles_and_acts_have_names() -> Result<()> {
         ensure!(source == "Σύνταγμα", "source shows {source:?}");
         let cited = text(&app, ".article-text p.cited").await?;
         ensure!(cited.starts_with("2. "), "marked paragraph: {cited:?}");
+        ensure!(copied_citation(&app).await? == "Άρθρο 14 Συντάγματος");
         app.screenshot("citation-jump").await?;
         println!(
             "citation e2e test took {:.1} s",
@@ -107,6 +115,36 @@ async fn citations_jump_to_articles_and_acts_have_names() -> Result<()> {
     }
     .await;
     finish(app, outcome).await
+}
+
+/// Clicks the open article's "Copy citation" and reads the clipboard back
+/// (Chromium grants the page the clipboard through DevTools).
+async fn copied_citation(app: &App) -> Result<String> {
+    devtools(
+        app.client(),
+        "Browser.grantPermissions",
+        json!({ "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"] }),
+    )
+    .await?;
+    app.client()
+        .execute("navigator.clipboard.writeText('')", vec![])
+        .await?;
+    app.client()
+        .find(Locator::Css(".article-pane button.copy-citation"))
+        .await?
+        .click()
+        .await?;
+    let outcome = text(app, ".article-pane .copy-outcome:not(:empty)").await?;
+    ensure!(outcome == "Copied", "Copy citation: {outcome}");
+    let copied = app
+        .client()
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             navigator.clipboard.readText().then(done, e => done('error: ' + e));",
+            vec![],
+        )
+        .await?;
+    copied.as_str().map(str::to_owned).context("clipboard text")
 }
 
 async fn search_box(app: &App) -> Result<fantoccini::elements::Element> {
