@@ -17,10 +17,9 @@ use anyhow::{ensure, Context, Result};
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use nomos_core::blob::Blob;
 use nomos_core::embed::{ModelManifest, Role, TextEncoder};
 use nomos_e2e::app::finish;
-use nomos_e2e::paths::{dist_dir, model_dir, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, served_blob, served_pool};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::{json, Value};
@@ -44,7 +43,7 @@ async fn typing_with_hybrid_on_never_blocks_and_semantic_results_merge_in_place(
     let _turn = one_at_a_time().await;
     let server = StaticServer::start(&dist_dir()?)?;
     let blob_path = served_blob(POOL)?;
-    let blob = Blob::load(&std::fs::read(&blob_path)?)?;
+    let blob = served_pool(POOL)?;
     let (typed, tokens) = (0..blob.n_docs())
         .filter_map(|d| sixty_four_token_prefix(&blob.article(d).ok()?.text).transpose())
         .next()
