@@ -125,7 +125,7 @@ async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
 }
 
 /// Opens the Evaluate view and runs every query with the current method.
-async fn run_evaluation(app: &App) -> Result<()> {
+pub(crate) async fn run_evaluation(app: &App) -> Result<()> {
     app.client()
         .find(Locator::XPath(
             "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",

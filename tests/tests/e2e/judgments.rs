@@ -22,6 +22,8 @@ use serde_json::json;
 
 const POOL: &str = "el-syntagma.blob";
 
+use crate::evaluate::run_evaluation;
+
 #[tokio::test]
 async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
     let _turn = one_at_a_time().await;
@@ -106,18 +108,7 @@ async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
             .await?;
 
         // Evaluate: the pool has no benchmark, so my judgments are used.
-        app.client()
-            .find(Locator::XPath(
-                "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
-            ))
-            .await?
-            .click()
-            .await?;
-        app.client()
-            .find(Locator::Css("[data-testid=run-evaluation]"))
-            .await?
-            .click()
-            .await?;
+        run_evaluation(&app).await?;
         let shown = app
             .poll_for(
                 "the metric means",

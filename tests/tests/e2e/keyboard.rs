@@ -20,6 +20,7 @@ use nomos_e2e::server::StaticServer;
 use nomos_e2e::{axe, one_at_a_time};
 use serde_json::{json, Value};
 
+use crate::evaluate::run_evaluation;
 use crate::native::Pool;
 use crate::search::{DA_EXPECTED, DA_QUERY};
 
@@ -128,18 +129,7 @@ async fn keyboard_screen_readers_and_print() -> Result<()> {
 
         // Evaluate, then `/` back to the search box from there.
         app.choose_pool(EVAL_POOL).await?;
-        app.client()
-            .find(Locator::XPath(
-                "//nav[contains(@class,'tabs')]//button[normalize-space(.)='Evaluate']",
-            ))
-            .await?
-            .click()
-            .await?;
-        app.client()
-            .find(Locator::Css("[data-testid=run-evaluation]"))
-            .await?
-            .click()
-            .await?;
+        run_evaluation(&app).await?;
         app.poll(
             "the metric means",
             "return document.querySelector('[data-testid=metric-means] tr[data-measure]') ? true : null;",
