@@ -4,10 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Each step says when it began (seconds since the start), so a CI log shows
-# where the time goes.
+# Each step says when it began (seconds since the start) and how busy the
+# cores were during the step before, so a CI log shows where the time goes
+# and what could still run side by side on a 2-core machine.
 started=$SECONDS
-step() { printf '\n== [%4d s] %s\n' "$((SECONDS - started))" "$*"; }
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
+read -r busy_before idle_before < <(cpu_ticks)
+step() {
+  local busy idle
+  read -r busy idle < <(cpu_ticks)
+  if [ "$((busy - busy_before + idle - idle_before))" -gt 0 ]; then
+    printf '   (cores busy %d%% during the step above)\n' "$((100 * (busy - busy_before) / (busy - busy_before + idle - idle_before)))"
+  fi
+  busy_before=$busy idle_before=$idle
+  printf '\n== [%4d s] %s\n' "$((SECONDS - started))" "$*"
+}
 
 step "toolchain"
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
@@ -25,6 +36,13 @@ done
 
 step "core compiles for the browser (wasm32, no I/O)"
 cargo check -p nomos-core --target wasm32-unknown-unknown --locked
+
+step "tests compile, and with them the nomos CLI (dev profile)"
+cargo test --workspace --locked --exclude nomos-e2e --no-run
+# The demo build, the LLM check and the browser tests use this CLI rather
+# than a release build, which would compile every dependency again.
+NOMOS="${CARGO_TARGET_DIR:-$PWD/target}/debug/nomos"
+export NOMOS NOMOS_CLI="$NOMOS"
 
 step "web toolchain, demo pools and the embedding model"
 scripts/setup.sh
@@ -83,7 +101,8 @@ cargo test -p nomos-e2e --locked --no-run
 # for the page (they do not time anything they assert).
 fuzz_log="${CARGO_TARGET_DIR:-$PWD/target}/fuzz.log"
 set -m
-FUZZ_JOBS=1 CARGO_BUILD_JOBS=1 nice scripts/fuzz.sh >"$fuzz_log" 2>&1 &
+# Its CPU time ends the log, to tell the browser tests' share of the cores.
+(time FUZZ_JOBS=1 CARGO_BUILD_JOBS=1 nice scripts/fuzz.sh) >"$fuzz_log" 2>&1 &
 fuzz=$!
 set +m
 export NOMOS_E2E_TIMINGS="${CARGO_TARGET_DIR:-$PWD/target}/e2e-timings.txt"

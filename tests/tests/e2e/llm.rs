@@ -470,7 +470,7 @@ async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
             "the in-page model loaded before it was asked"
         );
         // The tiny model's keyword lists loop until the limit: keep it short.
-        set_field(&app, "llm-max-tokens", "48").await?;
+        set_field(&app, "llm-max-tokens", "32").await?;
         click(&app, "[data-testid=in-page-load]").await?;
         let status = app
             .poll_for(
@@ -522,7 +522,7 @@ async fn in_page_model_ranks_in_search_with_no_endpoint() -> Result<()> {
 
         // ReAct's loop with the in-page model: one round, each step shown.
         app.choose_method("react-bm25").await?;
-        for (key, value) in [("rounds", "1"), ("candidates", "5"), ("chars", "200")] {
+        for (key, value) in [("rounds", "1"), ("candidates", "3"), ("chars", "100")] {
             set_field(&app, &format!("method-{key}"), value).await?;
         }
         press_enter(&app).await?;

@@ -16,7 +16,7 @@ use crate::search::{DA_QUERY, EL_QUERY};
 
 /// Theft of public or private property (STARD, Chinese criminal law).
 const ZH_QUERY: &str = "盗窃公私财物";
-const RELOADS: usize = 5;
+const RELOADS: usize = 3;
 /// The app's marks, in the order they must happen.
 const MARKS: [&str; 4] = ["start", "manifest", "pool", "results"];
 
