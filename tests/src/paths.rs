@@ -51,11 +51,16 @@ pub fn served_pool(file: &str) -> Result<Blob> {
 }
 
 /// The `nomos` CLI: `$NOMOS_CLI`, else the release build in the target
-/// directory (`scripts/build-demo.sh` builds it).
+/// directory (`scripts/build-demo.sh` builds it), else the dev build
+/// (`cargo test` builds it; scripts/test.sh uses it).
 pub fn nomos_cli() -> Result<PathBuf> {
     let cli = match std::env::var_os("NOMOS_CLI") {
         Some(path) => PathBuf::from(path),
-        None => target_dir().join("release/nomos"),
+        None => ["release/nomos", "debug/nomos"]
+            .iter()
+            .map(|p| target_dir().join(p))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| target_dir().join("release/nomos")),
     };
     ensure!(
         cli.is_file(),
