@@ -1,0 +1,133 @@
+//! The fragment files' layout: the blob's frame ([`crate::blob::frame`])
+//! with magics of their own, each holding one rkyv section.
+//!
+//! ```text
+//! meta      NOMOSMET  FMET  MetaSection     what every query needs
+//! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
+//! ```
+//!
+//! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
+//! plus `.frag`, and the meta lists each fragment's hash and length, so a
+//! fragment is found, cached and checked by what it holds.
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::blob::format::{Bm25Defaults, IdfSection, StrTable};
+use crate::blob::Field;
+
+/// Version of the fragment format (meta and fragments together).
+pub const FRAGMENT_VERSION: u32 = 1;
+/// The first eight bytes of a meta file.
+pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
+/// The first eight bytes of a fragment file.
+pub const FRAGMENT_MAGIC: [u8; 8] = *b"NOMOSFRG";
+/// The meta file's one section.
+pub const META_TAG: [u8; 4] = *b"FMET";
+/// A postings fragment's one section.
+pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
+
+/// The file name of the fragment whose bytes hash to `hash`.
+pub fn fragment_file(hash: u128) -> String {
+    format!("{hash:032x}.frag")
+}
+
+/// A lexical field, as stored.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldTag {
+    /// [`Field::Text`].
+    Text,
+    /// [`Field::Augmented`].
+    Augmented,
+}
+
+impl From<Field> for FieldTag {
+    fn from(f: Field) -> Self {
+        match f {
+            Field::Text => FieldTag::Text,
+            Field::Augmented => FieldTag::Augmented,
+        }
+    }
+}
+
+impl From<&ArchivedFieldTag> for Field {
+    fn from(f: &ArchivedFieldTag) -> Self {
+        match f {
+            ArchivedFieldTag::Text => Field::Text,
+            ArchivedFieldTag::Augmented => Field::Augmented,
+        }
+    }
+}
+
+/// Everything a query needs besides its terms' postings.
+#[derive(Archive, Serialize, Debug)]
+pub struct MetaSection {
+    /// The analyzer queries must use.
+    pub analyzer: String,
+    /// The pool's BM25 defaults.
+    pub bm25: Bm25Defaults,
+    /// The content hash of the blob the fragments were made from.
+    pub blob_hash: u128,
+    /// Documents in the pool.
+    pub n_docs: u32,
+    /// BM25's idf logarithms by document frequency (the blob's `IDFL`).
+    pub idf: IdfSection,
+    /// One directory per lexical field, the text first.
+    pub fields: Vec<FieldMeta>,
+    /// Every fragment, by number.
+    pub fragments: Vec<FragmentEntry>,
+}
+
+/// One lexical field's statistics and term directory.
+#[derive(Archive, Serialize, Debug)]
+pub struct FieldMeta {
+    /// Which field.
+    pub field: FieldTag,
+    /// Tokens in the field over all documents (the average length's
+    /// numerator).
+    pub total_len: u64,
+    /// Distinct terms: with `okapi_sum`, okapi's epsilon floor.
+    pub n_terms: u32,
+    /// Okapi's log ratios summed in the blob's vocabulary order, as
+    /// rank_bm25 sums them for the floor's mean.
+    pub okapi_sum: f64,
+    /// The first term of each of the field's fragments, ascending (byte
+    /// order): fragment `i` holds the terms from `first_terms[i]` up to
+    /// the next one.
+    pub first_terms: StrTable,
+    /// The fragment number of each range.
+    pub fragments: Vec<u32>,
+}
+
+/// A fragment as the meta lists it.
+#[derive(Archive, Serialize, Debug)]
+pub struct FragmentEntry {
+    /// xxh3-128 of the file's bytes (its name, see [`fragment_file`]).
+    pub hash: u128,
+    /// The file's length in bytes.
+    pub len: u64,
+}
+
+/// A range of one field's terms with their postings. Documents are
+/// numbered locally (`docs` maps them back), so the postings are an
+/// [`crate::index::IndexParts`] that [`crate::index::InvertedIndex::from_parts`]
+/// checks, and each document's full length rides along for BM25's norm.
+#[derive(Archive, Serialize, Debug)]
+pub struct PostingsSection {
+    /// Which field.
+    pub field: FieldTag,
+    /// The terms, ascending.
+    pub terms: StrTable,
+    /// Documents per term.
+    pub doc_freqs: Vec<u32>,
+    /// Where each term's postings start (`terms + 1` entries).
+    pub offsets: Vec<u32>,
+    /// `(local doc gap, tf)` varints, term after term.
+    pub postings: Vec<u8>,
+    /// The pool's index of each local document, ascending.
+    pub docs: Vec<u32>,
+    /// Each local document's length in the field.
+    pub doc_lens: Vec<u32>,
+    /// Each local document's tokens among these terms (what the index
+    /// checks its postings against).
+    pub local_lens: Vec<u32>,
+}

@@ -1,0 +1,225 @@
+//! Opening postings fragments and ranking BM25 over them, to the bit as
+//! [`crate::search::Bm25Scorer`] ranks the whole blob: the same idf (the
+//! blob's logarithms, okapi's floor from the vocabulary's sum), the same
+//! length norms (each posting carries its document's length), and each
+//! document's contributions added in query-token order.
+
+use super::format::{ArchivedPostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, POSTINGS_TAG};
+use super::meta::{FieldDirectory, Meta};
+use super::FragmentError;
+use crate::blob::{access, aligned, frame, Field};
+use crate::hits::{sort_hits, Hit};
+use crate::index::{IndexParts, InvertedIndex};
+use crate::search::{
+    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
+    Bm25Params, Bm25Variant, IdfTable,
+};
+use xxhash_rust::xxh3::xxh3_128;
+
+/// One checked postings fragment.
+#[derive(Debug, Clone)]
+pub struct TermFragment {
+    number: usize,
+    field: Field,
+    /// The postings over local document numbers.
+    index: InvertedIndex,
+    /// The pool's index of each local document.
+    docs: Vec<u32>,
+    /// Each local document's full length.
+    doc_lens: Vec<u32>,
+}
+
+impl TermFragment {
+    /// Its number in the meta's list.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+}
+
+impl Meta {
+    /// Checks `bytes` as fragment `number`: its frame, that it is the file
+    /// the meta lists (length and hash), its archive, and its contents
+    /// (the field and term range the directory gives it, documents in the
+    /// pool and ascending, lengths, and every posting through
+    /// [`InvertedIndex::from_parts`]).
+    pub fn open(&self, number: usize, bytes: &[u8]) -> Result<TermFragment, FragmentError> {
+        let listed = self.fragments.get(number).ok_or_else(|| {
+            FragmentError::Input(format!("the meta lists no fragment number {number}"))
+        })?;
+        let refused = |problem: String| FragmentError::Fragment {
+            file: listed.file.clone(),
+            problem,
+        };
+        let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
+            .map_err(|e| refused(format!("is damaged: {e}")))?;
+        if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
+            return Err(refused(
+                "is not the file the meta lists (another version of the pool?)".into(),
+            ));
+        }
+        if table.len() != 1 || table[0].tag != POSTINGS_TAG {
+            return Err(refused("does not hold one FPST section".into()));
+        }
+        let section = aligned(&bytes[table[0].offset..table[0].offset + table[0].len]);
+        let inconsistent = |e: String| refused(format!("is inconsistent: {e}"));
+        let p: &ArchivedPostingsSection =
+            access(&section, "postings").map_err(|e| inconsistent(e.to_string()))?;
+        let field = Field::from(&p.field);
+        let (dir, position) = self
+            .fields
+            .iter()
+            .find_map(|d| Some((d, d.fragments.iter().position(|&n| n == number)?)))
+            .filter(|(d, _)| d.field == field)
+            .ok_or_else(|| {
+                inconsistent(format!("its field, {}, does not list it", field.name()))
+            })?;
+        p.terms
+            .validate("postings", "terms", Some(p.doc_freqs.len()))
+            .map_err(|e| inconsistent(e.to_string()))?;
+        let terms: Vec<String> = p.terms.iter().map(str::to_owned).collect();
+        check_range(dir, position, &terms).map_err(inconsistent)?;
+        let docs: Vec<u32> = p.docs.iter().map(|d| d.to_native()).collect();
+        let doc_lens: Vec<u32> = p.doc_lens.iter().map(|d| d.to_native()).collect();
+        let local_lens: Vec<u32> = p.local_lens.iter().map(|d| d.to_native()).collect();
+        if docs.windows(2).any(|w| w[0] >= w[1]) || docs.last().is_some_and(|&d| d >= self.n_docs) {
+            return Err(inconsistent(
+                "documents not ascending or out of range".into(),
+            ));
+        }
+        if doc_lens.len() != docs.len()
+            || local_lens.len() != docs.len()
+            || local_lens.iter().zip(&doc_lens).any(|(l, d)| l > d)
+        {
+            return Err(inconsistent(
+                "document lengths disagree with the documents".into(),
+            ));
+        }
+        let index = InvertedIndex::from_parts(IndexParts {
+            terms,
+            doc_freqs: p.doc_freqs.iter().map(|d| d.to_native()).collect(),
+            offsets: p.offsets.iter().map(|o| o.to_native()).collect(),
+            postings: p.postings.to_vec(),
+            doc_lens: local_lens,
+        })
+        .map_err(|e| inconsistent(e.to_string()))?;
+        Ok(TermFragment {
+            number,
+            field,
+            index,
+            docs,
+            doc_lens,
+        })
+    }
+
+    /// BM25 scores of `tokens` over `field` with `params`, for every
+    /// document a term of the query occurs in, ascending by document; the
+    /// scores [`crate::search::Bm25Scorer::scores`] gives over the blob,
+    /// bit for bit (every other document scores 0). `fragments` must hold
+    /// those [`Meta::needed`] names; others are ignored.
+    pub fn scores<S: AsRef<str>>(
+        &self,
+        field: Field,
+        params: Bm25Params,
+        tokens: &[S],
+        fragments: &[&TermFragment],
+    ) -> Result<Vec<(u32, f64)>, FragmentError> {
+        params
+            .validate()
+            .map_err(|e| FragmentError::Input(e.to_string()))?;
+        let dir = self.directory(field)?;
+        let n_docs = u64::from(self.n_docs);
+        let avgdl = avg_len(dir.total_len, self.n_docs as usize);
+        let floor = okapi_floor(dir.okapi_sum, dir.n_terms as usize, params.epsilon);
+        let k1_plus_1 = params.k1 + 1.0;
+        // Ascending by document; each term's postings are merged in, so
+        // a document's contributions are added in query-token order, as
+        // the blob's scorer adds them.
+        let mut scores: Vec<(u32, f64)> = Vec::new();
+        let mut merged: Vec<(u32, f64)> = Vec::new();
+        for token in tokens {
+            let token = token.as_ref();
+            let Some(position) = dir.position(token) else {
+                continue;
+            };
+            let number = dir.fragments[position];
+            let fragment = fragments
+                .iter()
+                .find(|f| f.number == number && f.field == field)
+                .ok_or_else(|| FragmentError::Missing {
+                    file: self.fragments[number].file.clone(),
+                })?;
+            let Some(term) = fragment.index.term_id(token) else {
+                continue;
+            };
+            let df = fragment.index.doc_freqs()[term as usize];
+            let idf = match params.variant {
+                Bm25Variant::Okapi => {
+                    okapi_floored(IdfTable::okapi(Some(&self.idf), n_docs, df), floor)
+                }
+                Bm25Variant::Lucene => lucene_term_idf(Some(&self.idf), n_docs, df),
+            };
+            merged.clear();
+            let mut next = 0;
+            for p in fragment.index.postings(term) {
+                let local = p.doc as usize;
+                let doc = fragment.docs[local];
+                let skipped = next + scores[next..].partition_point(|&(d, _)| d < doc);
+                merged.extend_from_slice(&scores[next..skipped]);
+                next = skipped;
+                let mut score = 0.0;
+                if scores.get(next).is_some_and(|&(d, _)| d == doc) {
+                    score = scores[next].1;
+                    next += 1;
+                }
+                let norm = doc_norm(fragment.doc_lens[local], params.k1, params.b, avgdl);
+                match params.variant {
+                    Bm25Variant::Okapi => add_okapi(&mut score, idf, k1_plus_1, p.tf, norm),
+                    Bm25Variant::Lucene => add_lucene(&mut score, idf, p.tf, norm),
+                }
+                merged.push((doc, score));
+            }
+            merged.extend_from_slice(&scores[next..]);
+            std::mem::swap(&mut scores, &mut merged);
+        }
+        Ok(scores)
+    }
+
+    /// The best `k` documents scoring above zero, in the order
+    /// [`crate::search::Searcher::search`] gives over the blob.
+    pub fn rank<S: AsRef<str>>(
+        &self,
+        field: Field,
+        params: Bm25Params,
+        tokens: &[S],
+        fragments: &[&TermFragment],
+        k: usize,
+    ) -> Result<Vec<Hit>, FragmentError> {
+        let mut hits: Vec<Hit> = self
+            .scores(field, params, tokens, fragments)?
+            .into_iter()
+            .filter(|&(_, score)| score > 0.0)
+            .map(|(doc, score)| Hit { doc, score })
+            .collect();
+        sort_hits(&mut hits, k);
+        Ok(hits)
+    }
+}
+
+/// The fragment's terms are ascending and inside its directory range.
+fn check_range(dir: &FieldDirectory, position: usize, terms: &[String]) -> Result<(), String> {
+    if terms.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("terms not ascending".into());
+    }
+    let first_ok = terms.first() == dir.first_terms.get(position);
+    let end = dir.first_terms.get(position + 1);
+    let last_ok = match (terms.last(), end) {
+        (Some(last), Some(end)) => last < end,
+        (last, None) => last.is_some(),
+        (None, Some(_)) => false,
+    };
+    if first_ok && last_ok {
+        Ok(())
+    } else {
+        Err("terms outside the range the meta gives the fragment".into())
+    }
+}

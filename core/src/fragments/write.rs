@@ -1,0 +1,220 @@
+//! [`fragment`]: a whole blob's lexical fields cut into a meta file and
+//! postings fragments of bounded size.
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::format::{
+    fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PostingsSection,
+    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
+};
+use super::{FragmentError, FragmentRef};
+use crate::blob::format::{IdfSection, StrTable};
+use crate::blob::{archive, frame, Blob, BlobError};
+use crate::index::{encode_posting, InvertedIndex, Posting};
+use crate::search::{okapi_sum, IdfTable};
+
+/// The smallest size limit [`fragment`] takes: below it, fragments would
+/// mostly be frame and directory.
+pub const MIN_FRAGMENT_BYTES: usize = 4096;
+
+/// A meta file and its fragments, as [`fragment`] makes them.
+pub struct Fragmented {
+    /// The meta file's bytes.
+    pub meta: Vec<u8>,
+    /// Each fragment, in number order, with its bytes.
+    pub fragments: Vec<(FragmentRef, Vec<u8>)>,
+}
+
+/// Cuts the lexical fields of `blob` (a blob's bytes, validated first)
+/// into fragments of whole terms in byte order, each about `max_bytes` at
+/// most (a term whose postings alone are larger gets a fragment of its
+/// own), and the meta file that lists them.
+pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentError> {
+    if max_bytes < MIN_FRAGMENT_BYTES {
+        return Err(FragmentError::Input(format!(
+            "a fragment size limit of {max_bytes} bytes is below the minimum, \
+             {MIN_FRAGMENT_BYTES}"
+        )));
+    }
+    let blob = Blob::load(blob).map_err(|e| FragmentError::Input(e.to_string()))?;
+    let n_docs = blob.n_docs();
+    let fields_in: Vec<_> = blob.fields().collect();
+    let idf = match blob.idf_table() {
+        Some(table) => table.clone(),
+        None => IdfTable::compute(
+            n_docs as u64,
+            fields_in
+                .iter()
+                .filter_map(|&f| blob.index(f))
+                .flat_map(|index| index.doc_freqs().iter().copied()),
+        ),
+    };
+    let mut fragments = Vec::new();
+    let mut fields = Vec::new();
+    for field in fields_in {
+        let Some(index) = blob.index(field) else {
+            continue;
+        };
+        let ratios: Vec<f64> = index
+            .doc_freqs()
+            .iter()
+            .map(|&df| IdfTable::okapi(Some(&idf), n_docs as u64, df))
+            .collect();
+        let mut first_terms = Vec::new();
+        let mut numbers = Vec::new();
+        for group in term_groups(index, max_bytes) {
+            first_terms.push(index.term(group[0]).unwrap_or_default());
+            numbers.push(count(fragments.len())?);
+            let bytes = postings_file(index, field.into(), &group)?;
+            let hash = xxh3_128(&bytes);
+            let file = FragmentRef {
+                file: fragment_file(hash),
+                hash,
+                len: bytes.len() as u64,
+            };
+            fragments.push((file, bytes));
+        }
+        fields.push(FieldMeta {
+            field: field.into(),
+            total_len: index.total_len(),
+            n_terms: count(index.n_terms())?,
+            okapi_sum: okapi_sum(&ratios),
+            first_terms: StrTable::build(first_terms).map_err(input)?,
+            fragments: numbers,
+        });
+    }
+    let header = blob.header();
+    let meta = MetaSection {
+        analyzer: header.analyzer.clone(),
+        bm25: header.bm25,
+        blob_hash: header.content_hash,
+        n_docs: count(n_docs)?,
+        idf: IdfSection {
+            dfs: idf.dfs().to_vec(),
+            okapi: idf.okapi_values().to_vec(),
+            lucene: idf.lucene_values().to_vec(),
+        },
+        fields,
+        fragments: fragments
+            .iter()
+            .map(|(f, _)| FragmentEntry {
+                hash: f.hash,
+                len: f.len,
+            })
+            .collect(),
+    };
+    let meta = archive(&meta).map_err(input)?;
+    let meta =
+        frame::assemble_as(META_MAGIC, FRAGMENT_VERSION, &[(META_TAG, 0, &meta)]).map_err(input)?;
+    Ok(Fragmented { meta, fragments })
+}
+
+/// The field's term ids in byte order of their terms, cut into runs whose
+/// estimated file size stays within `max_bytes` (a run has at least one
+/// term).
+fn term_groups(index: &InvertedIndex, max_bytes: usize) -> Vec<Vec<u32>> {
+    let mut ids: Vec<u32> = (0..index.n_terms() as u32).collect();
+    ids.sort_unstable_by_key(|&t| index.term(t).unwrap_or_default());
+    // Per document, the last run it was counted in (+1; 0: none yet), so
+    // each run pays its documents' table entries once.
+    let mut seen_in = vec![0u32; index.n_docs()];
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut current: Vec<u32> = Vec::new();
+    let mut size = 0usize;
+    for t in ids {
+        let mut cost = cost_of_term(index, t);
+        let stamp = groups.len() as u32 + 1;
+        let new_docs: Vec<u32> = index
+            .postings(t)
+            .map(|p| p.doc)
+            .filter(|&d| seen_in[d as usize] != stamp)
+            .collect();
+        cost += DOC_ENTRY_BYTES * new_docs.len();
+        if !current.is_empty() && size + cost > max_bytes {
+            groups.push(std::mem::take(&mut current));
+            let stamp = groups.len() as u32 + 1;
+            size = cost_of_term(index, t);
+            for p in index.postings(t) {
+                seen_in[p.doc as usize] = stamp;
+                size += DOC_ENTRY_BYTES;
+            }
+        } else {
+            size += cost;
+            for d in new_docs {
+                seen_in[d as usize] = stamp;
+            }
+        }
+        current.push(t);
+    }
+    if !current.is_empty() {
+        groups.push(current);
+    }
+    groups
+}
+
+/// A fragment's bytes per local document: its pool index, length and
+/// local length.
+const DOC_ENTRY_BYTES: usize = 12;
+
+/// A term's bytes in a fragment besides its documents: the string and its
+/// end, its frequency and offset, its postings.
+fn cost_of_term(index: &InvertedIndex, t: u32) -> usize {
+    let postings = index.offsets()[t as usize + 1] - index.offsets()[t as usize];
+    index.term(t).map_or(0, str::len) + 12 + postings as usize
+}
+
+/// The fragment file of `terms` (ids of `index`, in byte order).
+fn postings_file(
+    index: &InvertedIndex,
+    field: FieldTag,
+    terms: &[u32],
+) -> Result<Vec<u8>, FragmentError> {
+    let mut docs: Vec<u32> = terms
+        .iter()
+        .flat_map(|&t| index.postings(t).map(|p| p.doc))
+        .collect();
+    docs.sort_unstable();
+    docs.dedup();
+    let local = |doc: u32| docs.binary_search(&doc).unwrap_or_default() as u32;
+    let mut local_lens = vec![0u32; docs.len()];
+    let mut postings = Vec::new();
+    let mut offsets = vec![0u32];
+    let mut doc_freqs = Vec::with_capacity(terms.len());
+    for &t in terms {
+        let mut prev = 0;
+        for p in index.postings(t) {
+            let doc = local(p.doc);
+            encode_posting(prev, Posting { doc, tf: p.tf }, &mut postings);
+            local_lens[doc as usize] += p.tf;
+            prev = doc;
+        }
+        offsets.push(count(postings.len())?);
+        doc_freqs.push(index.doc_freqs()[t as usize]);
+    }
+    let section = PostingsSection {
+        field,
+        terms: StrTable::build(terms.iter().map(|&t| index.term(t).unwrap_or_default()))
+            .map_err(input)?,
+        doc_freqs,
+        offsets,
+        postings,
+        doc_lens: docs.iter().map(|&d| index.doc_lens()[d as usize]).collect(),
+        docs,
+        local_lens,
+    };
+    let section = archive(&section).map_err(input)?;
+    frame::assemble_as(
+        FRAGMENT_MAGIC,
+        FRAGMENT_VERSION,
+        &[(POSTINGS_TAG, 0, &section)],
+    )
+    .map_err(input)
+}
+
+fn count(n: usize) -> Result<u32, FragmentError> {
+    u32::try_from(n).map_err(|_| FragmentError::Input(format!("{n} is too many for a u32")))
+}
+
+fn input(e: BlobError) -> FragmentError {
+    FragmentError::Input(e.to_string())
+}

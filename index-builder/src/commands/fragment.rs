@@ -1,0 +1,68 @@
+//! `nomos fragment BLOB DIR`: the blob's postings cut into a meta file and
+//! fragments (`nomos_core::fragments`). Every file is read back through
+//! the reader's checks before the command succeeds; `--plan` prints what a
+//! query would fetch.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use nomos_core::blob::Field;
+use nomos_core::fragments::{fragment, Meta};
+
+use crate::cli::FragmentArgs;
+use crate::error::bad_input;
+
+/// The meta file's name in the directory.
+const META_FILE: &str = "meta";
+
+pub fn run(args: &FragmentArgs) -> Result<()> {
+    let path = &args.blob;
+    let bytes = std::fs::read(path)
+        .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
+    let made = fragment(&bytes, args.max_bytes)
+        .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+    std::fs::create_dir_all(&args.dir)
+        .with_context(|| format!("cannot create {}", args.dir.display()))?;
+    for (file, data) in &made.fragments {
+        write(&args.dir.join(&file.file), data)?;
+    }
+    write(&args.dir.join(META_FILE), &made.meta)?;
+
+    let meta = Meta::load(&made.meta)?;
+    for (number, file) in meta.fragments().iter().enumerate() {
+        let data = std::fs::read(args.dir.join(&file.file))
+            .with_context(|| format!("cannot read back {}", file.file))?;
+        meta.open(number, &data)?;
+    }
+    let mut sizes: Vec<u64> = meta.fragments().iter().map(|f| f.len).collect();
+    sizes.sort_unstable();
+    let total: u64 = sizes.iter().sum();
+    eprintln!(
+        "{}: meta {} bytes, {} fragments of {}..{} bytes (median {}, {} in all); the blob is {} bytes",
+        args.dir.display(),
+        made.meta.len(),
+        sizes.len(),
+        sizes.first().unwrap_or(&0),
+        sizes.last().unwrap_or(&0),
+        sizes.get(sizes.len() / 2).unwrap_or(&0),
+        total,
+        bytes.len()
+    );
+    for query in &args.plan {
+        let tokens = meta.analyzer().tokens(query);
+        let needed = meta.needed(Field::Text, &tokens)?;
+        let fetched: u64 = needed.iter().map(|&n| meta.fragments()[n].len).sum();
+        println!(
+            "{query:?}: {} tokens, {} fragments, meta + fragments = {} bytes ({:.2}% of the blob)",
+            tokens.len(),
+            needed.len(),
+            made.meta.len() as u64 + fetched,
+            100.0 * (made.meta.len() as u64 + fetched) as f64 / bytes.len() as f64
+        );
+    }
+    Ok(())
+}
+
+fn write(path: &Path, data: &[u8]) -> Result<()> {
+    std::fs::write(path, data).with_context(|| format!("cannot write {}", path.display()))
+}
