@@ -2,14 +2,15 @@
 //! every STARD query, and for the Danish acts the CRAwLeR-DK sample's
 //! questions and every twentieth title, under okapi, lucene and other k1/b,
 //! each ranked from the meta and only the fragments the query needs. Also
-//! for both fields of the CRAwLeR-DK sample. A flipped byte in the meta
-//! or a fragment, a missing or swapped fragment, fail with a clear error.
+//! for both fields of the CRAwLeR-DK sample. The documents fragments hold
+//! every document as the blob does. A flipped byte in the meta or a
+//! fragment, a missing or swapped fragment, fail with a clear error.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nomos_core::blob::{Blob, Field};
-use nomos_core::fragments::{FragmentError, Meta, TermFragment};
+use nomos_core::fragments::{DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
 use nomos_core::hits::top_k;
 use nomos_core::pool::Pool;
 use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -113,8 +114,11 @@ fn assert_exact(built: &Built, field: Field, queries: &[String]) -> usize {
     let mut blob = Blob::load(&built.blob).unwrap();
     let pool = Pool::from_blob_field(&mut blob, field).unwrap();
     let meta = Meta::load(&built.meta).unwrap();
-    let opened: Vec<TermFragment> = (0..meta.fragments().len())
-        .map(|n| meta.open(n, &built.fragment_bytes(&meta, n)).unwrap())
+    let opened: Vec<Option<TermFragment>> = (0..meta.fragments().len())
+        .map(|n| {
+            (meta.fragments()[n].kind == FragmentKind::Postings)
+                .then(|| meta.open(n, &built.fragment_bytes(&meta, n)).unwrap())
+        })
         .collect();
     let scorers: Vec<_> = param_sets()
         .into_iter()
@@ -124,10 +128,17 @@ fn assert_exact(built: &Built, field: Field, queries: &[String]) -> usize {
     let mut matched = 0;
     for (i, (query, tokens)) in queries.iter().zip(&tokenized).enumerate() {
         let needed = meta.needed(field, tokens).unwrap();
-        let given: Vec<&TermFragment> = needed.iter().map(|&n| &opened[n]).collect();
+        let given: Vec<&TermFragment> = needed
+            .iter()
+            .map(|&n| opened[n].as_ref().unwrap())
+            .collect();
         // Every query under both variants' usual settings; every tenth
         // under the other settings too (the debug build is slow).
-        let sets = if i % 10 == 0 { scorers.len() } else { 2 };
+        let sets = if i.is_multiple_of(10) {
+            scorers.len()
+        } else {
+            2
+        };
         for (params, scorer) in &scorers[..sets] {
             let params = *params;
             let whole = scorer.scores(tokens);
@@ -158,18 +169,53 @@ fn assert_exact(built: &Built, field: Field, queries: &[String]) -> usize {
     matched
 }
 
+/// Every document's id, title, source and references, and every
+/// `article_stride`-th document's text, read from the documents fragments
+/// `Meta::needed_docs` names, are the blob's.
+fn assert_documents(built: &Built, article_stride: usize) {
+    let blob = Blob::load(&built.blob).unwrap();
+    let meta = Meta::load(&built.meta).unwrap();
+    let mut seen = 0;
+    let mut open: Option<DocFragment> = None;
+    for doc in 0..blob.n_docs() as u32 {
+        let needed = meta.needed_docs(&[doc]).unwrap();
+        assert_eq!(needed.len(), 1);
+        if open.as_ref().map(DocFragment::number) != Some(needed[0]) {
+            let f = meta
+                .open_docs(needed[0], &built.fragment_bytes(&meta, needed[0]))
+                .unwrap();
+            assert_eq!(f.docs().start, doc, "ranges are consecutive");
+            open = Some(f);
+        }
+        let f = open.as_ref().unwrap();
+        let d = doc as usize;
+        assert_eq!(f.id(doc), blob.doc_id(d));
+        assert_eq!(f.title(doc), blob.title(d));
+        assert_eq!(f.source(doc), blob.source(d));
+        assert_eq!(f.explicit_refs(doc).unwrap(), blob.explicit_refs(d));
+        assert_eq!(f.implicit_refs(doc).unwrap(), blob.implicit_refs(d));
+        if d.is_multiple_of(article_stride) {
+            assert_eq!(f.article(doc).unwrap(), blob.article(d).unwrap());
+        }
+        seen += 1;
+    }
+    assert_eq!(open.unwrap().docs().end as usize, blob.n_docs());
+    assert!(meta.needed_docs(&[seen]).is_err());
+}
+
 #[test]
-fn stard_ranks_every_query_to_the_bit() {
+fn stard_ranks_every_query_to_the_bit_and_holds_every_document() {
     let built = build("stard", "stard", 65536);
     let blob = Blob::load(&built.blob).unwrap();
     let queries: Vec<String> = blob.queries_iter().map(|q| q.text.to_owned()).collect();
     assert!(queries.len() > 1000, "{}", queries.len());
     let matched = assert_exact(&built, Field::Text, &queries);
     assert!(matched > 1000, "{matched}");
+    assert_documents(&built, 29);
 }
 
 #[test]
-fn the_danish_acts_rank_to_the_bit_and_a_query_needs_few_fragments() {
+fn the_danish_acts_rank_to_the_bit_hold_every_document_and_a_query_needs_few_fragments() {
     let built = build("da-acts", "da-statutes", 65536);
     let blob = Blob::load(&built.blob).unwrap();
     let sample = std::fs::read_to_string(data().join("crawler-dk-sample/queries.tsv")).unwrap();
@@ -185,6 +231,7 @@ fn the_danish_acts_rank_to_the_bit_and_a_query_needs_few_fragments() {
     );
     let matched = assert_exact(&built, Field::Text, &queries);
     assert!(matched > 500, "{matched}");
+    assert_documents(&built, 97);
 
     // Three terms of the pool: three fragments at most, each holding one
     // of them, and far fewer bytes than the blob.
@@ -195,6 +242,7 @@ fn the_danish_acts_rank_to_the_bit_and_a_query_needs_few_fragments() {
     let needed = meta.needed(Field::Text, &tokens).unwrap();
     assert!((1..=3).contains(&needed.len()), "{needed:?}");
     let holding: Vec<usize> = (0..meta.fragments().len())
+        .filter(|&n| meta.fragments()[n].kind == FragmentKind::Postings)
         .filter(|&n| {
             let f = meta.open(n, &built.fragment_bytes(&meta, n)).unwrap();
             let given = [&f];
@@ -285,6 +333,35 @@ fn damaged_missing_or_swapped_files_fail_the_query() {
         for cut in [0, 7, 31, bytes.len() / 2, bytes.len() - 1] {
             assert!(meta.open(n, &bytes[..cut]).is_err());
         }
+    }
+
+    // The documents fragment of the query's best hit, likewise.
+    let given: Vec<TermFragment> = needed
+        .iter()
+        .map(|&n| meta.open(n, &built.fragment_bytes(&meta, n)).unwrap())
+        .collect();
+    let given: Vec<&TermFragment> = given.iter().collect();
+    let best = meta
+        .rank(Field::Text, meta.bm25_params(), &tokens, &given, 10)
+        .unwrap();
+    let docs: Vec<u32> = best.iter().map(|h| h.doc).collect();
+    let holding = meta.needed_docs(&docs).unwrap();
+    assert!((1..=10).contains(&holding.len()), "{holding:?}");
+    let bytes = built.fragment_bytes(&meta, holding[0]);
+    meta.open_docs(holding[0], &bytes).unwrap();
+    assert!(
+        meta.open(holding[0], &bytes).is_err(),
+        "a documents fragment is no postings"
+    );
+    let stride = (bytes.len() / 500).max(1);
+    for at in (0..bytes.len()).step_by(stride) {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x01;
+        let err = meta.open_docs(holding[0], &damaged).unwrap_err();
+        assert!(
+            err.to_string().contains(&meta.fragments()[holding[0]].file),
+            "{err}"
+        );
     }
 
     // Another fragment's bytes under this number: not the listed file.

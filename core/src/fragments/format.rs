@@ -4,6 +4,7 @@
 //! ```text
 //! meta      NOMOSMET  FMET  MetaSection     what every query needs
 //! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
+//! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
 //! ```
 //!
 //! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
@@ -12,7 +13,7 @@
 
 use rkyv::{Archive, Deserialize, Serialize};
 
-use crate::blob::format::{Bm25Defaults, IdfSection, StrTable};
+use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
@@ -25,6 +26,8 @@ pub const FRAGMENT_MAGIC: [u8; 8] = *b"NOMOSFRG";
 pub const META_TAG: [u8; 4] = *b"FMET";
 /// A postings fragment's one section.
 pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
+/// A documents fragment's one section.
+pub const DOCS_TAG: [u8; 4] = *b"FDOC";
 
 /// The file name of the fragment whose bytes hash to `hash`.
 pub fn fragment_file(hash: u128) -> String {
@@ -73,6 +76,12 @@ pub struct MetaSection {
     pub idf: IdfSection,
     /// One directory per lexical field, the text first.
     pub fields: Vec<FieldMeta>,
+    /// Distinct source names (the blob's order); documents index them.
+    pub sources: StrTable,
+    /// The first document of each documents fragment, ascending from 0.
+    pub doc_starts: Vec<u32>,
+    /// The fragment number of each document range.
+    pub doc_fragments: Vec<u32>,
     /// Every fragment, by number.
     pub fragments: Vec<FragmentEntry>,
 }
@@ -130,4 +139,26 @@ pub struct PostingsSection {
     /// Each local document's tokens among these terms (what the index
     /// checks its postings against).
     pub local_lens: Vec<u32>,
+}
+
+/// A range of consecutive documents: what a result list shows of them
+/// (id, title, source), their display text, and their cross-references.
+/// The text is the blob's deflated blocks verbatim, with document and byte
+/// offsets counted from the range's start.
+#[derive(Archive, Serialize, Debug)]
+pub struct DocsSection {
+    /// The pool's index of the range's first document.
+    pub first_doc: u32,
+    /// Document ids.
+    pub ids: StrTable,
+    /// Document titles.
+    pub titles: StrTable,
+    /// Index into the meta's sources per document.
+    pub source_of: Vec<u32>,
+    /// The range's text blocks.
+    pub text: TextSection,
+    /// Citations: a row per document of the range, targets in the pool.
+    pub explicit: Csr,
+    /// Siblings, likewise.
+    pub implicit: Csr,
 }

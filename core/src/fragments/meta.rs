@@ -1,7 +1,13 @@
-//! [`Meta`]: the meta file, checked, and which fragments a query needs.
+//! [`Meta`]: the meta file, checked; which fragments a query or a result
+//! list needs; the checks every fragment file passes first.
 
-use super::format::{fragment_file, ArchivedMetaSection, FRAGMENT_VERSION, META_MAGIC, META_TAG};
-use super::{FragmentError, FragmentRef};
+use rkyv::util::AlignedVec;
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::format::{
+    fragment_file, ArchivedMetaSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+};
+use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
 use crate::blob::{access, aligned, frame, BlobError, Field};
 use crate::search::{Bm25Params, IdfTable};
@@ -17,6 +23,10 @@ pub struct Meta {
     pub(super) n_docs: u32,
     pub(super) idf: IdfTable,
     pub(super) fields: Vec<FieldDirectory>,
+    pub(super) sources: Vec<String>,
+    /// The first document of each documents fragment, ascending from 0.
+    pub(super) doc_starts: Vec<u32>,
+    pub(super) doc_fragments: Vec<usize>,
     pub(super) fragments: Vec<FragmentRef>,
 }
 
@@ -73,10 +83,11 @@ impl Meta {
             m.idf.lucene.iter().map(|v| v.to_native()).collect(),
         )
         .map_err(|e| bad(format!("idf table: {e}")))?;
-        let fragments: Vec<FragmentRef> = m
+        let mut fragments: Vec<FragmentRef> = m
             .fragments
             .iter()
             .map(|f| FragmentRef {
+                kind: FragmentKind::Postings,
                 file: fragment_file(f.hash.to_native()),
                 hash: f.hash.to_native(),
                 len: f.len.to_native(),
@@ -121,6 +132,27 @@ impl Meta {
         if fields.first().map(|d| d.field) != Some(Field::Text) {
             return Err(bad("the text field's directory must come first".into()));
         }
+        m.sources
+            .validate(SECTION, "sources", None)
+            .map_err(FragmentError::Meta)?;
+        let doc_starts: Vec<u32> = m.doc_starts.iter().map(|d| d.to_native()).collect();
+        if doc_starts.first() != Some(&0)
+            || doc_starts.windows(2).any(|w| w[0] >= w[1])
+            || doc_starts.last().is_some_and(|&d| d >= n_docs)
+            || doc_starts.len() != m.doc_fragments.len()
+        {
+            return Err(bad("document ranges do not tile the documents".into()));
+        }
+        let mut doc_fragments = Vec::with_capacity(doc_starts.len());
+        for n in m.doc_fragments.iter() {
+            let n = n.to_native() as usize;
+            match listed.get_mut(n) {
+                Some(seen @ false) => *seen = true,
+                _ => return Err(bad(format!("fragment number {n} out of range or reused"))),
+            }
+            doc_fragments.push(n);
+            fragments[n].kind = FragmentKind::Docs;
+        }
         if listed.contains(&false) {
             return Err(bad("a fragment no directory lists".into()));
         }
@@ -131,6 +163,9 @@ impl Meta {
             n_docs,
             idf,
             fields,
+            sources: m.sources.iter().map(str::to_owned).collect(),
+            doc_starts,
+            doc_fragments,
             fragments,
         })
     }
@@ -182,6 +217,67 @@ impl Meta {
         needed.sort_unstable();
         needed.dedup();
         Ok(needed)
+    }
+
+    /// The numbers of the documents fragments that hold `docs` (a result
+    /// list's documents, say), ascending and each once.
+    pub fn needed_docs(&self, docs: &[u32]) -> Result<Vec<usize>, FragmentError> {
+        let mut needed = Vec::with_capacity(docs.len());
+        for &doc in docs {
+            if doc >= self.n_docs {
+                return Err(FragmentError::Input(format!(
+                    "document {doc} is not in the pool's {} documents",
+                    self.n_docs
+                )));
+            }
+            let range = self.doc_starts.partition_point(|&start| start <= doc) - 1;
+            needed.push(self.doc_fragments[range]);
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        Ok(needed)
+    }
+
+    /// The section of fragment `number` once `bytes` passed the frame's
+    /// checks (magic, version, length, checksum), are the file the meta
+    /// lists (length and hash), and hold one section tagged `tag`.
+    pub(super) fn checked(
+        &self,
+        number: usize,
+        bytes: &[u8],
+        tag: [u8; 4],
+    ) -> Result<AlignedVec<16>, FragmentError> {
+        let listed = self.fragments.get(number).ok_or_else(|| {
+            FragmentError::Input(format!("the meta lists no fragment number {number}"))
+        })?;
+        let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
+            .map_err(|e| self.refused(number, format!("is damaged: {e}")))?;
+        if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
+            return Err(self.refused(
+                number,
+                "is not the file the meta lists (another version of the pool?)".into(),
+            ));
+        }
+        if table.len() != 1 || table[0].tag != tag {
+            return Err(self.refused(
+                number,
+                format!(
+                    "does not hold one {} section",
+                    String::from_utf8_lossy(&tag)
+                ),
+            ));
+        }
+        Ok(aligned(
+            &bytes[table[0].offset..table[0].offset + table[0].len],
+        ))
+    }
+
+    /// The error about fragment `number` (listed: see [`Self::checked`]).
+    pub(super) fn refused(&self, number: usize, problem: String) -> FragmentError {
+        FragmentError::Fragment {
+            file: self.fragments[number].file.clone(),
+            problem,
+        }
     }
 
     pub(super) fn directory(&self, field: Field) -> Result<&FieldDirectory, FragmentError> {

@@ -24,17 +24,31 @@
 mod error;
 pub mod format;
 mod meta;
+mod read_docs;
 mod reader;
 mod write;
+mod write_docs;
 
 pub use error::FragmentError;
 pub use meta::Meta;
+pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use write::{fragment, Fragmented, MIN_FRAGMENT_BYTES};
+
+/// What a fragment holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FragmentKind {
+    /// A range of one field's terms ([`Meta::open`]).
+    Postings,
+    /// A range of documents ([`Meta::open_docs`]).
+    Docs,
+}
 
 /// A fragment as the meta file lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FragmentRef {
+    /// What it holds.
+    pub kind: FragmentKind,
     /// Its file name: [`format::fragment_file`] of its hash.
     pub file: String,
     /// xxh3-128 of its bytes.

@@ -4,17 +4,16 @@
 //! length norms (each posting carries its document's length), and each
 //! document's contributions added in query-token order.
 
-use super::format::{ArchivedPostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, POSTINGS_TAG};
+use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
 use super::meta::{FieldDirectory, Meta};
 use super::FragmentError;
-use crate::blob::{access, aligned, frame, Field};
+use crate::blob::{access, Field};
 use crate::hits::{sort_hits, Hit};
 use crate::index::{IndexParts, InvertedIndex};
 use crate::search::{
     add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
     Bm25Params, Bm25Variant, IdfTable,
 };
-use xxhash_rust::xxh3::xxh3_128;
 
 /// One checked postings fragment.
 #[derive(Debug, Clone)]
@@ -43,25 +42,8 @@ impl Meta {
     /// pool and ascending, lengths, and every posting through
     /// [`InvertedIndex::from_parts`]).
     pub fn open(&self, number: usize, bytes: &[u8]) -> Result<TermFragment, FragmentError> {
-        let listed = self.fragments.get(number).ok_or_else(|| {
-            FragmentError::Input(format!("the meta lists no fragment number {number}"))
-        })?;
-        let refused = |problem: String| FragmentError::Fragment {
-            file: listed.file.clone(),
-            problem,
-        };
-        let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
-            .map_err(|e| refused(format!("is damaged: {e}")))?;
-        if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
-            return Err(refused(
-                "is not the file the meta lists (another version of the pool?)".into(),
-            ));
-        }
-        if table.len() != 1 || table[0].tag != POSTINGS_TAG {
-            return Err(refused("does not hold one FPST section".into()));
-        }
-        let section = aligned(&bytes[table[0].offset..table[0].offset + table[0].len]);
-        let inconsistent = |e: String| refused(format!("is inconsistent: {e}"));
+        let section = self.checked(number, bytes, POSTINGS_TAG)?;
+        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
         let p: &ArchivedPostingsSection =
             access(&section, "postings").map_err(|e| inconsistent(e.to_string()))?;
         let field = Field::from(&p.field);

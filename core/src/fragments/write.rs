@@ -1,5 +1,6 @@
-//! [`fragment`]: a whole blob's lexical fields cut into a meta file and
-//! postings fragments of bounded size.
+//! [`fragment`]: a whole blob cut into a meta file, postings fragments by
+//! term range and documents fragments by document range, each of bounded
+//! size.
 
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -7,7 +8,8 @@ use super::format::{
     fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PostingsSection,
     FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
 };
-use super::{FragmentError, FragmentRef};
+use super::write_docs::docs_files;
+use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
 use crate::blob::{archive, frame, Blob, BlobError};
 use crate::index::{encode_posting, InvertedIndex, Posting};
@@ -25,10 +27,11 @@ pub struct Fragmented {
     pub fragments: Vec<(FragmentRef, Vec<u8>)>,
 }
 
-/// Cuts the lexical fields of `blob` (a blob's bytes, validated first)
-/// into fragments of whole terms in byte order, each about `max_bytes` at
-/// most (a term whose postings alone are larger gets a fragment of its
-/// own), and the meta file that lists them.
+/// Cuts `blob` (a whole blob's bytes, validated first): each lexical
+/// field into fragments of whole terms in byte order, the documents into
+/// fragments of consecutive whole text blocks, each about `max_bytes` at
+/// most (a term's postings or a text block larger than that gets a
+/// fragment of its own); and writes the meta file that lists them.
 pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
@@ -66,13 +69,7 @@ pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentErr
             first_terms.push(index.term(group[0]).unwrap_or_default());
             numbers.push(count(fragments.len())?);
             let bytes = postings_file(index, field.into(), &group)?;
-            let hash = xxh3_128(&bytes);
-            let file = FragmentRef {
-                file: fragment_file(hash),
-                hash,
-                len: bytes.len() as u64,
-            };
-            fragments.push((file, bytes));
+            fragments.push((listed(FragmentKind::Postings, &bytes), bytes));
         }
         fields.push(FieldMeta {
             field: field.into(),
@@ -82,6 +79,13 @@ pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentErr
             first_terms: StrTable::build(first_terms).map_err(input)?,
             fragments: numbers,
         });
+    }
+    let mut doc_starts = Vec::new();
+    let mut doc_fragments = Vec::new();
+    for (first_doc, bytes) in docs_files(&blob, max_bytes)? {
+        doc_starts.push(first_doc);
+        doc_fragments.push(count(fragments.len())?);
+        fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
     let header = blob.header();
     let meta = MetaSection {
@@ -95,6 +99,9 @@ pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentErr
             lucene: idf.lucene_values().to_vec(),
         },
         fields,
+        sources: StrTable::build(blob.sources()).map_err(input)?,
+        doc_starts,
+        doc_fragments,
         fragments: fragments
             .iter()
             .map(|(f, _)| FragmentEntry {
@@ -107,6 +114,17 @@ pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentErr
     let meta =
         frame::assemble_as(META_MAGIC, FRAGMENT_VERSION, &[(META_TAG, 0, &meta)]).map_err(input)?;
     Ok(Fragmented { meta, fragments })
+}
+
+/// How the meta lists a fragment of these bytes.
+fn listed(kind: FragmentKind, bytes: &[u8]) -> FragmentRef {
+    let hash = xxh3_128(bytes);
+    FragmentRef {
+        kind,
+        file: fragment_file(hash),
+        hash,
+        len: bytes.len() as u64,
+    }
 }
 
 /// The field's term ids in byte order of their terms, cut into runs whose

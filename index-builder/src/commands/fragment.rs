@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Field;
-use nomos_core::fragments::{fragment, Meta};
+use nomos_core::fragments::{fragment, FragmentKind, Meta};
 
 use crate::cli::FragmentArgs;
 use crate::error::bad_input;
@@ -32,20 +32,33 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     for (number, file) in meta.fragments().iter().enumerate() {
         let data = std::fs::read(args.dir.join(&file.file))
             .with_context(|| format!("cannot read back {}", file.file))?;
-        meta.open(number, &data)?;
+        match file.kind {
+            FragmentKind::Postings => drop(meta.open(number, &data)?),
+            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+        }
     }
-    let mut sizes: Vec<u64> = meta.fragments().iter().map(|f| f.len).collect();
-    sizes.sort_unstable();
-    let total: u64 = sizes.iter().sum();
+    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
+        let mut sizes: Vec<u64> = meta
+            .fragments()
+            .iter()
+            .filter(|f| f.kind == kind)
+            .map(|f| f.len)
+            .collect();
+        sizes.sort_unstable();
+        eprintln!(
+            "{:?}: {} fragments of {}..{} bytes (median {}, {} in all)",
+            kind,
+            sizes.len(),
+            sizes.first().unwrap_or(&0),
+            sizes.last().unwrap_or(&0),
+            sizes.get(sizes.len() / 2).unwrap_or(&0),
+            sizes.iter().sum::<u64>(),
+        );
+    }
     eprintln!(
-        "{}: meta {} bytes, {} fragments of {}..{} bytes (median {}, {} in all); the blob is {} bytes",
+        "{}: meta {} bytes; the blob is {} bytes",
         args.dir.display(),
         made.meta.len(),
-        sizes.len(),
-        sizes.first().unwrap_or(&0),
-        sizes.last().unwrap_or(&0),
-        sizes.get(sizes.len() / 2).unwrap_or(&0),
-        total,
         bytes.len()
     );
     for query in &args.plan {
