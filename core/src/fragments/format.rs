@@ -116,10 +116,9 @@ pub struct FragmentEntry {
     pub len: u64,
 }
 
-/// A range of one field's terms with their postings. Documents are
-/// numbered locally (`docs` maps them back), so the postings are an
-/// [`crate::index::IndexParts`] that [`crate::index::InvertedIndex::from_parts`]
-/// checks, and each document's full length rides along for BM25's norm.
+/// A range of one field's terms with their postings, which are the
+/// blob's lists byte for byte, and beside them each posting's document
+/// length, for BM25's norm.
 #[derive(Archive, Serialize, Debug)]
 pub struct PostingsSection {
     /// Which field.
@@ -130,15 +129,12 @@ pub struct PostingsSection {
     pub doc_freqs: Vec<u32>,
     /// Where each term's postings start (`terms + 1` entries).
     pub offsets: Vec<u32>,
-    /// `(local doc gap, tf)` varints, term after term.
+    /// `(doc gap, tf)` varints over the pool's documents, term after term
+    /// (see [`crate::index::Postings`]).
     pub postings: Vec<u8>,
-    /// The pool's index of each local document, ascending.
-    pub docs: Vec<u32>,
-    /// Each local document's length in the field.
-    pub doc_lens: Vec<u32>,
-    /// Each local document's tokens among these terms (what the index
-    /// checks its postings against).
-    pub local_lens: Vec<u32>,
+    /// Each posting's document length in the field, varints in posting
+    /// order.
+    pub lens: Vec<u8>,
 }
 
 /// A range of consecutive documents: what a result list shows of them

@@ -9,7 +9,7 @@ use super::meta::{FieldDirectory, Meta};
 use super::FragmentError;
 use crate::blob::{access, Field};
 use crate::hits::{sort_hits, Hit};
-use crate::index::{IndexParts, InvertedIndex};
+use crate::index::{check_lists, varint, Postings};
 use crate::search::{
     add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
     Bm25Params, Bm25Variant, IdfTable,
@@ -20,12 +20,15 @@ use crate::search::{
 pub struct TermFragment {
     number: usize,
     field: Field,
-    /// The postings over local document numbers.
-    index: InvertedIndex,
-    /// The pool's index of each local document.
-    docs: Vec<u32>,
-    /// Each local document's full length.
-    doc_lens: Vec<u32>,
+    /// Ascending.
+    terms: Vec<String>,
+    doc_freqs: Vec<u32>,
+    offsets: Vec<u32>,
+    postings: Vec<u8>,
+    /// Each posting's document length, in posting order.
+    lens: Vec<u32>,
+    /// Where each term's lengths start in `lens`.
+    len_starts: Vec<usize>,
 }
 
 impl TermFragment {
@@ -33,14 +36,23 @@ impl TermFragment {
     pub fn number(&self) -> usize {
         self.number
     }
+
+    /// The postings of `term` and their documents' lengths, if it is here.
+    fn postings(&self, term: &str) -> Option<(u32, Postings<'_>, &[u32])> {
+        let t = self.terms.binary_search_by(|x| x.as_str().cmp(term)).ok()?;
+        let bytes = &self.postings[self.offsets[t] as usize..self.offsets[t + 1] as usize];
+        let df = self.doc_freqs[t];
+        let lens = &self.lens[self.len_starts[t]..self.len_starts[t] + df as usize];
+        Some((df, Postings::new(bytes), lens))
+    }
 }
 
 impl Meta {
     /// Checks `bytes` as fragment `number`: its frame, that it is the file
     /// the meta lists (length and hash), its archive, and its contents
-    /// (the field and term range the directory gives it, documents in the
-    /// pool and ascending, lengths, and every posting through
-    /// [`InvertedIndex::from_parts`]).
+    /// (the field and term range the directory gives it, every posting
+    /// through [`check_lists`], a length per posting, none below its term
+    /// frequency).
     pub fn open(&self, number: usize, bytes: &[u8]) -> Result<TermFragment, FragmentError> {
         let section = self.checked(number, bytes, POSTINGS_TAG)?;
         let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
@@ -60,36 +72,41 @@ impl Meta {
             .map_err(|e| inconsistent(e.to_string()))?;
         let terms: Vec<String> = p.terms.iter().map(str::to_owned).collect();
         check_range(dir, position, &terms).map_err(inconsistent)?;
-        let docs: Vec<u32> = p.docs.iter().map(|d| d.to_native()).collect();
-        let doc_lens: Vec<u32> = p.doc_lens.iter().map(|d| d.to_native()).collect();
-        let local_lens: Vec<u32> = p.local_lens.iter().map(|d| d.to_native()).collect();
-        if docs.windows(2).any(|w| w[0] >= w[1]) || docs.last().is_some_and(|&d| d >= self.n_docs) {
-            return Err(inconsistent(
-                "documents not ascending or out of range".into(),
-            ));
+        let doc_freqs: Vec<u32> = p.doc_freqs.iter().map(|d| d.to_native()).collect();
+        let offsets: Vec<u32> = p.offsets.iter().map(|o| o.to_native()).collect();
+        let postings = p.postings.to_vec();
+        check_lists(&doc_freqs, &offsets, &postings, self.n_docs)
+            .map_err(|e| inconsistent(e.to_string()))?;
+        let mut lens = Vec::new();
+        let mut len_starts = Vec::with_capacity(terms.len());
+        let mut rest = p.lens.as_slice();
+        for w in offsets.windows(2) {
+            len_starts.push(lens.len());
+            for posting in Postings::new(&postings[w[0] as usize..w[1] as usize]) {
+                let (len, used) = varint::decode(rest)
+                    .map_err(|e| inconsistent(format!("document lengths: {e:?}")))?;
+                if len < posting.tf {
+                    return Err(inconsistent(format!(
+                        "document {} is {len} tokens long but has a term {} times",
+                        posting.doc, posting.tf
+                    )));
+                }
+                lens.push(len);
+                rest = &rest[used..];
+            }
         }
-        if doc_lens.len() != docs.len()
-            || local_lens.len() != docs.len()
-            || local_lens.iter().zip(&doc_lens).any(|(l, d)| l > d)
-        {
-            return Err(inconsistent(
-                "document lengths disagree with the documents".into(),
-            ));
+        if !rest.is_empty() {
+            return Err(inconsistent("more document lengths than postings".into()));
         }
-        let index = InvertedIndex::from_parts(IndexParts {
-            terms,
-            doc_freqs: p.doc_freqs.iter().map(|d| d.to_native()).collect(),
-            offsets: p.offsets.iter().map(|o| o.to_native()).collect(),
-            postings: p.postings.to_vec(),
-            doc_lens: local_lens,
-        })
-        .map_err(|e| inconsistent(e.to_string()))?;
         Ok(TermFragment {
             number,
             field,
-            index,
-            docs,
-            doc_lens,
+            terms,
+            doc_freqs,
+            offsets,
+            postings,
+            lens,
+            len_starts,
         })
     }
 
@@ -130,10 +147,9 @@ impl Meta {
                 .ok_or_else(|| FragmentError::Missing {
                     file: self.fragments[number].file.clone(),
                 })?;
-            let Some(term) = fragment.index.term_id(token) else {
+            let Some((df, postings, lens)) = fragment.postings(token) else {
                 continue;
             };
-            let df = fragment.index.doc_freqs()[term as usize];
             let idf = match params.variant {
                 Bm25Variant::Okapi => {
                     okapi_floored(IdfTable::okapi(Some(&self.idf), n_docs, df), floor)
@@ -142,9 +158,8 @@ impl Meta {
             };
             merged.clear();
             let mut next = 0;
-            for p in fragment.index.postings(term) {
-                let local = p.doc as usize;
-                let doc = fragment.docs[local];
+            for (p, &len) in postings.zip(lens) {
+                let doc = p.doc;
                 let skipped = next + scores[next..].partition_point(|&(d, _)| d < doc);
                 merged.extend_from_slice(&scores[next..skipped]);
                 next = skipped;
@@ -153,7 +168,7 @@ impl Meta {
                     score = scores[next].1;
                     next += 1;
                 }
-                let norm = doc_norm(fragment.doc_lens[local], params.k1, params.b, avgdl);
+                let norm = doc_norm(len, params.k1, params.b, avgdl);
                 match params.variant {
                     Bm25Variant::Okapi => add_okapi(&mut score, idf, k1_plus_1, p.tf, norm),
                     Bm25Variant::Lucene => add_lucene(&mut score, idf, p.tf, norm),

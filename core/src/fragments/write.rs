@@ -12,7 +12,7 @@ use super::write_docs::docs_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
 use crate::blob::{archive, frame, Blob, BlobError};
-use crate::index::{encode_posting, InvertedIndex, Posting};
+use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
 /// The smallest size limit [`fragment`] takes: below it, fragments would
@@ -133,35 +133,16 @@ fn listed(kind: FragmentKind, bytes: &[u8]) -> FragmentRef {
 fn term_groups(index: &InvertedIndex, max_bytes: usize) -> Vec<Vec<u32>> {
     let mut ids: Vec<u32> = (0..index.n_terms() as u32).collect();
     ids.sort_unstable_by_key(|&t| index.term(t).unwrap_or_default());
-    // Per document, the last run it was counted in (+1; 0: none yet), so
-    // each run pays its documents' table entries once.
-    let mut seen_in = vec![0u32; index.n_docs()];
     let mut groups: Vec<Vec<u32>> = Vec::new();
     let mut current: Vec<u32> = Vec::new();
     let mut size = 0usize;
     for t in ids {
-        let mut cost = cost_of_term(index, t);
-        let stamp = groups.len() as u32 + 1;
-        let new_docs: Vec<u32> = index
-            .postings(t)
-            .map(|p| p.doc)
-            .filter(|&d| seen_in[d as usize] != stamp)
-            .collect();
-        cost += DOC_ENTRY_BYTES * new_docs.len();
+        let cost = cost_of_term(index, t);
         if !current.is_empty() && size + cost > max_bytes {
             groups.push(std::mem::take(&mut current));
-            let stamp = groups.len() as u32 + 1;
-            size = cost_of_term(index, t);
-            for p in index.postings(t) {
-                seen_in[p.doc as usize] = stamp;
-                size += DOC_ENTRY_BYTES;
-            }
-        } else {
-            size += cost;
-            for d in new_docs {
-                seen_in[d as usize] = stamp;
-            }
+            size = 0;
         }
+        size += cost;
         current.push(t);
     }
     if !current.is_empty() {
@@ -170,15 +151,13 @@ fn term_groups(index: &InvertedIndex, max_bytes: usize) -> Vec<Vec<u32>> {
     groups
 }
 
-/// A fragment's bytes per local document: its pool index, length and
-/// local length.
-const DOC_ENTRY_BYTES: usize = 12;
-
-/// A term's bytes in a fragment besides its documents: the string and its
-/// end, its frequency and offset, its postings.
+/// About a term's bytes in a fragment: the string and its end, its
+/// frequency and offset, its postings, and a length per posting (most
+/// take two bytes).
 fn cost_of_term(index: &InvertedIndex, t: u32) -> usize {
     let postings = index.offsets()[t as usize + 1] - index.offsets()[t as usize];
-    index.term(t).map_or(0, str::len) + 12 + postings as usize
+    let df = index.doc_freqs()[t as usize] as usize;
+    index.term(t).map_or(0, str::len) + 12 + postings as usize + 2 * df
 }
 
 /// The fragment file of `terms` (ids of `index`, in byte order).
@@ -187,38 +166,28 @@ fn postings_file(
     field: FieldTag,
     terms: &[u32],
 ) -> Result<Vec<u8>, FragmentError> {
-    let mut docs: Vec<u32> = terms
-        .iter()
-        .flat_map(|&t| index.postings(t).map(|p| p.doc))
-        .collect();
-    docs.sort_unstable();
-    docs.dedup();
-    let local = |doc: u32| docs.binary_search(&doc).unwrap_or_default() as u32;
-    let mut local_lens = vec![0u32; docs.len()];
     let mut postings = Vec::new();
+    let mut lens = Vec::new();
     let mut offsets = vec![0u32];
-    let mut doc_freqs = Vec::with_capacity(terms.len());
     for &t in terms {
-        let mut prev = 0;
-        for p in index.postings(t) {
-            let doc = local(p.doc);
-            encode_posting(prev, Posting { doc, tf: p.tf }, &mut postings);
-            local_lens[doc as usize] += p.tf;
-            prev = doc;
-        }
+        let (start, end) = (index.offsets()[t as usize], index.offsets()[t as usize + 1]);
+        postings.extend_from_slice(&index.postings_bytes()[start as usize..end as usize]);
         offsets.push(count(postings.len())?);
-        doc_freqs.push(index.doc_freqs()[t as usize]);
+        for p in index.postings(t) {
+            varint::encode(index.doc_lens()[p.doc as usize], &mut lens);
+        }
     }
     let section = PostingsSection {
         field,
         terms: StrTable::build(terms.iter().map(|&t| index.term(t).unwrap_or_default()))
             .map_err(input)?,
-        doc_freqs,
+        doc_freqs: terms
+            .iter()
+            .map(|&t| index.doc_freqs()[t as usize])
+            .collect(),
         offsets,
         postings,
-        doc_lens: docs.iter().map(|&d| index.doc_lens()[d as usize]).collect(),
-        docs,
-        local_lens,
+        lens,
     };
     let section = archive(&section).map_err(input)?;
     frame::assemble_as(

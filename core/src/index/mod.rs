@@ -27,13 +27,13 @@
 mod error;
 mod parts;
 mod postings;
-mod varint;
+pub(crate) mod varint;
 mod vocabulary;
 
 use std::collections::HashMap;
 
 pub use error::{IndexError, PostingsProblem};
-pub use parts::IndexParts;
+pub use parts::{check_lists, IndexParts};
 pub use postings::{Posting, Postings};
 use vocabulary::Vocabulary;
 
@@ -103,11 +103,8 @@ impl InvertedIndex {
             }
             for &id in &seen {
                 let list = &mut lists[id as usize];
-                let posting = Posting {
-                    doc: doc_id,
-                    tf: tf[id as usize],
-                };
-                encode_posting(list.last_doc, posting, &mut list.bytes);
+                varint::encode(doc_id - list.last_doc, &mut list.bytes);
+                varint::encode(tf[id as usize], &mut list.bytes);
                 list.last_doc = doc_id;
                 list.doc_freq += 1;
                 tf[id as usize] = 0;
@@ -205,13 +202,6 @@ impl InvertedIndex {
             _ => Postings::new(&[]),
         }
     }
-}
-
-/// Appends `posting` to an encoded list (the layout [`Postings`] reads)
-/// whose previous document is `prev_doc`, or 0 before the first posting.
-pub fn encode_posting(prev_doc: u32, posting: Posting, out: &mut Vec<u8>) {
-    varint::encode(posting.doc - prev_doc, out);
-    varint::encode(posting.tf, out);
 }
 
 fn too_large(what: &'static str) -> IndexError {
