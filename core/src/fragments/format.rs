@@ -1,4 +1,4 @@
-//! The fragment files' layout: the blob's frame ([`crate::blob::frame`])
+//! The fragment files' layout: the blob's frame (`blob/frame.rs`)
 //! with magics of their own, each holding one rkyv section.
 //!
 //! ```text

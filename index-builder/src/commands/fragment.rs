@@ -1,7 +1,7 @@
 //! `nomos fragment BLOB DIR`: the blob's postings cut into a meta file and
 //! fragments (`nomos_core::fragments`). Every file is read back through
-//! the reader's checks before the command succeeds; `--plan` prints what a
-//! query would fetch.
+//! the reader's checks before the command succeeds; `--plan` ranks a query
+//! from the files it needs and prints what it fetched.
 
 use std::path::Path;
 
@@ -64,13 +64,26 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     for query in &args.plan {
         let tokens = meta.analyzer().tokens(query);
         let needed = meta.needed(Field::Text, &tokens)?;
-        let fetched: u64 = needed.iter().map(|&n| meta.fragments()[n].len).sum();
+        let mut opened = Vec::with_capacity(needed.len());
+        for &n in &needed {
+            opened.push(meta.open(n, &std::fs::read(args.dir.join(&meta.fragments()[n].file))?)?);
+        }
+        let given: Vec<_> = opened.iter().collect();
+        let hits = meta.rank(Field::Text, meta.bm25_params(), &tokens, &given, 10)?;
+        let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
+        let shown = meta.needed_docs(&docs)?;
+        let size =
+            |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
+        let ranked = made.meta.len() as u64 + size(&needed);
         println!(
-            "{query:?}: {} tokens, {} fragments, meta + fragments = {} bytes ({:.2}% of the blob)",
+            "{query:?}: {} tokens; meta + {} postings fragments = {ranked} bytes ({:.1}% of the \
+             blob); the top {} in {} documents fragments, {} bytes more",
             tokens.len(),
             needed.len(),
-            made.meta.len() as u64 + fetched,
-            100.0 * (made.meta.len() as u64 + fetched) as f64 / bytes.len() as f64
+            100.0 * ranked as f64 / bytes.len() as f64,
+            hits.len(),
+            shown.len(),
+            size(&shown),
         );
     }
     Ok(())
