@@ -4,13 +4,14 @@
 //! each ranked from the meta and only the fragments the query needs. Also
 //! for both fields of the CRAwLeR-DK sample. The documents fragments hold
 //! every document as the blob does. A flipped byte in the meta or a
-//! fragment, a missing or swapped fragment, fail with a clear error.
+//! fragment, a missing or swapped fragment, fail with a clear error; flips
+//! resealed and relisted reach the content checks and never panic.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use nomos_core::blob::{Blob, Field};
-use nomos_core::fragments::{DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
+use nomos_core::blob::{reseal, Blob, Field};
+use nomos_core::fragments::{relist, DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
 use nomos_core::hits::top_k;
 use nomos_core::pool::Pool;
 use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -386,5 +387,64 @@ fn damaged_missing_or_swapped_files_fail_the_query() {
         FragmentError::Missing {
             file: meta.fragments()[needed[0]].file.clone()
         }
+    );
+}
+
+/// Flips that pass the frame and the listed hash (the fragment resealed,
+/// the meta relisting it) reach the content checks: each is refused with
+/// an error naming the file, or opens and ranks (reads) without panicking.
+#[test]
+fn relisted_flips_never_panic() {
+    let built = build("crawler-dk", "crawler-dk-sample", 8192);
+    let meta = Meta::load(&built.meta).unwrap();
+    let (mut refused, mut inconsistent) = (0, 0);
+    let some = |kind| {
+        let all = meta.fragments().iter().enumerate();
+        all.filter(move |(_, f)| f.kind == kind).take(3)
+    };
+    let picked: Vec<_> = some(FragmentKind::Postings)
+        .chain(some(FragmentKind::Docs))
+        .collect();
+    assert_eq!(picked.len(), 6);
+    for (n, listed) in picked {
+        let bytes = built.fragment_bytes(&meta, n);
+        let stride = (bytes.len() / 300).max(1);
+        for at in (32..bytes.len()).step_by(stride) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x41;
+            reseal(&mut damaged);
+            let mut relisted = built.meta.clone();
+            relist(&mut relisted, n, &damaged).unwrap();
+            let meta = Meta::load(&relisted).unwrap();
+            let file = meta.fragments()[n].file.clone();
+            let result = match listed.kind {
+                FragmentKind::Postings => meta.open(n, &damaged).map(|f| {
+                    let tokens = meta
+                        .analyzer()
+                        .tokens("forvaltningsloven sagsbehandler stk");
+                    for field in [Field::Text, Field::Augmented] {
+                        let _ = meta.rank(field, meta.bm25_params(), &tokens, &[&f], 10);
+                    }
+                }),
+                FragmentKind::Docs => meta.open_docs(n, &damaged).map(|f| {
+                    for doc in f.docs() {
+                        let _ = (f.id(doc), f.title(doc), f.source(doc), f.article(doc));
+                        let _ = (f.explicit_refs(doc), f.implicit_refs(doc));
+                    }
+                }),
+            };
+            if let Err(e) = result {
+                let message = e.to_string();
+                assert!(message.contains(&file), "{message}");
+                // Relisted: refused by the checks behind the hash.
+                assert!(!message.contains("is not the file"), "{message}");
+                inconsistent += usize::from(message.contains("is inconsistent"));
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 300 && inconsistent > 200,
+        "{refused} {inconsistent}"
     );
 }

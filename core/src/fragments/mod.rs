@@ -30,6 +30,7 @@ pub mod format;
 mod meta;
 mod read_docs;
 mod reader;
+mod relist;
 mod write;
 mod write_docs;
 
@@ -37,6 +38,7 @@ pub use error::FragmentError;
 pub use meta::Meta;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
+pub use relist::relist;
 pub use write::{fragment, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.
