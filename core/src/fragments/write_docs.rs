@@ -30,14 +30,23 @@ pub(super) fn docs_files(
         .iter()
         .map(|e| e.to_native() as usize)
         .collect();
+    let costs: Vec<usize> = (0..text.n_blocks())
+        .map(|b| {
+            block_cost(
+                blob,
+                block_docs[b]..block_docs[b + 1],
+                block_ends[b + 1] - block_ends[b],
+            )
+        })
+        .collect();
     let mut files = Vec::new();
     let mut first_block = 0;
     while first_block < text.n_blocks() {
         // Whole blocks while the estimate stays within the limit.
         let mut end_block = first_block + 1;
-        while end_block < text.n_blocks()
-            && estimate(blob, &block_docs, &block_ends, first_block, end_block + 1) <= max_bytes
-        {
+        let mut size = costs[first_block];
+        while end_block < text.n_blocks() && size + costs[end_block] <= max_bytes {
+            size += costs[end_block];
             end_block += 1;
         }
         let section = section(blob, text, &sources, first_block, end_block)?;
@@ -51,24 +60,15 @@ pub(super) fn docs_files(
     Ok(files)
 }
 
-/// About the bytes of a fragment of blocks `first..end`: their deflated
-/// text, ids, titles, and 4 bytes per document and reference.
-fn estimate(
-    blob: &Blob,
-    block_docs: &[usize],
-    block_ends: &[usize],
-    first: usize,
-    end: usize,
-) -> usize {
-    let docs = block_docs[first]..block_docs[end];
-    let text = block_ends[end] - block_ends[first];
-    docs.map(|d| {
+/// About a text block's bytes in a fragment: its deflated text, and its
+/// documents' ids, titles, and 4 bytes per document and reference.
+fn block_cost(blob: &Blob, docs: std::ops::Range<usize>, deflated: usize) -> usize {
+    let per_doc = |d: usize| {
         blob.doc_id(d).map_or(0, str::len)
             + blob.title(d).map_or(0, str::len)
             + 4 * (4 + blob.explicit_refs(d).len() + blob.implicit_refs(d).len())
-    })
-    .sum::<usize>()
-        + text
+    };
+    docs.map(per_doc).sum::<usize>() + deflated
 }
 
 fn section(
