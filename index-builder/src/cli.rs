@@ -36,10 +36,10 @@ pub struct SplitArgs {
 
 #[derive(Args, Debug)]
 pub struct FragmentArgs {
-    /// The blob to cut (whole or light: only its postings are read).
+    /// The blob to cut (a light blob's text file is read from beside it).
     pub blob: PathBuf,
     /// The directory to write the meta file and the fragments into
-    /// (created if needed; existing fragment files are left alone).
+    /// (created if needed; files of an earlier cut stay, unlisted).
     pub dir: PathBuf,
     /// A fragment's size limit in bytes (a term whose postings alone are
     /// larger gets a fragment of its own).

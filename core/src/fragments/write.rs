@@ -27,19 +27,19 @@ pub struct Fragmented {
     pub fragments: Vec<(FragmentRef, Vec<u8>)>,
 }
 
-/// Cuts `blob` (a whole blob's bytes, validated first): each lexical
+/// Cuts `blob` (loaded, with its text: a whole blob, or a light one with
+/// its text file attached): each lexical
 /// field into fragments of whole terms in byte order, the documents into
 /// fragments of consecutive whole text blocks, each about `max_bytes` at
 /// most (a term's postings or a text block larger than that gets a
 /// fragment of its own); and writes the meta file that lists them.
-pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentError> {
+pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
             "a fragment size limit of {max_bytes} bytes is below the minimum, \
              {MIN_FRAGMENT_BYTES}"
         )));
     }
-    let blob = Blob::load(blob).map_err(|e| FragmentError::Input(e.to_string()))?;
     let n_docs = blob.n_docs();
     let fields_in: Vec<_> = blob.fields().collect();
     let idf = match blob.idf_table() {
@@ -82,7 +82,7 @@ pub fn fragment(blob: &[u8], max_bytes: usize) -> Result<Fragmented, FragmentErr
     }
     let mut doc_starts = Vec::new();
     let mut doc_fragments = Vec::new();
-    for (first_doc, bytes) in docs_files(&blob, max_bytes)? {
+    for (first_doc, bytes) in docs_files(blob, max_bytes)? {
         doc_starts.push(first_doc);
         doc_fragments.push(count(fragments.len())?);
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));

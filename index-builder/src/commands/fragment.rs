@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use nomos_core::blob::Field;
 use nomos_core::fragments::{fragment, FragmentKind, Meta};
 
+use crate::blob_file;
 use crate::cli::FragmentArgs;
 use crate::error::bad_input;
 
@@ -17,9 +18,9 @@ const META_FILE: &str = "meta";
 
 pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
-    let bytes = std::fs::read(path)
-        .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
-    let made = fragment(&bytes, args.max_bytes)
+    let opened = blob_file::read(path)?;
+    let bytes = opened.bytes;
+    let made = fragment(&opened.blob, args.max_bytes)
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
