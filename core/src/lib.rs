@@ -108,6 +108,7 @@ pub mod dense;
 pub mod digest;
 pub mod embed;
 pub mod eval;
+pub mod fragments;
 pub mod hits;
 pub mod index;
 pub mod llm;

@@ -34,6 +34,22 @@ pub struct SplitArgs {
     pub only: Option<SiblingArg>,
 }
 
+#[derive(Args, Debug)]
+pub struct FragmentArgs {
+    /// The blob to cut (a light blob's text file is read from beside it).
+    pub blob: PathBuf,
+    /// The directory to write the meta file and the fragments into
+    /// (created if needed; files of an earlier cut stay, unlisted).
+    pub dir: PathBuf,
+    /// A fragment's size limit in bytes (a term whose postings alone are
+    /// larger gets a fragment of its own).
+    #[arg(long, default_value_t = 65536)]
+    pub max_bytes: usize,
+    /// Print which fragments this query needs and their bytes (repeatable).
+    #[arg(long)]
+    pub plan: Vec<String>,
+}
+
 /// A part of a blob that can live in a sibling file.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SiblingArg {
@@ -76,6 +92,10 @@ pub enum Command {
     /// Move a blob's text and vectors into sibling files beside it, bound
     /// to it by content hash: a light blob that BM25 searches alone.
     Split(SplitArgs),
+    /// Cut a blob's postings into a meta file and fragments by term range
+    /// (DIR/meta, DIR/HASH.frag): a query needs the meta and its terms'
+    /// fragments, ranked to the bit as over the blob.
+    Fragment(FragmentArgs),
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
     /// A blob with vectors is pointed at its model in DIR/../models (the site's layout).
     Manifest { dir: PathBuf },

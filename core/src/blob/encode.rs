@@ -264,7 +264,7 @@ pub(super) fn content_hash_of(bytes: &[u8], table: &[frame::SectionEntry]) -> u1
     )
 }
 
-pub(super) fn archive<T>(value: &T) -> Result<rkyv::util::AlignedVec, BlobError>
+pub(crate) fn archive<T>(value: &T) -> Result<rkyv::util::AlignedVec, BlobError>
 where
     T: for<'a> rkyv::Serialize<
         rkyv::api::high::HighSerializer<

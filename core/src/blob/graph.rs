@@ -56,6 +56,18 @@ impl ArchivedCsr {
     /// One offset per document plus one, never decreasing, covering all
     /// targets; every target a document index.
     pub fn validate(&self, what: &str, n_docs: usize) -> Result<(), BlobError> {
+        self.validate_rows(what, n_docs, n_docs)
+    }
+
+    /// [`Self::validate`] for the rows of some documents (`n_docs` of
+    /// them) whose targets are any of `n_targets` documents: a fragment's
+    /// slice of the graph.
+    pub fn validate_rows(
+        &self,
+        what: &str,
+        n_docs: usize,
+        n_targets: usize,
+    ) -> Result<(), BlobError> {
         let bad = |msg: String| Err(BlobError::invalid("graph", format!("{what}: {msg}")));
         if self.offsets.len() != n_docs + 1 {
             return bad(format!(
@@ -77,7 +89,7 @@ impl ArchivedCsr {
         if let Some(t) = self
             .targets
             .iter()
-            .find(|t| t.to_native() as usize >= n_docs)
+            .find(|t| t.to_native() as usize >= n_targets)
         {
             return bad(format!("target {t} out of range"));
         }

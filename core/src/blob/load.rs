@@ -265,7 +265,7 @@ fn keep_in_place(
 }
 
 /// One section's bytes, copied to aligned storage for rkyv.
-pub(super) fn aligned(bytes: &[u8]) -> AlignedVec<16> {
+pub(crate) fn aligned(bytes: &[u8]) -> AlignedVec<16> {
     let mut out = AlignedVec::<16>::with_capacity(bytes.len());
     out.extend_from_slice(bytes);
     out
@@ -280,7 +280,7 @@ fn slice<'a>(kept: &'a AlignedVec<16>, range: &Range<usize>) -> &'a [u8] {
 /// rkyv's bytecheck validation of one section.
 /// `bytes` must start at an address aligned to 16 (a whole [`AlignedVec`],
 /// or a [`slice`] of the kept bytes).
-pub(super) fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
+pub(crate) fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
 where
     T: rkyv::Portable
         + for<'b> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'b, rancor::Error>>,

@@ -76,7 +76,7 @@
 mod encode;
 mod error;
 pub mod format;
-mod frame;
+pub(crate) mod frame;
 mod graph;
 mod load;
 mod reseal;
@@ -97,6 +97,7 @@ use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
 
+pub(crate) use encode::archive;
 pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
 };
@@ -105,6 +106,7 @@ pub use format::{
     Bm25Defaults, Header, Manifest, ManifestFile, SiblingKind, SourceInfo, FORMAT_VERSION,
 };
 pub use frame::MAGIC;
+pub(crate) use load::{access, aligned};
 pub use reseal::reseal;
 pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;

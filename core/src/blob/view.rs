@@ -258,7 +258,7 @@ impl Blob {
         unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.docs.clone()]) }
     }
 
-    fn text(&self) -> Option<&ArchivedTextSection> {
+    pub(crate) fn text(&self) -> Option<&ArchivedTextSection> {
         let bytes = match (&self.ranges.text, self.sibling_text.get()) {
             (Some(range), _) => &self.bytes[range.clone()],
             (None, Some(attached)) => attached.as_slice(),

@@ -27,13 +27,13 @@
 mod error;
 mod parts;
 mod postings;
-mod varint;
+pub(crate) mod varint;
 mod vocabulary;
 
 use std::collections::HashMap;
 
 pub use error::{IndexError, PostingsProblem};
-pub use parts::IndexParts;
+pub use parts::{check_lists, IndexParts};
 pub use postings::{Posting, Postings};
 use vocabulary::Vocabulary;
 

@@ -58,15 +58,10 @@ impl InvertedIndex {
         expect_len("offsets", n_terms + 1, offsets.len())?;
         let terms = Vocabulary::new(terms)?;
 
-        check_offsets(&offsets, postings.len())?;
-
         let mut summed_tf = vec![0u64; doc_lens.len()];
-        for (term, window) in offsets.windows(2).enumerate() {
-            let term = term as u32;
-            let bytes = &postings[window[0] as usize..window[1] as usize];
-            check_list(bytes, doc_freqs[term as usize], n_docs, &mut summed_tf)
-                .map_err(|problem| IndexError::Postings { term, problem })?;
-        }
+        check_all(&doc_freqs, &offsets, &postings, n_docs, &mut |doc, tf| {
+            summed_tf[doc as usize] += u64::from(tf);
+        })?;
         for (doc, (&stored, &summed)) in doc_lens.iter().zip(&summed_tf).enumerate() {
             if u64::from(stored) != summed {
                 return Err(IndexError::DocLenMismatch {
@@ -87,6 +82,40 @@ impl InvertedIndex {
             total_len,
         })
     }
+}
+
+/// Checks posting lists as [`InvertedIndex::from_parts`] does, for lists
+/// with no vocabulary or document lengths beside them (a fragment's slice
+/// of an index): one frequency and offset per list plus a last offset,
+/// every varint, documents ascending below `n_docs`, non-zero term and
+/// document frequencies.
+pub fn check_lists(
+    doc_freqs: &[u32],
+    offsets: &[u32],
+    postings: &[u8],
+    n_docs: u32,
+) -> Result<(), IndexError> {
+    expect_len("offsets", doc_freqs.len() + 1, offsets.len())?;
+    check_all(doc_freqs, offsets, postings, n_docs, &mut |_, _| {})
+}
+
+/// Checks the offsets, then every list, telling `on_posting` each
+/// document and term frequency.
+fn check_all(
+    doc_freqs: &[u32],
+    offsets: &[u32],
+    postings: &[u8],
+    n_docs: u32,
+    on_posting: &mut dyn FnMut(u64, u32),
+) -> Result<(), IndexError> {
+    check_offsets(offsets, postings.len())?;
+    for (term, window) in offsets.windows(2).enumerate() {
+        let term = term as u32;
+        let bytes = &postings[window[0] as usize..window[1] as usize];
+        check_list(bytes, doc_freqs[term as usize], n_docs, on_posting)
+            .map_err(|problem| IndexError::Postings { term, problem })?;
+    }
+    Ok(())
 }
 
 fn expect_len(what: &'static str, expected: usize, found: usize) -> Result<(), IndexError> {
@@ -118,12 +147,12 @@ fn check_offsets(offsets: &[u32], n_bytes: usize) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// Decodes one whole posting list, adding its tfs to `summed_tf`.
+/// Decodes one whole posting list, telling `on_posting` each posting.
 fn check_list(
     bytes: &[u8],
     doc_freq: u32,
     n_docs: u32,
-    summed_tf: &mut [u64],
+    on_posting: &mut dyn FnMut(u64, u32),
 ) -> Result<(), PostingsProblem> {
     let mut reader = Postings::new(bytes);
     let mut decoded: u32 = 0;
@@ -139,7 +168,7 @@ fn check_list(
         if tf == 0 {
             return Err(PostingsProblem::ZeroTf);
         }
-        summed_tf[doc as usize] += u64::from(tf);
+        on_posting(doc, tf);
         // Cannot overflow: each posting is a distinct doc below `n_docs`.
         decoded += 1;
     }

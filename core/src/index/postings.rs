@@ -24,7 +24,9 @@ pub struct Postings<'a> {
 }
 
 impl<'a> Postings<'a> {
-    pub(super) fn new(bytes: &'a [u8]) -> Self {
+    /// The postings encoded in `bytes` (checked first: see
+    /// [`super::check_lists`]).
+    pub fn new(bytes: &'a [u8]) -> Self {
         Postings { bytes, doc: 0 }
     }
 

@@ -172,7 +172,7 @@ impl Bm25Scorer {
             doc,
             params: self.params,
             doc_len,
-            avg_len: self.index.total_len() as f64 / self.index.n_docs() as f64,
+            avg_len: avg_len(self.index.total_len(), self.index.n_docs()),
             norm,
             terms,
             total,
@@ -185,8 +185,7 @@ impl Bm25Scorer {
         let k1_plus_1 = self.params.k1 + 1.0;
         self.index.postings(term).for_each(|p| {
             let doc = p.doc as usize;
-            let tf = f64::from(p.tf);
-            scores[doc] += idf * (tf * k1_plus_1 / (tf + self.doc_norms[doc]));
+            add_okapi(&mut scores[doc], idf, k1_plus_1, p.tf, self.doc_norms[doc]);
         });
     }
 
@@ -197,12 +196,25 @@ impl Bm25Scorer {
         let idf = self.idf[term as usize];
         self.index.postings(term).for_each(|p| {
             let doc = p.doc as usize;
-            let tf = f64::from(p.tf);
-            let impact = (idf * (tf / (self.doc_norms[doc] + tf))) as f32;
-            // f32 + f32 rounded once: same bits as numpy's float32 add.
-            scores[doc] = f64::from(scores[doc] as f32 + impact);
+            add_lucene(&mut scores[doc], idf, p.tf, self.doc_norms[doc]);
         });
     }
+}
+
+/// rank_bm25's contribution of one posting, added to `score`.
+#[inline]
+pub(crate) fn add_okapi(score: &mut f64, idf: f64, k1_plus_1: f64, tf: u32, norm: f64) {
+    let tf = f64::from(tf);
+    *score += idf * (tf * k1_plus_1 / (tf + norm));
+}
+
+/// bm25s' contribution of one posting, added to `score` in float32.
+#[inline]
+pub(crate) fn add_lucene(score: &mut f64, idf: f64, tf: u32, norm: f64) {
+    let tf = f64::from(tf);
+    let impact = (idf * (tf / (norm + tf))) as f32;
+    // f32 + f32 rounded once: same bits as numpy's float32 add.
+    *score = f64::from(*score as f32 + impact);
 }
 
 /// rank_bm25 `BM25Okapi._calc_idf`: `ln(N − df + 0.5) − ln(df + 0.5)`;
@@ -218,17 +230,35 @@ fn okapi_idf(index: &InvertedIndex, epsilon: f64, table: Option<&IdfTable>) -> V
     if idf.is_empty() {
         return idf;
     }
-    let mut sum = 0.0;
-    for &v in &idf {
-        sum += v;
-    }
-    let floor = epsilon * (sum / idf.len() as f64);
+    let floor = okapi_floor(okapi_sum(&idf), idf.len(), epsilon);
     for v in &mut idf {
-        if *v < 0.0 {
-            *v = floor;
-        }
+        *v = okapi_floored(*v, floor);
     }
     idf
+}
+
+/// The sum of okapi's log ratios, in vocabulary order: with the number of
+/// terms, all the epsilon floor needs to know of the vocabulary.
+pub(crate) fn okapi_sum(ratios: &[f64]) -> f64 {
+    let mut sum = 0.0;
+    for &v in ratios {
+        sum += v;
+    }
+    sum
+}
+
+/// rank_bm25's floor for negative idf: `epsilon × mean`.
+pub(crate) fn okapi_floor(sum: f64, n_terms: usize, epsilon: f64) -> f64 {
+    epsilon * (sum / n_terms as f64)
+}
+
+/// A log ratio with the floor applied.
+pub(crate) fn okapi_floored(ratio: f64, floor: f64) -> f64 {
+    if ratio < 0.0 {
+        floor
+    } else {
+        ratio
+    }
 }
 
 /// bm25s `_score_idf_lucene`: `ln(1 + (N − df + 0.5) / (df + 0.5))` in
@@ -238,18 +268,34 @@ fn lucene_idf(index: &InvertedIndex, table: Option<&IdfTable>) -> Vec<f64> {
     index
         .doc_freqs()
         .iter()
-        .map(|&df| f64::from(IdfTable::lucene(table, n, df) as f32))
+        .map(|&df| lucene_term_idf(table, n, df))
         .collect()
+}
+
+/// bm25s' idf of a term with `df` documents, float32 widened exactly.
+pub(crate) fn lucene_term_idf(table: Option<&IdfTable>, n_docs: u64, df: u32) -> f64 {
+    f64::from(IdfTable::lucene(table, n_docs, df) as f32)
 }
 
 /// `k1 · ((1 − b) + b · dl / avgdl)` per document, with
 /// `avgdl = total tokens / N` (rank_bm25's `num_doc / corpus_size`, and the
 /// same value as bm25s' numpy mean of integer lengths).
 fn doc_norms(index: &InvertedIndex, k1: f64, b: f64) -> Vec<f64> {
-    let avgdl = index.total_len() as f64 / index.n_docs() as f64;
+    let avgdl = avg_len(index.total_len(), index.n_docs());
     index
         .doc_lens()
         .iter()
-        .map(|&dl| k1 * ((1.0 - b) + b * f64::from(dl) / avgdl))
+        .map(|&dl| doc_norm(dl, k1, b, avgdl))
         .collect()
+}
+
+/// `total tokens / N`, as both references compute the average length.
+pub(crate) fn avg_len(total_len: u64, n_docs: usize) -> f64 {
+    total_len as f64 / n_docs as f64
+}
+
+/// One document's length norm, `k1 · ((1 − b) + b · dl / avgdl)`.
+#[inline]
+pub(crate) fn doc_norm(dl: u32, k1: f64, b: f64, avgdl: f64) -> f64 {
+    k1 * ((1.0 - b) + b * f64::from(dl) / avgdl)
 }

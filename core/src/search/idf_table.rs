@@ -123,11 +123,11 @@ impl IdfTable {
 
     /// Okapi's log ratio for `df` in a corpus of `n_docs`: the table's when
     /// it has it, else computed here.
-    pub(super) fn okapi(table: Option<&IdfTable>, n_docs: u64, df: u32) -> f64 {
+    pub(crate) fn okapi(table: Option<&IdfTable>, n_docs: u64, df: u32) -> f64 {
         Self::lookup(table, n_docs, df, |t| &t.okapi).unwrap_or_else(|| okapi_ln(n_docs, df))
     }
 
-    pub(super) fn lucene(table: Option<&IdfTable>, n_docs: u64, df: u32) -> f64 {
+    pub(crate) fn lucene(table: Option<&IdfTable>, n_docs: u64, df: u32) -> f64 {
         Self::lookup(table, n_docs, df, |t| &t.lucene).unwrap_or_else(|| lucene_ln(n_docs, df))
     }
 

@@ -26,6 +26,10 @@ mod params;
 mod searcher;
 
 pub use bm25::Bm25Scorer;
+pub(crate) use bm25::{
+    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
+    okapi_sum,
+};
 pub use explain::{Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};

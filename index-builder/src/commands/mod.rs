@@ -8,6 +8,7 @@ mod compare;
 mod context_report;
 mod eval;
 mod fetch;
+mod fragment;
 mod info;
 mod llm_corpus;
 mod llm_queries;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),
+        Command::Fragment(args) => fragment::run(&args),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
             repo,

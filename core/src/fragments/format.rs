@@ -1,0 +1,160 @@
+//! The fragment files' layout: the blob's frame (`blob/frame.rs`)
+//! with magics of their own, each holding one rkyv section.
+//!
+//! ```text
+//! meta      NOMOSMET  FMET  MetaSection     what every query needs
+//! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
+//! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
+//! ```
+//!
+//! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
+//! plus `.frag`, and the meta lists each fragment's hash and length, so a
+//! fragment is found, cached and checked by what it holds.
+
+use rkyv::{Archive, Deserialize, Serialize};
+
+use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
+use crate::blob::Field;
+
+/// Version of the fragment format (meta and fragments together).
+pub const FRAGMENT_VERSION: u32 = 1;
+/// The first eight bytes of a meta file.
+pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
+/// The first eight bytes of a fragment file.
+pub const FRAGMENT_MAGIC: [u8; 8] = *b"NOMOSFRG";
+/// The meta file's one section.
+pub const META_TAG: [u8; 4] = *b"FMET";
+/// A postings fragment's one section.
+pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
+/// A documents fragment's one section.
+pub const DOCS_TAG: [u8; 4] = *b"FDOC";
+
+/// The file name of the fragment whose bytes hash to `hash`.
+pub fn fragment_file(hash: u128) -> String {
+    format!("{hash:032x}.frag")
+}
+
+/// A lexical field, as stored.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldTag {
+    /// [`Field::Text`].
+    Text,
+    /// [`Field::Augmented`].
+    Augmented,
+}
+
+impl From<Field> for FieldTag {
+    fn from(f: Field) -> Self {
+        match f {
+            Field::Text => FieldTag::Text,
+            Field::Augmented => FieldTag::Augmented,
+        }
+    }
+}
+
+impl From<&ArchivedFieldTag> for Field {
+    fn from(f: &ArchivedFieldTag) -> Self {
+        match f {
+            ArchivedFieldTag::Text => Field::Text,
+            ArchivedFieldTag::Augmented => Field::Augmented,
+        }
+    }
+}
+
+/// Everything a query needs besides its terms' postings.
+#[derive(Archive, Serialize, Debug)]
+pub struct MetaSection {
+    /// The analyzer queries must use.
+    pub analyzer: String,
+    /// The pool's BM25 defaults.
+    pub bm25: Bm25Defaults,
+    /// The content hash of the blob the fragments were made from.
+    pub blob_hash: u128,
+    /// Documents in the pool.
+    pub n_docs: u32,
+    /// BM25's idf logarithms by document frequency (the blob's `IDFL`).
+    pub idf: IdfSection,
+    /// One directory per lexical field, the text first.
+    pub fields: Vec<FieldMeta>,
+    /// Distinct source names (the blob's order); documents index them.
+    pub sources: StrTable,
+    /// The first document of each documents fragment, ascending from 0.
+    pub doc_starts: Vec<u32>,
+    /// The fragment number of each document range.
+    pub doc_fragments: Vec<u32>,
+    /// Every fragment, by number.
+    pub fragments: Vec<FragmentEntry>,
+}
+
+/// One lexical field's statistics and term directory.
+#[derive(Archive, Serialize, Debug)]
+pub struct FieldMeta {
+    /// Which field.
+    pub field: FieldTag,
+    /// Tokens in the field over all documents (the average length's
+    /// numerator).
+    pub total_len: u64,
+    /// Distinct terms: with `okapi_sum`, okapi's epsilon floor.
+    pub n_terms: u32,
+    /// Okapi's log ratios summed in the blob's vocabulary order, as
+    /// rank_bm25 sums them for the floor's mean.
+    pub okapi_sum: f64,
+    /// The first term of each of the field's fragments, ascending (byte
+    /// order): fragment `i` holds the terms from `first_terms[i]` up to
+    /// the next one.
+    pub first_terms: StrTable,
+    /// The fragment number of each range.
+    pub fragments: Vec<u32>,
+}
+
+/// A fragment as the meta lists it.
+#[derive(Archive, Serialize, Debug)]
+pub struct FragmentEntry {
+    /// xxh3-128 of the file's bytes (its name, see [`fragment_file`]).
+    pub hash: u128,
+    /// The file's length in bytes.
+    pub len: u64,
+}
+
+/// A range of one field's terms with their postings, which are the
+/// blob's lists byte for byte, and beside them each posting's document
+/// length, for BM25's norm.
+#[derive(Archive, Serialize, Debug)]
+pub struct PostingsSection {
+    /// Which field.
+    pub field: FieldTag,
+    /// The terms, ascending.
+    pub terms: StrTable,
+    /// Documents per term.
+    pub doc_freqs: Vec<u32>,
+    /// Where each term's postings start (`terms + 1` entries).
+    pub offsets: Vec<u32>,
+    /// `(doc gap, tf)` varints over the pool's documents, term after term
+    /// (see [`crate::index::Postings`]).
+    pub postings: Vec<u8>,
+    /// Each posting's document length in the field, varints in posting
+    /// order.
+    pub lens: Vec<u8>,
+}
+
+/// A range of consecutive documents: what a result list shows of them
+/// (id, title, source), their display text, and their cross-references.
+/// The text is the blob's deflated blocks verbatim, with document and byte
+/// offsets counted from the range's start.
+#[derive(Archive, Serialize, Debug)]
+pub struct DocsSection {
+    /// The pool's index of the range's first document.
+    pub first_doc: u32,
+    /// Document ids.
+    pub ids: StrTable,
+    /// Document titles.
+    pub titles: StrTable,
+    /// Index into the meta's sources per document.
+    pub source_of: Vec<u32>,
+    /// The range's text blocks.
+    pub text: TextSection,
+    /// Citations: a row per document of the range, targets in the pool.
+    pub explicit: Csr,
+    /// Siblings, likewise.
+    pub implicit: Csr,
+}

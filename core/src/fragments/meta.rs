@@ -1,0 +1,289 @@
+//! [`Meta`]: the meta file, checked; which fragments a query or a result
+//! list needs; the checks every fragment file passes first.
+
+use rkyv::util::AlignedVec;
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::format::{
+    fragment_file, ArchivedMetaSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+};
+use super::{FragmentError, FragmentKind, FragmentRef};
+use crate::analysis::Analyzer;
+use crate::blob::{access, aligned, frame, BlobError, Field};
+use crate::search::{Bm25Params, IdfTable};
+
+const SECTION: &str = "meta";
+
+/// A loaded meta file: what ranks a query besides its terms' postings.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    pub(super) analyzer: Analyzer,
+    pub(super) bm25: Bm25Params,
+    pub(super) blob_hash: u128,
+    pub(super) n_docs: u32,
+    pub(super) idf: IdfTable,
+    pub(super) fields: Vec<FieldDirectory>,
+    pub(super) sources: Vec<String>,
+    /// The first document of each documents fragment, ascending from 0.
+    pub(super) doc_starts: Vec<u32>,
+    pub(super) doc_fragments: Vec<usize>,
+    pub(super) fragments: Vec<FragmentRef>,
+}
+
+/// One field's statistics and the first term of each of its fragments.
+#[derive(Debug, Clone)]
+pub(super) struct FieldDirectory {
+    pub field: Field,
+    pub total_len: u64,
+    pub n_terms: u32,
+    pub okapi_sum: f64,
+    pub first_terms: Vec<String>,
+    pub fragments: Vec<usize>,
+}
+
+impl FieldDirectory {
+    /// Where `term` would be: its range's position in the directory
+    /// (`None`: before the first term, so not in the field).
+    pub fn position(&self, term: &str) -> Option<usize> {
+        self.first_terms
+            .partition_point(|first| first.as_str() <= term)
+            .checked_sub(1)
+    }
+}
+
+impl Meta {
+    /// Checks `bytes` as a meta file: frame (magic, version, length,
+    /// checksum), archive, and consistency (a known analyzer, valid BM25
+    /// defaults, the idf table, each field's directory ascending and over
+    /// fragments it alone lists).
+    pub fn load(bytes: &[u8]) -> Result<Meta, FragmentError> {
+        let bad = |msg: String| FragmentError::Meta(BlobError::invalid(SECTION, msg));
+        let table =
+            frame::parse_as(META_MAGIC, bytes, FRAGMENT_VERSION).map_err(FragmentError::Meta)?;
+        if table.len() != 1 || table[0].tag != META_TAG {
+            return Err(bad("not one FMET section".into()));
+        }
+        let section = aligned(&bytes[table[0].offset..table[0].offset + table[0].len]);
+        let m: &ArchivedMetaSection = access(&section, SECTION).map_err(FragmentError::Meta)?;
+        let analyzer = Analyzer::by_name(&m.analyzer)
+            .map_err(|_| bad(format!("unknown analyzer `{}`", m.analyzer)))?;
+        let bm25 = Bm25Params::from(
+            rkyv::deserialize::<_, rkyv::rancor::Error>(&m.bm25).map_err(|e| bad(e.to_string()))?,
+        );
+        bm25.validate()
+            .map_err(|e| bad(format!("BM25 defaults: {e}")))?;
+        let n_docs = m.n_docs.to_native();
+        if n_docs == 0 {
+            return Err(bad("no documents".into()));
+        }
+        let idf = IdfTable::from_parts(
+            u64::from(n_docs),
+            m.idf.dfs.iter().map(|d| d.to_native()).collect(),
+            m.idf.okapi.iter().map(|v| v.to_native()).collect(),
+            m.idf.lucene.iter().map(|v| v.to_native()).collect(),
+        )
+        .map_err(|e| bad(format!("idf table: {e}")))?;
+        let mut fragments: Vec<FragmentRef> = m
+            .fragments
+            .iter()
+            .map(|f| FragmentRef {
+                kind: FragmentKind::Postings,
+                file: fragment_file(f.hash.to_native()),
+                hash: f.hash.to_native(),
+                len: f.len.to_native(),
+            })
+            .collect();
+        let mut listed = vec![false; fragments.len()];
+        let mut fields: Vec<FieldDirectory> = Vec::new();
+        for f in m.fields.iter() {
+            let field = Field::from(&f.field);
+            if fields.iter().any(|d| d.field == field) {
+                return Err(bad(format!("two {} directories", field.name())));
+            }
+            f.first_terms
+                .validate(SECTION, "first terms", Some(f.fragments.len()))
+                .map_err(FragmentError::Meta)?;
+            let first_terms: Vec<String> = f.first_terms.iter().map(str::to_owned).collect();
+            if first_terms.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(bad(format!("{} directory not ascending", field.name())));
+            }
+            let mut numbers = Vec::with_capacity(f.fragments.len());
+            for n in f.fragments.iter() {
+                let n = n.to_native() as usize;
+                match listed.get_mut(n) {
+                    Some(seen @ false) => *seen = true,
+                    _ => return Err(bad(format!("fragment number {n} out of range or reused"))),
+                }
+                numbers.push(n);
+            }
+            let (total_len, okapi_sum) = (f.total_len.to_native(), f.okapi_sum.to_native());
+            if total_len == 0 || !okapi_sum.is_finite() || f.n_terms.to_native() == 0 {
+                return Err(bad(format!("{} statistics out of range", field.name())));
+            }
+            fields.push(FieldDirectory {
+                field,
+                total_len,
+                n_terms: f.n_terms.to_native(),
+                okapi_sum,
+                first_terms,
+                fragments: numbers,
+            });
+        }
+        if fields.first().map(|d| d.field) != Some(Field::Text) {
+            return Err(bad("the text field's directory must come first".into()));
+        }
+        m.sources
+            .validate(SECTION, "sources", None)
+            .map_err(FragmentError::Meta)?;
+        let doc_starts: Vec<u32> = m.doc_starts.iter().map(|d| d.to_native()).collect();
+        if doc_starts.first() != Some(&0)
+            || doc_starts.windows(2).any(|w| w[0] >= w[1])
+            || doc_starts.last().is_some_and(|&d| d >= n_docs)
+            || doc_starts.len() != m.doc_fragments.len()
+        {
+            return Err(bad("document ranges do not tile the documents".into()));
+        }
+        let mut doc_fragments = Vec::with_capacity(doc_starts.len());
+        for n in m.doc_fragments.iter() {
+            let n = n.to_native() as usize;
+            match listed.get_mut(n) {
+                Some(seen @ false) => *seen = true,
+                _ => return Err(bad(format!("fragment number {n} out of range or reused"))),
+            }
+            doc_fragments.push(n);
+            fragments[n].kind = FragmentKind::Docs;
+        }
+        if listed.contains(&false) {
+            return Err(bad("a fragment no directory lists".into()));
+        }
+        Ok(Meta {
+            analyzer,
+            bm25,
+            blob_hash: m.blob_hash.to_native(),
+            n_docs,
+            idf,
+            fields,
+            sources: m.sources.iter().map(str::to_owned).collect(),
+            doc_starts,
+            doc_fragments,
+            fragments,
+        })
+    }
+
+    /// The analyzer queries must go through.
+    pub fn analyzer(&self) -> Analyzer {
+        self.analyzer
+    }
+
+    /// The pool's BM25 defaults.
+    pub fn bm25_params(&self) -> Bm25Params {
+        self.bm25
+    }
+
+    /// The content hash of the blob the fragments were made from.
+    pub fn blob_hash(&self) -> u128 {
+        self.blob_hash
+    }
+
+    /// Documents in the pool.
+    pub fn n_docs(&self) -> usize {
+        self.n_docs as usize
+    }
+
+    /// Every fragment, by number.
+    pub fn fragments(&self) -> &[FragmentRef] {
+        &self.fragments
+    }
+
+    /// The fields with postings.
+    pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
+        self.fields.iter().map(|d| d.field)
+    }
+
+    /// The numbers of the fragments that ranking `tokens` over `field`
+    /// needs, ascending and each once: the fragment whose term range holds
+    /// each token (a token outside every range needs none).
+    pub fn needed<S: AsRef<str>>(
+        &self,
+        field: Field,
+        tokens: &[S],
+    ) -> Result<Vec<usize>, FragmentError> {
+        let dir = self.directory(field)?;
+        let mut needed: Vec<usize> = tokens
+            .iter()
+            .filter_map(|t| dir.position(t.as_ref()))
+            .map(|p| dir.fragments[p])
+            .collect();
+        needed.sort_unstable();
+        needed.dedup();
+        Ok(needed)
+    }
+
+    /// The numbers of the documents fragments that hold `docs` (a result
+    /// list's documents, say), ascending and each once.
+    pub fn needed_docs(&self, docs: &[u32]) -> Result<Vec<usize>, FragmentError> {
+        let mut needed = Vec::with_capacity(docs.len());
+        for &doc in docs {
+            if doc >= self.n_docs {
+                return Err(FragmentError::Input(format!(
+                    "document {doc} is not in the pool's {} documents",
+                    self.n_docs
+                )));
+            }
+            let range = self.doc_starts.partition_point(|&start| start <= doc) - 1;
+            needed.push(self.doc_fragments[range]);
+        }
+        needed.sort_unstable();
+        needed.dedup();
+        Ok(needed)
+    }
+
+    /// The section of fragment `number` once `bytes` passed the frame's
+    /// checks (magic, version, length, checksum), are the file the meta
+    /// lists (length and hash), and hold one section tagged `tag`.
+    pub(super) fn checked(
+        &self,
+        number: usize,
+        bytes: &[u8],
+        tag: [u8; 4],
+    ) -> Result<AlignedVec<16>, FragmentError> {
+        let listed = self.fragments.get(number).ok_or_else(|| {
+            FragmentError::Input(format!("the meta lists no fragment number {number}"))
+        })?;
+        let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
+            .map_err(|e| self.refused(number, format!("is damaged: {e}")))?;
+        if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
+            return Err(self.refused(
+                number,
+                "is not the file the meta lists (another version of the pool?)".into(),
+            ));
+        }
+        if table.len() != 1 || table[0].tag != tag {
+            return Err(self.refused(
+                number,
+                format!(
+                    "does not hold one {} section",
+                    String::from_utf8_lossy(&tag)
+                ),
+            ));
+        }
+        Ok(aligned(
+            &bytes[table[0].offset..table[0].offset + table[0].len],
+        ))
+    }
+
+    /// The error about fragment `number` (listed: see [`Self::checked`]).
+    pub(super) fn refused(&self, number: usize, problem: String) -> FragmentError {
+        FragmentError::Fragment {
+            file: self.fragments[number].file.clone(),
+            problem,
+        }
+    }
+
+    pub(super) fn directory(&self, field: Field) -> Result<&FieldDirectory, FragmentError> {
+        self.fields
+            .iter()
+            .find(|d| d.field == field)
+            .ok_or_else(|| FragmentError::Input(format!("the pool has no {} field", field.name())))
+    }
+}

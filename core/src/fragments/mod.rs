@@ -1,0 +1,64 @@
+//! A pool cut into files a query fetches only some of: a small meta file,
+//! postings fragments by term range and documents fragments by document
+//! range, so that what a BM25 query downloads grows with the query, not
+//! with the pool.
+//!
+//! [`fragment`] cuts a whole blob: each lexical field's terms, in byte
+//! order, into runs of about a size limit, and the documents into runs of
+//! whole text blocks, one file each, named by the xxh3-128 of its bytes
+//! (see [`mod@format`]). A postings fragment carries, besides the blob's
+//! posting lists, each posting's document length, so exact BM25 needs
+//! nothing of the documents it does not score. The meta file holds what
+//! every query needs: the analyzer, the BM25 defaults, the document count,
+//! the idf logarithms, per field the total length, the vocabulary's size
+//! and okapi's sum of log ratios (for the epsilon floor), the first term
+//! of each postings fragment, the first document of each documents
+//! fragment, and every fragment's hash and length.
+//!
+//! Reading is I/O-free, like the rest of the crate: [`Meta::load`] checks
+//! the meta file's bytes, [`Meta::needed`] says which fragments a query's
+//! tokens need (a caller fetches them, in parallel), [`Meta::open`] checks
+//! each fragment against the meta, and [`Meta::rank`] ranks over them,
+//! equal to the bit to ranking the blob with
+//! [`crate::search::Bm25Scorer`]; [`Meta::needed_docs`] and
+//! [`Meta::open_docs`] give a result list's ids, titles, text and
+//! references. A damaged, missing or foreign fragment fails with a
+//! [`FragmentError`] naming the file; it never yields a ranking.
+
+mod error;
+pub mod format;
+mod meta;
+mod read_docs;
+mod reader;
+mod relist;
+mod write;
+mod write_docs;
+
+pub use error::FragmentError;
+pub use meta::Meta;
+pub use read_docs::DocFragment;
+pub use reader::TermFragment;
+pub use relist::relist;
+pub use write::{fragment, Fragmented, MIN_FRAGMENT_BYTES};
+
+/// What a fragment holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FragmentKind {
+    /// A range of one field's terms ([`Meta::open`]).
+    Postings,
+    /// A range of documents ([`Meta::open_docs`]).
+    Docs,
+}
+
+/// A fragment as the meta file lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FragmentRef {
+    /// What it holds.
+    pub kind: FragmentKind,
+    /// Its file name: [`format::fragment_file`] of its hash.
+    pub file: String,
+    /// xxh3-128 of its bytes.
+    pub hash: u128,
+    /// Its length in bytes.
+    pub len: u64,
+}

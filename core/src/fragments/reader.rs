@@ -1,0 +1,222 @@
+//! Opening postings fragments and ranking BM25 over them, to the bit as
+//! [`crate::search::Bm25Scorer`] ranks the whole blob: the same idf (the
+//! blob's logarithms, okapi's floor from the vocabulary's sum), the same
+//! length norms (each posting carries its document's length), and each
+//! document's contributions added in query-token order.
+
+use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
+use super::meta::{FieldDirectory, Meta};
+use super::FragmentError;
+use crate::blob::{access, Field};
+use crate::hits::{sort_hits, Hit};
+use crate::index::{check_lists, varint, Postings};
+use crate::search::{
+    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
+    Bm25Params, Bm25Variant, IdfTable,
+};
+
+/// One checked postings fragment.
+#[derive(Debug, Clone)]
+pub struct TermFragment {
+    number: usize,
+    field: Field,
+    /// Ascending.
+    terms: Vec<String>,
+    doc_freqs: Vec<u32>,
+    offsets: Vec<u32>,
+    postings: Vec<u8>,
+    /// Each posting's document length, in posting order.
+    lens: Vec<u32>,
+    /// Where each term's lengths start in `lens`.
+    len_starts: Vec<usize>,
+}
+
+impl TermFragment {
+    /// Its number in the meta's list.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    /// The postings of `term` and their documents' lengths, if it is here.
+    fn postings(&self, term: &str) -> Option<(u32, Postings<'_>, &[u32])> {
+        let t = self.terms.binary_search_by(|x| x.as_str().cmp(term)).ok()?;
+        let bytes = &self.postings[self.offsets[t] as usize..self.offsets[t + 1] as usize];
+        let df = self.doc_freqs[t];
+        let lens = &self.lens[self.len_starts[t]..self.len_starts[t] + df as usize];
+        Some((df, Postings::new(bytes), lens))
+    }
+}
+
+impl Meta {
+    /// Checks `bytes` as fragment `number`: its frame, that it is the file
+    /// the meta lists (length and hash), its archive, and its contents
+    /// (the field and term range the directory gives it, every posting
+    /// through [`check_lists`], a length per posting, none below its term
+    /// frequency).
+    pub fn open(&self, number: usize, bytes: &[u8]) -> Result<TermFragment, FragmentError> {
+        let section = self.checked(number, bytes, POSTINGS_TAG)?;
+        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
+        let p: &ArchivedPostingsSection =
+            access(&section, "postings").map_err(|e| inconsistent(e.to_string()))?;
+        let field = Field::from(&p.field);
+        let (dir, position) = self
+            .fields
+            .iter()
+            .find_map(|d| Some((d, d.fragments.iter().position(|&n| n == number)?)))
+            .filter(|(d, _)| d.field == field)
+            .ok_or_else(|| {
+                inconsistent(format!("its field, {}, does not list it", field.name()))
+            })?;
+        p.terms
+            .validate("postings", "terms", Some(p.doc_freqs.len()))
+            .map_err(|e| inconsistent(e.to_string()))?;
+        let terms: Vec<String> = p.terms.iter().map(str::to_owned).collect();
+        check_range(dir, position, &terms).map_err(inconsistent)?;
+        let doc_freqs: Vec<u32> = p.doc_freqs.iter().map(|d| d.to_native()).collect();
+        let offsets: Vec<u32> = p.offsets.iter().map(|o| o.to_native()).collect();
+        let postings = p.postings.to_vec();
+        check_lists(&doc_freqs, &offsets, &postings, self.n_docs)
+            .map_err(|e| inconsistent(e.to_string()))?;
+        let mut lens = Vec::new();
+        let mut len_starts = Vec::with_capacity(terms.len());
+        let mut rest = p.lens.as_slice();
+        for w in offsets.windows(2) {
+            len_starts.push(lens.len());
+            for posting in Postings::new(&postings[w[0] as usize..w[1] as usize]) {
+                let (len, used) = varint::decode(rest)
+                    .map_err(|e| inconsistent(format!("document lengths: {e:?}")))?;
+                if len < posting.tf {
+                    return Err(inconsistent(format!(
+                        "document {} is {len} tokens long but has a term {} times",
+                        posting.doc, posting.tf
+                    )));
+                }
+                lens.push(len);
+                rest = &rest[used..];
+            }
+        }
+        if !rest.is_empty() {
+            return Err(inconsistent("more document lengths than postings".into()));
+        }
+        Ok(TermFragment {
+            number,
+            field,
+            terms,
+            doc_freqs,
+            offsets,
+            postings,
+            lens,
+            len_starts,
+        })
+    }
+
+    /// BM25 scores of `tokens` over `field` with `params`, for every
+    /// document a term of the query occurs in, ascending by document; the
+    /// scores [`crate::search::Bm25Scorer::scores`] gives over the blob,
+    /// bit for bit (every other document scores 0). `fragments` must hold
+    /// those [`Meta::needed`] names; others are ignored.
+    pub fn scores<S: AsRef<str>>(
+        &self,
+        field: Field,
+        params: Bm25Params,
+        tokens: &[S],
+        fragments: &[&TermFragment],
+    ) -> Result<Vec<(u32, f64)>, FragmentError> {
+        params
+            .validate()
+            .map_err(|e| FragmentError::Input(e.to_string()))?;
+        let dir = self.directory(field)?;
+        let n_docs = u64::from(self.n_docs);
+        let avgdl = avg_len(dir.total_len, self.n_docs as usize);
+        let floor = okapi_floor(dir.okapi_sum, dir.n_terms as usize, params.epsilon);
+        let k1_plus_1 = params.k1 + 1.0;
+        // Ascending by document; each term's postings are merged in, so
+        // a document's contributions are added in query-token order, as
+        // the blob's scorer adds them.
+        let mut scores: Vec<(u32, f64)> = Vec::new();
+        let mut merged: Vec<(u32, f64)> = Vec::new();
+        for token in tokens {
+            let token = token.as_ref();
+            let Some(position) = dir.position(token) else {
+                continue;
+            };
+            let number = dir.fragments[position];
+            let fragment = fragments
+                .iter()
+                .find(|f| f.number == number && f.field == field)
+                .ok_or_else(|| FragmentError::Missing {
+                    file: self.fragments[number].file.clone(),
+                })?;
+            let Some((df, postings, lens)) = fragment.postings(token) else {
+                continue;
+            };
+            let idf = match params.variant {
+                Bm25Variant::Okapi => {
+                    okapi_floored(IdfTable::okapi(Some(&self.idf), n_docs, df), floor)
+                }
+                Bm25Variant::Lucene => lucene_term_idf(Some(&self.idf), n_docs, df),
+            };
+            merged.clear();
+            let mut next = 0;
+            for (p, &len) in postings.zip(lens) {
+                let doc = p.doc;
+                let skipped = next + scores[next..].partition_point(|&(d, _)| d < doc);
+                merged.extend_from_slice(&scores[next..skipped]);
+                next = skipped;
+                let mut score = 0.0;
+                if scores.get(next).is_some_and(|&(d, _)| d == doc) {
+                    score = scores[next].1;
+                    next += 1;
+                }
+                let norm = doc_norm(len, params.k1, params.b, avgdl);
+                match params.variant {
+                    Bm25Variant::Okapi => add_okapi(&mut score, idf, k1_plus_1, p.tf, norm),
+                    Bm25Variant::Lucene => add_lucene(&mut score, idf, p.tf, norm),
+                }
+                merged.push((doc, score));
+            }
+            merged.extend_from_slice(&scores[next..]);
+            std::mem::swap(&mut scores, &mut merged);
+        }
+        Ok(scores)
+    }
+
+    /// The best `k` documents scoring above zero, in the order
+    /// [`crate::search::Searcher::search`] gives over the blob.
+    pub fn rank<S: AsRef<str>>(
+        &self,
+        field: Field,
+        params: Bm25Params,
+        tokens: &[S],
+        fragments: &[&TermFragment],
+        k: usize,
+    ) -> Result<Vec<Hit>, FragmentError> {
+        let mut hits: Vec<Hit> = self
+            .scores(field, params, tokens, fragments)?
+            .into_iter()
+            .filter(|&(_, score)| score > 0.0)
+            .map(|(doc, score)| Hit { doc, score })
+            .collect();
+        sort_hits(&mut hits, k);
+        Ok(hits)
+    }
+}
+
+/// The fragment's terms are ascending and inside its directory range.
+fn check_range(dir: &FieldDirectory, position: usize, terms: &[String]) -> Result<(), String> {
+    if terms.windows(2).any(|w| w[0] >= w[1]) {
+        return Err("terms not ascending".into());
+    }
+    let first_ok = terms.first() == dir.first_terms.get(position);
+    let end = dir.first_terms.get(position + 1);
+    let last_ok = match (terms.last(), end) {
+        (Some(last), Some(end)) => last < end,
+        (last, None) => last.is_some(),
+        (None, Some(_)) => false,
+    };
+    if first_ok && last_ok {
+        Ok(())
+    } else {
+        Err("terms outside the range the meta gives the fragment".into())
+    }
+}

@@ -1,0 +1,207 @@
+//! [`fragment`]: a whole blob cut into a meta file, postings fragments by
+//! term range and documents fragments by document range, each of bounded
+//! size.
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::format::{
+    fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PostingsSection,
+    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
+};
+use super::write_docs::docs_files;
+use super::{FragmentError, FragmentKind, FragmentRef};
+use crate::blob::format::{IdfSection, StrTable};
+use crate::blob::{archive, frame, Blob, BlobError};
+use crate::index::{varint, InvertedIndex};
+use crate::search::{okapi_sum, IdfTable};
+
+/// The smallest size limit [`fragment`] takes: below it, fragments would
+/// mostly be frame and directory.
+pub const MIN_FRAGMENT_BYTES: usize = 4096;
+
+/// A meta file and its fragments, as [`fragment`] makes them.
+pub struct Fragmented {
+    /// The meta file's bytes.
+    pub meta: Vec<u8>,
+    /// Each fragment, in number order, with its bytes.
+    pub fragments: Vec<(FragmentRef, Vec<u8>)>,
+}
+
+/// Cuts `blob` (loaded, with its text: a whole blob, or a light one with
+/// its text file attached): each lexical
+/// field into fragments of whole terms in byte order, the documents into
+/// fragments of consecutive whole text blocks, each about `max_bytes` at
+/// most (a term's postings or a text block larger than that gets a
+/// fragment of its own); and writes the meta file that lists them.
+pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentError> {
+    if max_bytes < MIN_FRAGMENT_BYTES {
+        return Err(FragmentError::Input(format!(
+            "a fragment size limit of {max_bytes} bytes is below the minimum, \
+             {MIN_FRAGMENT_BYTES}"
+        )));
+    }
+    let n_docs = blob.n_docs();
+    let fields_in: Vec<_> = blob.fields().collect();
+    let idf = match blob.idf_table() {
+        Some(table) => table.clone(),
+        None => IdfTable::compute(
+            n_docs as u64,
+            fields_in
+                .iter()
+                .filter_map(|&f| blob.index(f))
+                .flat_map(|index| index.doc_freqs().iter().copied()),
+        ),
+    };
+    let mut fragments = Vec::new();
+    let mut fields = Vec::new();
+    for field in fields_in {
+        let Some(index) = blob.index(field) else {
+            continue;
+        };
+        let ratios: Vec<f64> = index
+            .doc_freqs()
+            .iter()
+            .map(|&df| IdfTable::okapi(Some(&idf), n_docs as u64, df))
+            .collect();
+        let mut first_terms = Vec::new();
+        let mut numbers = Vec::new();
+        for group in term_groups(index, max_bytes) {
+            first_terms.push(index.term(group[0]).unwrap_or_default());
+            numbers.push(count(fragments.len())?);
+            let bytes = postings_file(index, field.into(), &group)?;
+            fragments.push((listed(FragmentKind::Postings, &bytes), bytes));
+        }
+        fields.push(FieldMeta {
+            field: field.into(),
+            total_len: index.total_len(),
+            n_terms: count(index.n_terms())?,
+            okapi_sum: okapi_sum(&ratios),
+            first_terms: StrTable::build(first_terms).map_err(input)?,
+            fragments: numbers,
+        });
+    }
+    let mut doc_starts = Vec::new();
+    let mut doc_fragments = Vec::new();
+    for (first_doc, bytes) in docs_files(blob, max_bytes)? {
+        doc_starts.push(first_doc);
+        doc_fragments.push(count(fragments.len())?);
+        fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
+    }
+    let header = blob.header();
+    let meta = MetaSection {
+        analyzer: header.analyzer.clone(),
+        bm25: header.bm25,
+        blob_hash: header.content_hash,
+        n_docs: count(n_docs)?,
+        idf: IdfSection {
+            dfs: idf.dfs().to_vec(),
+            okapi: idf.okapi_values().to_vec(),
+            lucene: idf.lucene_values().to_vec(),
+        },
+        fields,
+        sources: StrTable::build(blob.sources()).map_err(input)?,
+        doc_starts,
+        doc_fragments,
+        fragments: fragments
+            .iter()
+            .map(|(f, _)| FragmentEntry {
+                hash: f.hash,
+                len: f.len,
+            })
+            .collect(),
+    };
+    let meta = archive(&meta).map_err(input)?;
+    let meta =
+        frame::assemble_as(META_MAGIC, FRAGMENT_VERSION, &[(META_TAG, 0, &meta)]).map_err(input)?;
+    Ok(Fragmented { meta, fragments })
+}
+
+/// How the meta lists a fragment of these bytes.
+fn listed(kind: FragmentKind, bytes: &[u8]) -> FragmentRef {
+    let hash = xxh3_128(bytes);
+    FragmentRef {
+        kind,
+        file: fragment_file(hash),
+        hash,
+        len: bytes.len() as u64,
+    }
+}
+
+/// The field's term ids in byte order of their terms, cut into runs whose
+/// estimated file size stays within `max_bytes` (a run has at least one
+/// term).
+fn term_groups(index: &InvertedIndex, max_bytes: usize) -> Vec<Vec<u32>> {
+    let mut ids: Vec<u32> = (0..index.n_terms() as u32).collect();
+    ids.sort_unstable_by_key(|&t| index.term(t).unwrap_or_default());
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    let mut current: Vec<u32> = Vec::new();
+    let mut size = 0usize;
+    for t in ids {
+        let cost = cost_of_term(index, t);
+        if !current.is_empty() && size + cost > max_bytes {
+            groups.push(std::mem::take(&mut current));
+            size = 0;
+        }
+        size += cost;
+        current.push(t);
+    }
+    if !current.is_empty() {
+        groups.push(current);
+    }
+    groups
+}
+
+/// About a term's bytes in a fragment: the string and its end, its
+/// frequency and offset, its postings, and a length per posting (most
+/// take two bytes).
+fn cost_of_term(index: &InvertedIndex, t: u32) -> usize {
+    let postings = index.offsets()[t as usize + 1] - index.offsets()[t as usize];
+    let df = index.doc_freqs()[t as usize] as usize;
+    index.term(t).map_or(0, str::len) + 12 + postings as usize + 2 * df
+}
+
+/// The fragment file of `terms` (ids of `index`, in byte order).
+fn postings_file(
+    index: &InvertedIndex,
+    field: FieldTag,
+    terms: &[u32],
+) -> Result<Vec<u8>, FragmentError> {
+    let mut postings = Vec::new();
+    let mut lens = Vec::new();
+    let mut offsets = vec![0u32];
+    for &t in terms {
+        let (start, end) = (index.offsets()[t as usize], index.offsets()[t as usize + 1]);
+        postings.extend_from_slice(&index.postings_bytes()[start as usize..end as usize]);
+        offsets.push(count(postings.len())?);
+        for p in index.postings(t) {
+            varint::encode(index.doc_lens()[p.doc as usize], &mut lens);
+        }
+    }
+    let section = PostingsSection {
+        field,
+        terms: StrTable::build(terms.iter().map(|&t| index.term(t).unwrap_or_default()))
+            .map_err(input)?,
+        doc_freqs: terms
+            .iter()
+            .map(|&t| index.doc_freqs()[t as usize])
+            .collect(),
+        offsets,
+        postings,
+        lens,
+    };
+    let section = archive(&section).map_err(input)?;
+    frame::assemble_as(
+        FRAGMENT_MAGIC,
+        FRAGMENT_VERSION,
+        &[(POSTINGS_TAG, 0, &section)],
+    )
+    .map_err(input)
+}
+
+fn count(n: usize) -> Result<u32, FragmentError> {
+    u32::try_from(n).map_err(|_| FragmentError::Input(format!("{n} is too many for a u32")))
+}
+
+fn input(e: BlobError) -> FragmentError {
+    FragmentError::Input(e.to_string())
+}
