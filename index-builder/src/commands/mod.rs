@@ -21,6 +21,7 @@ mod progress;
 mod ranking;
 mod search;
 mod split;
+mod synth;
 mod trec_eval;
 
 use anyhow::Result;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),
+        Command::Synth(args) => synth::run(&args),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
             repo,
