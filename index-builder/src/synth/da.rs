@@ -19,9 +19,9 @@ use serde_json::json;
 
 use super::draw::Draw;
 use super::markov::Chain;
+use super::output::{Real, Sink, Written};
 use super::sentences::sentences;
 use super::text::body;
-use super::{Real, Sink, Written};
 use crate::sources::da_acts::read_da_acts;
 
 /// What the real acts say about their shape, and their words.

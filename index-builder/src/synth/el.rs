@@ -20,9 +20,9 @@ use serde_json::json;
 
 use super::draw::Draw;
 use super::markov::Chain;
+use super::output::{Real, Sink, Written};
 use super::sentences::sentences;
 use super::text::body;
-use super::{Real, Sink, Written};
 use crate::sources::{nomothesia::read_nomothesia, syntagma::read_syntagma};
 
 pub struct Model {

@@ -11,6 +11,7 @@ mod da;
 mod draw;
 mod el;
 mod markov;
+mod output;
 mod sentences;
 mod text;
 
@@ -21,8 +22,9 @@ use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 
 use crate::error::bad_input;
-use crate::sources::pool::{Pool, SourceFile};
 use draw::Draw;
+pub use output::Written;
+use output::{Real, Sink};
 
 /// Which real pools the text and shape come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,52 +62,6 @@ pub struct Options {
     pub data: PathBuf,
     /// New or empty directory to write.
     pub out: PathBuf,
-}
-
-/// What was written.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Written {
-    pub docs: usize,
-    pub acts: usize,
-    /// Cross-references written: for Danish, the graph edges the builder
-    /// will resolve; for Greek, reference phrases (see [`Language`]).
-    pub refs: usize,
-}
-
-/// The real pools a synthetic one was drawn from, for PROVENANCE.md.
-pub struct Real {
-    /// `(dataset, files)` per real pool read.
-    pools: Vec<(String, Vec<SourceFile>)>,
-    /// Resolved references, and the documents they were counted over.
-    refs: usize,
-    counted: usize,
-}
-
-impl Real {
-    fn new(pool: &Pool, refs: usize, counted: usize) -> Real {
-        Real {
-            pools: vec![(pool.dataset.clone(), pool.files.clone())],
-            refs,
-            counted,
-        }
-    }
-}
-
-/// Where the documents go, and the progress bar they advance.
-pub struct Sink {
-    out: PathBuf,
-    bar: ProgressBar,
-}
-
-impl Sink {
-    fn path(&self, name: &str) -> PathBuf {
-        self.out.join(name)
-    }
-
-    /// One more document written.
-    fn doc(&self) {
-        self.bar.inc(1);
-    }
 }
 
 /// Trains on the real pool, then writes `options.docs` documents and
