@@ -53,17 +53,9 @@ pub fn train(dir: &Path) -> Result<(Model, Real)> {
         let body: Vec<&str> = a.text.split_whitespace().skip(2).collect();
         words.push(body.len().max(1));
         refs.push(a.explicit_refs.len());
-        training.extend(
-            sentences(&body.join(" "), &cites)
-                .into_iter()
-                .map(|s| s.into_iter().map(str::to_owned).collect::<Vec<String>>()),
-        );
+        training.extend(sentences(&body, &cites));
     }
-    let chain = Chain::train(
-        training
-            .iter()
-            .map(|s| s.iter().map(String::as_str).collect()),
-    );
+    let chain = Chain::train(training);
     if chain.is_empty() {
         return Err(crate::error::bad_input(
             "the real pool has no sentence to train on",

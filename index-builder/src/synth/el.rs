@@ -44,21 +44,19 @@ pub fn train(acts: &Path, constitution: &Path) -> Result<(Model, Real)> {
     };
     let mut per_act: BTreeMap<&str, usize> = BTreeMap::new();
     let (mut paragraphs, mut words) = (Vec::new(), Vec::new());
-    let mut training: Vec<Vec<String>> = Vec::new();
-    let mut headings: Vec<Vec<String>> = Vec::new();
-    let owned = |s: Vec<&str>| s.into_iter().map(str::to_owned).collect::<Vec<String>>();
+    let mut training = Vec::new();
+    let mut headings = Vec::new();
     for a in acts.articles.iter().chain(&constitution.articles) {
         for p in &a.paragraphs {
             // "3. Text": the number is the reader's, not a word.
             let body = p
                 .split_once(". ")
                 .filter(|(n, _)| {
-                    n.chars()
-                        .all(|c| c.is_ascii_digit() || c.is_alphabetic() && c.is_uppercase())
-                        && n.len() < 5
+                    n.len() < 5 && n.chars().all(|c| c.is_ascii_digit() || c.is_uppercase())
                 })
                 .map_or(p.as_str(), |(_, b)| b);
-            training.extend(sentences(body, &cites).into_iter().map(owned));
+            let words: Vec<&str> = body.split_whitespace().collect();
+            training.extend(sentences(&words, &cites));
         }
     }
     for a in &acts.articles {
@@ -68,7 +66,7 @@ pub fn train(acts: &Path, constitution: &Path) -> Result<(Model, Real)> {
             words.push(p.split_whitespace().count().max(1));
         }
         if !a.title.trim().is_empty() {
-            headings.push(owned(a.title.split_whitespace().collect()));
+            headings.push(a.title.split_whitespace().collect());
         }
     }
     let refs: Vec<usize> = constitution
@@ -76,16 +74,8 @@ pub fn train(acts: &Path, constitution: &Path) -> Result<(Model, Real)> {
         .iter()
         .map(|a| a.explicit_refs.len())
         .collect();
-    let chain = Chain::train(
-        training
-            .iter()
-            .map(|s| s.iter().map(String::as_str).collect()),
-    );
-    let heading_chain = Chain::train(
-        headings
-            .iter()
-            .map(|s| s.iter().map(String::as_str).collect()),
-    );
+    let chain = Chain::train(training);
+    let heading_chain = Chain::train(headings);
     if chain.is_empty() {
         return Err(crate::error::bad_input(
             "the real pool has no sentence to train on",

@@ -3,11 +3,10 @@
 //! rate and pointing at synthetic documents, so none may come from the
 //! chain (it would copy "§ 244" from one act into another at random).
 
-/// The sentences of `text` as words. A sentence ends at a word ending in
-/// `.`, `;` or `:` followed by a capitalised word; sentences with a word for
+/// `words` cut into sentences. A sentence ends at a word ending in `.`,
+/// `;` or `:` followed by a capitalised word; sentences with a word for
 /// which `cites` is true are left out.
-pub fn sentences<'a>(text: &'a str, cites: &dyn Fn(&str) -> bool) -> Vec<Vec<&'a str>> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+pub fn sentences<'a>(words: &[&'a str], cites: &dyn Fn(&str) -> bool) -> Vec<Vec<&'a str>> {
     let mut out = Vec::new();
     let mut current = Vec::new();
     for (i, word) in words.iter().enumerate() {
@@ -37,8 +36,9 @@ mod tests {
     fn splits_at_capitals_and_drops_citing_sentences() {
         let cites = |w: &str| w.contains('§');
         let text = "Loven gælder m.v. her. Se § 3. Den gælder ikke";
+        let words: Vec<&str> = text.split_whitespace().collect();
         assert_eq!(
-            sentences(text, &cites),
+            sentences(&words, &cites),
             [
                 vec!["Loven", "gælder", "m.v.", "her."],
                 vec!["Den", "gælder", "ikke"]
