@@ -128,6 +128,11 @@ fn greek_pool_builds() {
     let blob = build("el-nomothesia", &src, &dir.path().join("pool.blob"));
     assert_eq!(blob.n_docs(), 200);
     assert!(blob.doc_id(0).unwrap().starts_with("synthetic::"));
+    // Neither official text nor a consolidation: the reader says synthetic.
+    assert_eq!(blob.source(0), Some("SYNTHETIC Ν. 1/0001"));
+    let notes = &blob.header().manifest.notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].contains("SYNTHETIC TEXT, NOT LAW"), "{notes:?}");
 }
 
 #[test]
