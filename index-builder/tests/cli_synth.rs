@@ -110,6 +110,11 @@ fn danish_pool_builds_with_its_references_resolved() {
         assert!(blob.doc_id(doc).unwrap().starts_with("synthetic"));
         assert!(blob.title(doc).unwrap().starts_with("Synthetic"));
     }
+    let notes = &blob.header().manifest.notes;
+    assert!(
+        notes.iter().any(|n| n.contains("SYNTHETIC TEXT, NOT LAW")),
+        "{notes:?}"
+    );
     let edges: usize = (0..blob.n_docs())
         .map(|d| blob.explicit_refs(d).len())
         .sum();

@@ -22,7 +22,7 @@ use super::markov::Chain;
 use super::output::{Real, Sink, Written};
 use super::sentences::sentences;
 use super::text::body;
-use crate::sources::da_acts::read_da_acts;
+use crate::sources::da_acts::{read_da_acts, SYNTHETIC_TYPE};
 
 /// What the real acts say about their shape, and their words.
 pub struct Model {
@@ -122,7 +122,7 @@ pub fn write(model: &Model, docs: usize, draw: &mut Draw, sink: &mut Sink) -> Re
         written.acts += 1;
         let doc = json!({
             "id": format!("synthetic:{act}"),
-            "type": "synthetic",
+            "type": SYNTHETIC_TYPE,
             "title": format!("Bekendtgørelse af SYNTHETIC TEXT, NOT LAW, made by nomos synth ({name})"),
             "short_name": "SYNTHETIC",
             "status": "synthetic",

@@ -11,7 +11,8 @@
 //! line. The source is the act's short name; acts not extracted from the
 //! Government Gazette (ΦΕΚ) itself, which `meta.json` marks by a `pigi_url`
 //! other than `file:sources/fek/…`, are private consolidations and say so:
-//! `Ν. 2960/2001 (unofficial consolidation)`. No references are resolved.
+//! `Ν. 2960/2001 (unofficial consolidation)`; acts `nomos synth` made (`pigi_url`
+//! `synthetic:…`) are neither, and a pool note says so. No references are resolved.
 //! The heading is the title, shown apart from the text, and indexed with
 //! it for search ([`Pool::titles_are_headings`]).
 
