@@ -101,11 +101,11 @@ pub fn write(model: &Model, docs: usize, draw: &mut Draw, sink: &mut Sink) -> Re
                 } else {
                     content.push_str(&format!(" Stk. {stk}."));
                 }
-                let want = draw.pick(&model.refs_per_stykke);
-                let cited = references(&plan, i, want, draw);
+                let n_refs = draw.pick(&model.refs_per_stykke);
+                let cited = references(&plan, i, n_refs, draw);
                 written.refs += cited.resolved;
-                let want = draw.pick(&model.words_per_stykke);
-                let body = body(&model.chain, want, draw, &cited.phrases);
+                let n_words = draw.pick(&model.words_per_stykke);
+                let body = body(&model.chain, n_words, draw, &cited.phrases);
                 content.push(' ');
                 content.push_str(&body);
                 sink.doc();
