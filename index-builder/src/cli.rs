@@ -96,6 +96,10 @@ pub enum Command {
     /// (DIR/meta, DIR/HASH.frag): a query needs the meta and its terms'
     /// fragments, ranked to the bit as over the blob.
     Fragment(FragmentArgs),
+    /// Write a synthetic pool (SYNTHETIC TEXT, NOT LAW) drawn from a real
+    /// one's word statistics and shape, for tests and benchmarks at scale;
+    /// deterministic for a seed.
+    Synth(SynthArgs),
     /// Validate every `*.blob` in a directory and list them in its manifest.json (read by the app).
     /// A blob with vectors is pointed at its model in DIR/../models (the site's layout).
     Manifest { dir: PathBuf },
@@ -402,6 +406,34 @@ pub struct BuildArgs {
     pub augmented: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct SynthArgs {
+    /// Real text to draw from: `da` (Danish acts, written for `--format
+    /// da-acts`) or `el` (Greek acts and Constitution, written for
+    /// `--format el-nomothesia`).
+    #[arg(long, value_enum)]
+    pub from: SynthFrom,
+    /// Documents (chunks) the built pool will have.
+    #[arg(long)]
+    pub docs: usize,
+    /// Seed: the same seed and real files give the same bytes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// New or empty output directory.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Folder holding the real pools (`da-statutes/`, `el-nomothesia/`,
+    /// `el-syntagma/`).
+    #[arg(long, default_value = "data")]
+    pub data: PathBuf,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SynthFrom {
+    Da,
+    El,
 }
 
 #[derive(Args, Debug)]

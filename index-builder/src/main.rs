@@ -11,6 +11,7 @@ mod fetch;
 mod llm;
 mod model;
 mod sources;
+mod synth;
 
 use clap::Parser;
 

@@ -31,8 +31,12 @@ const EXAMPLES: usize = 5;
 pub fn run(args: BuildArgs) -> Result<()> {
     let row = format_row(args.source.format);
     let analyzer = analyzer_by_name(&analyzer_name(&args, &row)?)?;
+    let mut phases = Phases::start();
+    let reading = progress::spinner(format!("reading {}", args.source.src.display()));
     let mut pool = (row.read)(&args.source.src)?;
     check_ids(&pool)?;
+    reading.finish_and_clear();
+    phases.done("read");
     if let Some(path) = &args.augmented {
         let dir = path.parent().unwrap_or(Path::new("."));
         let name = path
@@ -44,6 +48,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     warn_empty_texts(&pool);
 
     let indexes = index_fields(&pool, analyzer)?;
+    phases.done("index");
     let pooling = effective_pooling(args.pooling, &pool);
     let vectors = match &args.embed {
         Some(dir) => Some(embed_documents(
@@ -55,6 +60,9 @@ pub fn run(args: BuildArgs) -> Result<()> {
         )?),
         None => None,
     };
+    if vectors.is_some() {
+        phases.done("embed");
+    }
     let (documents, queries, judgments) = (pool.articles, pool.queries, pool.judgments);
     let sources = pool.sources;
     let input = BlobInput {
@@ -88,17 +96,70 @@ pub fn run(args: BuildArgs) -> Result<()> {
         }),
         sources: &sources,
     };
+    let encoding = progress::spinner("encoding the blob".into());
     let (bytes, report) = encode(&input).map_err(bad_input)?;
+    encoding.finish_and_clear();
+    phases.done("encode");
     warn_dropped(&report);
     write_atomically(&args.out, &bytes)?;
+    phases.done("write");
     eprintln!(
-        "wrote {} ({} documents, {} queries, {} bytes)",
+        "wrote {} ({} documents, {} queries, {} bytes) in {}",
         args.out.display(),
         documents.len(),
         queries.len(),
-        bytes.len()
+        bytes.len(),
+        phases
     );
     Ok(())
+}
+
+/// Wall time per phase of a build, for the summary line: where a large
+/// pool's time goes (BENCHMARKS.md, "Scale").
+struct Phases {
+    last: std::time::Instant,
+    /// Name, seconds, and the process's peak resident memory at its end.
+    took: Vec<(&'static str, f64, Option<u64>)>,
+}
+
+impl Phases {
+    fn start() -> Phases {
+        Phases {
+            last: std::time::Instant::now(),
+            took: Vec::new(),
+        }
+    }
+
+    /// Ends the phase `name`, which began when the previous one ended.
+    fn done(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        self.took
+            .push((name, (now - self.last).as_secs_f64(), peak_memory()));
+        self.last = now;
+    }
+}
+
+/// `12.3 s (read 4.0 s to peak 0.4 GB, index 6.1 s to peak 0.9 GB, …)`.
+impl std::fmt::Display for Phases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let total: f64 = self.took.iter().map(|(_, s, _)| s).sum();
+        let parts: Vec<String> = self
+            .took
+            .iter()
+            .map(|(name, s, peak)| match peak {
+                Some(kb) => format!("{name} {s:.1} s to peak {:.2} GB", *kb as f64 / 1e6),
+                None => format!("{name} {s:.1} s"),
+            })
+            .collect();
+        write!(f, "{total:.1} s ({})", parts.join(", "))
+    }
+}
+
+/// The process's peak resident memory so far in kB (`VmHWM`; Linux only).
+fn peak_memory() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// `pooling` as this pool can apply it, which the blob records: a `title+`
@@ -350,21 +411,20 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
         );
     }
     let bar = progress::bar(pool.articles.len() * fields, "indexing");
+    // Documents are analysed as the index takes them, one at a time: all
+    // token lists at once would hold every token of the pool as a String
+    // (gigabytes at a million documents).
     let index = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
-        let tokens: Vec<Vec<String>> = pool
-            .articles
-            .iter()
-            .map(|a| {
-                bar.inc(1);
-                let mut tokens = names.get(a.source.as_str()).cloned().unwrap_or_default();
-                if pool.titles_are_headings {
-                    tokens.extend(analyzer.tokens(&a.title));
-                }
-                tokens.extend(analyzer.tokens(text_of(a)));
-                tokens
-            })
-            .collect();
-        InvertedIndex::build(&tokens).map_err(bad_input)
+        let tokens = pool.articles.iter().map(|a| {
+            bar.inc(1);
+            let mut tokens = names.get(a.source.as_str()).cloned().unwrap_or_default();
+            if pool.titles_are_headings {
+                tokens.extend(analyzer.tokens(&a.title));
+            }
+            tokens.extend(analyzer.tokens(text_of(a)));
+            tokens
+        });
+        InvertedIndex::build(tokens).map_err(bad_input)
     };
     let text = index(&|a| &a.text)?;
     let augmented = match n_augmented {

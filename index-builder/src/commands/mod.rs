@@ -22,6 +22,7 @@ mod progress;
 mod ranking;
 mod search;
 mod split;
+mod synth;
 mod trec_eval;
 
 use anyhow::Result;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),
         Command::Fragment(args) => fragment::run(&args),
+        Command::Synth(args) => synth::run(&args),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
             repo,

@@ -38,6 +38,8 @@ use super::evaluate::Evaluation;
 use super::measure::Measure;
 
 pub use holm::holm;
+/// Also the seeded stream `nomos synth` draws synthetic pools from.
+pub use prng::Prng;
 pub use randomization::{is_exact, p_value as randomization_p};
 pub use table::{format_p, latex, markdown};
 

@@ -24,6 +24,7 @@ impl Prng {
         }
     }
 
+    /// The next word of the stream.
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.state;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
