@@ -380,8 +380,16 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     /// Output blob path.
-    #[arg(short = 'o', long = "out")]
-    pub out: PathBuf,
+    #[arg(short = 'o', long = "out", required_unless_present = "split")]
+    pub out: Option<PathBuf>,
+    /// Also, or instead, write the pool fragmented into this directory
+    /// (DIR/meta and DIR/HASH.frag, as `nomos fragment` cuts a blob),
+    /// without the blob's 256 MiB limit on the text. Lexical only.
+    #[arg(long, value_name = "DIR", conflicts_with = "embed")]
+    pub split: Option<PathBuf>,
+    /// A fragment's size limit in bytes, with `--split`.
+    #[arg(long, default_value_t = 65536, requires = "split")]
+    pub max_bytes: usize,
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]
     pub title: Option<String>,

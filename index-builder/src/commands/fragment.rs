@@ -1,13 +1,16 @@
 //! `nomos fragment BLOB DIR`: the blob's postings cut into a meta file and
-//! fragments (`nomos_core::fragments`). Every file is read back through
-//! the reader's checks before the command succeeds; `--plan` ranks a query
+//! fragments (`nomos_core::fragments`); [`write_dir`] writes them, here
+//! and for `nomos build --split`. Every file is read back through the
+//! reader's checks before the command succeeds; `--plan` ranks a query
 //! from the files it needs and prints what it fetched.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Field;
-use nomos_core::fragments::{fragment, FragmentKind, Meta};
+use nomos_core::fragments::{fragment, FragmentKind, Fragmented, Meta};
+
+use super::progress;
 
 use crate::blob_file;
 use crate::cli::FragmentArgs;
@@ -22,40 +25,7 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     let bytes = opened.bytes;
     let made = fragment(&opened.blob, args.max_bytes)
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-    std::fs::create_dir_all(&args.dir)
-        .with_context(|| format!("cannot create {}", args.dir.display()))?;
-    for (file, data) in &made.fragments {
-        write(&args.dir.join(&file.file), data)?;
-    }
-    write(&args.dir.join(META_FILE), &made.meta)?;
-
-    let meta = Meta::load(&made.meta)?;
-    for (number, file) in meta.fragments().iter().enumerate() {
-        let data = std::fs::read(args.dir.join(&file.file))
-            .with_context(|| format!("cannot read back {}", file.file))?;
-        match file.kind {
-            FragmentKind::Postings => drop(meta.open(number, &data)?),
-            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
-        }
-    }
-    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
-        let mut sizes: Vec<u64> = meta
-            .fragments()
-            .iter()
-            .filter(|f| f.kind == kind)
-            .map(|f| f.len)
-            .collect();
-        sizes.sort_unstable();
-        eprintln!(
-            "{:?}: {} fragments of {}..{} bytes (median {}, {} in all)",
-            kind,
-            sizes.len(),
-            sizes.first().unwrap_or(&0),
-            sizes.last().unwrap_or(&0),
-            sizes.get(sizes.len() / 2).unwrap_or(&0),
-            sizes.iter().sum::<u64>(),
-        );
-    }
+    let meta = write_dir(&args.dir, &made)?;
     eprintln!(
         "{}: meta {} bytes; the blob is {} bytes",
         args.dir.display(),
@@ -88,6 +58,52 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Writes `made` into `dir` (the meta last, so a reader never finds a
+/// meta whose fragments are not there yet), reads every file back through
+/// the reader's checks, and prints the fragments' sizes.
+pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let bar = progress::bar(made.fragments.len(), "writing");
+    for (file, data) in &made.fragments {
+        write(&dir.join(&file.file), data)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    write(&dir.join(META_FILE), &made.meta)?;
+
+    let meta = Meta::load(&made.meta)?;
+    let bar = progress::bar(meta.fragments().len(), "checking");
+    for (number, file) in meta.fragments().iter().enumerate() {
+        let data = std::fs::read(dir.join(&file.file))
+            .with_context(|| format!("cannot read back {}", file.file))?;
+        match file.kind {
+            FragmentKind::Postings => drop(meta.open(number, &data)?),
+            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
+        let mut sizes: Vec<u64> = meta
+            .fragments()
+            .iter()
+            .filter(|f| f.kind == kind)
+            .map(|f| f.len)
+            .collect();
+        sizes.sort_unstable();
+        eprintln!(
+            "{:?}: {} fragments of {}..{} bytes (median {}, {} in all)",
+            kind,
+            sizes.len(),
+            sizes.first().unwrap_or(&0),
+            sizes.last().unwrap_or(&0),
+            sizes.get(sizes.len() / 2).unwrap_or(&0),
+            sizes.iter().sum::<u64>(),
+        );
+    }
+    Ok(meta)
 }
 
 fn write(path: &Path, data: &[u8]) -> Result<()> {
