@@ -7,17 +7,14 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use nomos_core::blob::Field;
 use nomos_core::fragments::{fragment, FragmentKind, Fragmented, Meta};
 
+use super::plan::{plan_query, META_FILE};
 use super::progress;
 
 use crate::blob_file;
 use crate::cli::FragmentArgs;
 use crate::error::bad_input;
-
-/// The meta file's name in the directory.
-const META_FILE: &str = "meta";
 
 pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
@@ -33,28 +30,19 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
         bytes.len()
     );
     for query in &args.plan {
-        let tokens = meta.analyzer().tokens(query);
-        let needed = meta.needed(Field::Text, &tokens)?;
-        let mut opened = Vec::with_capacity(needed.len());
-        for &n in &needed {
-            opened.push(meta.open(n, &std::fs::read(args.dir.join(&meta.fragments()[n].file))?)?);
-        }
-        let given: Vec<_> = opened.iter().collect();
-        let hits = meta.rank(Field::Text, meta.bm25_params(), &tokens, &given, 10)?;
-        let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
-        let shown = meta.needed_docs(&docs)?;
+        let plan = plan_query(&args.dir, &meta, query)?;
         let size =
             |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
-        let ranked = made.meta.len() as u64 + size(&needed);
+        let ranked = made.meta.len() as u64 + size(&plan.postings);
         println!(
             "{query:?}: {} tokens; meta + {} postings fragments = {ranked} bytes ({:.1}% of the \
              blob); the top {} in {} documents fragments, {} bytes more",
-            tokens.len(),
-            needed.len(),
+            plan.tokens,
+            plan.postings.len(),
             100.0 * ranked as f64 / bytes.len() as f64,
-            hits.len(),
-            shown.len(),
-            size(&shown),
+            plan.hits,
+            plan.docs.len(),
+            size(&plan.docs),
         );
     }
     Ok(())
