@@ -134,7 +134,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let query_index = unique_ids(input.queries.iter().map(|q| q.id.as_str()), "query")?;
     let mut report = EncodeReport::default();
 
-    let parts = document_parts(docs, &doc_index, text::MAX_TEXT_RAW)?;
+    let parts = document_parts(docs, &doc_index, text::MAX_TEXT_RAW, &|_| {})?;
     let mut areas = Interner::default();
     let docs_section = DocsSection {
         ids: StrTable::build(docs.iter().map(|d| d.id.as_str()))?,
@@ -244,11 +244,14 @@ pub(crate) struct DocumentParts {
 }
 
 /// [`DocumentParts`] of `docs` (whose ids `doc_index` numbers), with at
-/// most `max_text` raw bytes of display text.
+/// most `max_text` raw bytes of display text; `deflated` hears how many
+/// documents' text is deflated, now and then (the slow part, for a
+/// progress bar).
 pub(crate) fn document_parts(
     docs: &[DocumentInput],
     doc_index: &HashMap<&str, u32>,
     max_text: u64,
+    deflated: &dyn Fn(usize),
 ) -> Result<DocumentParts, BlobError> {
     let mut sources = Interner::default();
     let source_of = docs
@@ -260,10 +263,15 @@ pub(crate) fn document_parts(
     let (implicit, unknown_implicit) =
         Csr::resolve(docs.iter().map(|d| &d.implicit_refs), doc_index)?;
     let text = text::encode(
-        docs.iter().map(|d| ArticleTextRef {
-            text: &d.text,
-            paragraphs: &d.paragraphs,
-            augmented: d.augmented.as_deref(),
+        docs.iter().enumerate().map(|(i, d)| {
+            if i % 1024 == 0 {
+                deflated(i);
+            }
+            ArticleTextRef {
+                text: &d.text,
+                paragraphs: &d.paragraphs,
+                augmented: d.augmented.as_deref(),
+            }
         }),
         max_text,
     )?;

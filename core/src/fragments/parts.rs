@@ -169,12 +169,14 @@ pub(super) struct InputDocs<'a> {
 }
 
 impl<'a> InputDocs<'a> {
-    /// Fails on duplicate ids, as encoding a blob does.
-    pub fn new(input: &'a BlobInput<'a>) -> Result<Self, FragmentError> {
+    /// Fails on duplicate ids, as encoding a blob does; `deflated` hears
+    /// how many documents' text is deflated so far.
+    pub fn new(input: &'a BlobInput<'a>, deflated: &dyn Fn(usize)) -> Result<Self, FragmentError> {
         let input_error = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
         let doc_index = unique_ids(input.documents.iter().map(|d| d.id.as_str()), "document")
             .map_err(input_error)?;
-        let parts = document_parts(input.documents, &doc_index, u64::MAX).map_err(input_error)?;
+        let parts =
+            document_parts(input.documents, &doc_index, u64::MAX, deflated).map_err(input_error)?;
         Ok(InputDocs {
             documents: input.documents,
             parts,

@@ -44,11 +44,14 @@ pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentErr
 /// blob, to the same bytes, without making the blob and so without its
 /// limit on the display text's total (its queries, judgments and vectors
 /// are not cut). Also says which references it dropped, as encoding does.
+/// `deflated` hears, now and then, how many documents' text is deflated,
+/// most of the work (for a progress bar).
 pub fn split(
     input: &BlobInput<'_>,
     max_bytes: usize,
+    deflated: &dyn Fn(usize),
 ) -> Result<(Fragmented, EncodeReport), FragmentError> {
-    let docs = InputDocs::new(input)?;
+    let docs = InputDocs::new(input, deflated)?;
     let report = EncodeReport {
         explicit_refs_unknown: docs.parts.unknown_explicit,
         implicit_refs_unknown: docs.parts.unknown_implicit,

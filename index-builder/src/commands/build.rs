@@ -100,12 +100,15 @@ pub fn run(args: BuildArgs) -> Result<()> {
     };
     let mut summary = Vec::new();
     if let Some(dir) = &args.split {
-        let cutting = progress::spinner(format!(
-            "deflating the text and cutting fragments into {}",
-            dir.display()
-        ));
-        let (made, report) = split(&input, args.max_bytes).map_err(bad_input)?;
-        cutting.finish_and_clear();
+        let deflating = progress::bar(documents.len(), "deflating");
+        let (made, report) = split(&input, args.max_bytes, &|done| {
+            deflating.set_position(done as u64);
+            if done + 1024 > documents.len() {
+                deflating.set_message("cutting");
+            }
+        })
+        .map_err(bad_input)?;
+        deflating.finish_and_clear();
         phases.done("cut");
         warn_dropped(&report);
         let listed = fragment::write_dir(dir, &made)?;
