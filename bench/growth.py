@@ -113,7 +113,7 @@ def measure(args, n):
 
 
 def mb(b):
-    return f"{b / 1e6:.2f} MB"
+    return f"{b / 1e6:.2f} MB" if b >= 1e6 else f"{b / 1e3:.0f} kB"
 
 
 def table(rows, browser):
@@ -148,7 +148,7 @@ def svg(rows, browser):
     xs = [r["chunks"] for r in rows]
     panels = [
         ("bytes fetched per 3-term query (brotli)", "bytes", [
-            ("pool (all fragments)", "#999", [r["fragment_bytes"] for r in rows]),
+            ("pool, all fragments (stored)", "#999", [r["fragment_bytes"] for r in rows]),
             ("query, median", "#1f77b4", [r["query_brotli_median"] for r in rows]),
             ("of which the meta", "#2ca02c", [r["meta_brotli"] for r in rows]),
         ] + ([("browser transferred", "#d62728",
@@ -209,14 +209,19 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--browser", type=Path, help="browser measurements (JSON by size)")
     ap.add_argument("--out", type=Path, default=Path("docs"), help="growth.{md,json,svg} here")
+    ap.add_argument("--render", action="store_true",
+                    help="measure nothing: redraw the table and plot from OUT/growth.json")
     args = ap.parse_args()
-    args.work.mkdir(parents=True, exist_ok=True)
     browser = json.loads(args.browser.read_text()) if args.browser else {}
-    rows = []
-    for n in args.sizes:
-        print(f"{n} chunks ...", file=sys.stderr)
-        rows.append(measure(args, n))
-        print(json.dumps(rows[-1]), file=sys.stderr)
+    if args.render:
+        rows = json.loads((args.out / "growth.json").read_text())
+    else:
+        args.work.mkdir(parents=True, exist_ok=True)
+        rows = []
+        for n in args.sizes:
+            print(f"{n} chunks ...", file=sys.stderr)
+            rows.append(measure(args, n))
+            print(json.dumps(rows[-1]), file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "growth.json").write_text(json.dumps(rows, indent=1) + "\n")
     (args.out / "growth.md").write_text(table(rows, browser))
