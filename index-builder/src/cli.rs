@@ -50,6 +50,17 @@ pub struct FragmentArgs {
     pub plan: Vec<String>,
 }
 
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// The fragments directory (`nomos fragment`, `nomos build --split`).
+    pub dir: PathBuf,
+    /// Queries to plan.
+    pub queries: Vec<String>,
+    /// Also plan each non-empty line of this file.
+    #[arg(long = "queries", value_name = "FILE")]
+    pub query_file: Option<PathBuf>,
+}
+
 /// A part of a blob that can live in a sibling file.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SiblingArg {
@@ -96,6 +107,10 @@ pub enum Command {
     /// (DIR/meta, DIR/HASH.frag): a query needs the meta and its terms'
     /// fragments, ranked to the bit as over the blob.
     Fragment(FragmentArgs),
+    /// What queries over a fragmented pool (DIR/meta) fetch, stored and
+    /// brotli-compressed, and how long ranking each takes natively: one
+    /// JSON line for the pool, then one per query.
+    Plan(PlanArgs),
     /// Write a synthetic pool (SYNTHETIC TEXT, NOT LAW) drawn from a real
     /// one's word statistics and shape, for tests and benchmarks at scale;
     /// deterministic for a seed.
@@ -380,8 +395,16 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     /// Output blob path.
-    #[arg(short = 'o', long = "out")]
-    pub out: PathBuf,
+    #[arg(short = 'o', long = "out", required_unless_present = "split")]
+    pub out: Option<PathBuf>,
+    /// Also, or instead, write the pool fragmented into this directory
+    /// (DIR/meta and DIR/HASH.frag, as `nomos fragment` cuts a blob),
+    /// without the blob's 256 MiB limit on the text. Lexical only.
+    #[arg(long, value_name = "DIR", conflicts_with = "embed")]
+    pub split: Option<PathBuf>,
+    /// A fragment's size limit in bytes, with `--split`.
+    #[arg(long, default_value_t = 65536, requires = "split")]
+    pub max_bytes: usize,
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]
     pub title: Option<String>,

@@ -1,4 +1,5 @@
-//! A fragmented pool (`nomos fragment`) ranks to the bit as its blob does:
+//! A fragmented pool (`nomos fragment`) ranks to the bit as its blob does,
+//! and `nomos build --split` writes the very same files:
 //! every STARD query, and for the Danish acts the CRAwLeR-DK sample's
 //! questions and every twentieth title, under okapi, lucene and other k1/b,
 //! each ranked from the meta and only the fragments the query needs. Also
@@ -41,11 +42,16 @@ struct Built {
     meta: Vec<u8>,
 }
 
+/// Also builds the fragments straight from the source (`build --split`)
+/// and asserts they are the very files `nomos fragment` cuts from the
+/// blob.
 fn build(format: &str, source: &str, max_bytes: usize) -> Built {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("pool.blob");
     let frag_dir = dir.path().join("fragments");
+    let split_dir = dir.path().join("split");
     let src = data().join(source);
+    let max_bytes = max_bytes.to_string();
     nomos(&[
         "build",
         "--format",
@@ -53,20 +59,43 @@ fn build(format: &str, source: &str, max_bytes: usize) -> Built {
         src.to_str().unwrap(),
         "-o",
         blob.to_str().unwrap(),
+        "--split",
+        split_dir.to_str().unwrap(),
+        "--max-bytes",
+        &max_bytes,
     ]);
     nomos(&[
         "fragment",
         blob.to_str().unwrap(),
         frag_dir.to_str().unwrap(),
         "--max-bytes",
-        &max_bytes.to_string(),
+        &max_bytes,
     ]);
+    assert_eq!(
+        files(&split_dir),
+        files(&frag_dir),
+        "{source}: build --split"
+    );
     Built {
         blob: std::fs::read(&blob).unwrap(),
         meta: std::fs::read(frag_dir.join("meta")).unwrap(),
         frag_dir,
         _dir: dir,
     }
+}
+
+/// A directory's files, by name.
+fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
 }
 
 impl Built {

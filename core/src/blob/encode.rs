@@ -7,8 +7,8 @@ use xxhash_rust::xxh3::Xxh3;
 
 use super::format::{
     Bm25Defaults, Csr, DenseSection, DenseSet, DocsSection, GraphSection, Header, IdfSection,
-    LexicalSection, Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, VectorField,
-    FORMAT_VERSION, NONE,
+    LexicalSection, Manifest, QrelsSection, QueriesSection, SectionKind, StrTable, TextSection,
+    VectorField, FORMAT_VERSION, NONE,
 };
 use super::sources::SourceInput;
 use super::text::{self, ArticleTextRef};
@@ -134,15 +134,12 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let query_index = unique_ids(input.queries.iter().map(|q| q.id.as_str()), "query")?;
     let mut report = EncodeReport::default();
 
+    let parts = document_parts(docs, &doc_index, text::MAX_TEXT_RAW, &|_| {})?;
     let mut areas = Interner::default();
-    let mut sources = Interner::default();
     let docs_section = DocsSection {
         ids: StrTable::build(docs.iter().map(|d| d.id.as_str()))?,
         titles: StrTable::build(docs.iter().map(|d| d.title.as_str()))?,
-        source_of: docs
-            .iter()
-            .map(|d| sources.intern(Some(&d.source)))
-            .collect(),
+        source_of: parts.source_of,
         area_of: docs
             .iter()
             .map(|d| areas.intern(d.area.as_deref()))
@@ -160,28 +157,20 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
             .collect(),
     };
     let docs_section = DocsSection {
-        sources: StrTable::build(sources.names.iter().map(String::as_str))?,
+        sources: StrTable::build(parts.sources.iter().map(String::as_str))?,
         areas: StrTable::build(areas.names.iter().map(String::as_str))?,
         ..docs_section
     };
     let qrels = qrels_section(input, &query_index, &doc_index, &mut report)?;
-    let (explicit, unknown_explicit) =
-        Csr::resolve(docs.iter().map(|d| &d.explicit_refs), &doc_index)?;
-    let (implicit, unknown_implicit) =
-        Csr::resolve(docs.iter().map(|d| &d.implicit_refs), &doc_index)?;
-    report.explicit_refs_unknown = unknown_explicit;
-    report.implicit_refs_unknown = unknown_implicit;
+    report.explicit_refs_unknown = parts.unknown_explicit;
+    report.implicit_refs_unknown = parts.unknown_implicit;
     let graph = GraphSection {
-        explicit,
-        implicit,
-        unknown_explicit: count(unknown_explicit, "unknown references")?,
-        unknown_implicit: count(unknown_implicit, "unknown references")?,
+        explicit: parts.explicit,
+        implicit: parts.implicit,
+        unknown_explicit: count(parts.unknown_explicit, "unknown references")?,
+        unknown_implicit: count(parts.unknown_implicit, "unknown references")?,
     };
-    let text = text::encode(docs.iter().map(|d| ArticleTextRef {
-        text: &d.text,
-        paragraphs: &d.paragraphs,
-        augmented: d.augmented.as_deref(),
-    }))?;
+    let text = parts.text;
 
     let mut sections: Vec<(SectionKind, rkyv::util::AlignedVec)> = vec![
         (SectionKind::Docs, archive(&docs_section)?),
@@ -205,20 +194,14 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     if let Some(dense) = &input.dense {
         sections.push((SectionKind::Dense, archive(&dense_section(dense, n_docs)?)?));
     }
-    let dfs = input
-        .text_index
-        .doc_freqs()
-        .iter()
-        .chain(input.augmented_index.iter().flat_map(|i| i.doc_freqs()))
-        .copied();
-    let idf = IdfTable::compute(u64::from(n_docs), dfs);
+    let idf = idf_table(input);
     let idf_section = IdfSection {
         dfs: idf.dfs().to_vec(),
         okapi: idf.okapi_values().to_vec(),
         lucene: idf.lucene_values().to_vec(),
     };
     sections.push((SectionKind::Idf, archive(&idf_section)?));
-    if let Some(names) = super::sources::section(&sources.names, input.sources)? {
+    if let Some(names) = super::sources::section(&parts.sources, input.sources)? {
         sections.push((SectionKind::Sources, archive(&names)?));
     }
 
@@ -242,6 +225,76 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
         (kind.tag(), flags, bytes.as_slice())
     }));
     Ok((frame::assemble(FORMAT_VERSION, &parts)?, report))
+}
+
+/// What a blob and a fragmented pool make alike of the documents: each
+/// one's source (names in first-seen order), the cross-references
+/// resolved to documents, and the display text in deflated blocks.
+pub(crate) struct DocumentParts {
+    /// Distinct source names, first seen first.
+    pub sources: Vec<String>,
+    /// Each document's index into `sources`.
+    pub source_of: Vec<u32>,
+    pub explicit: Csr,
+    pub implicit: Csr,
+    /// References naming no document, dropped.
+    pub unknown_explicit: usize,
+    pub unknown_implicit: usize,
+    pub text: TextSection,
+}
+
+/// [`DocumentParts`] of `docs` (whose ids `doc_index` numbers), with at
+/// most `max_text` raw bytes of display text; `deflated` hears how many
+/// documents' text is deflated, now and then (the slow part, for a
+/// progress bar).
+pub(crate) fn document_parts(
+    docs: &[DocumentInput],
+    doc_index: &HashMap<&str, u32>,
+    max_text: u64,
+    deflated: &dyn Fn(usize),
+) -> Result<DocumentParts, BlobError> {
+    let mut sources = Interner::default();
+    let source_of = docs
+        .iter()
+        .map(|d| sources.intern(Some(&d.source)))
+        .collect();
+    let (explicit, unknown_explicit) =
+        Csr::resolve(docs.iter().map(|d| &d.explicit_refs), doc_index)?;
+    let (implicit, unknown_implicit) =
+        Csr::resolve(docs.iter().map(|d| &d.implicit_refs), doc_index)?;
+    let text = text::encode(
+        docs.iter().enumerate().map(|(i, d)| {
+            if i % 1024 == 0 {
+                deflated(i);
+            }
+            ArticleTextRef {
+                text: &d.text,
+                paragraphs: &d.paragraphs,
+                augmented: d.augmented.as_deref(),
+            }
+        }),
+        max_text,
+    )?;
+    Ok(DocumentParts {
+        sources: sources.names,
+        source_of,
+        explicit,
+        implicit,
+        unknown_explicit,
+        unknown_implicit,
+        text,
+    })
+}
+
+/// BM25's idf logarithms over every lexical field's document frequencies.
+pub(crate) fn idf_table(input: &BlobInput<'_>) -> IdfTable {
+    let dfs = input
+        .text_index
+        .doc_freqs()
+        .iter()
+        .chain(input.augmented_index.iter().flat_map(|i| i.doc_freqs()))
+        .copied();
+    IdfTable::compute(input.documents.len() as u64, dfs)
 }
 
 /// xxh3-128 over the sections after the header, in table order.
@@ -277,11 +330,11 @@ where
     rkyv::to_bytes::<rancor::Error>(value).map_err(|e| BlobError::Input(format!("rkyv: {e}")))
 }
 
-fn count(n: usize, what: &str) -> Result<u32, BlobError> {
+pub(crate) fn count(n: usize, what: &str) -> Result<u32, BlobError> {
     u32::try_from(n).map_err(|_| BlobError::Input(format!("too many {what} for a u32")))
 }
 
-fn unique_ids<'a>(
+pub(crate) fn unique_ids<'a>(
     ids: impl Iterator<Item = &'a str>,
     what: &str,
 ) -> Result<HashMap<&'a str, u32>, BlobError> {

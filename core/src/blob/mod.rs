@@ -97,7 +97,7 @@ use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
 
-pub(crate) use encode::archive;
+pub(crate) use encode::{archive, document_parts, idf_table, unique_ids, DocumentParts};
 pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
 };

@@ -32,7 +32,7 @@ const MAX_BLOCK_RAW: usize = 16 << 20;
 /// Most raw bytes all blocks may hold together: every block is inflated
 /// (one at a time) when a blob loads, so this bounds the load's work. The
 /// Danish acts hold 3.45 MB.
-const MAX_TEXT_RAW: u64 = 256 << 20;
+pub(crate) const MAX_TEXT_RAW: u64 = 256 << 20;
 
 /// The text is not stored; it is the paragraphs joined by `\n`.
 const JOINED: u8 = 1;
@@ -58,8 +58,12 @@ pub struct ArticleTextRef<'a> {
     pub augmented: Option<&'a str>,
 }
 
-pub fn encode<'a>(
+/// The text section with at most `max_total` raw bytes in all: a blob
+/// keeps [`MAX_TEXT_RAW`] (it inflates every block on load), a fragmented
+/// pool none (a reader inflates only its documents fragments' blocks).
+pub(crate) fn encode<'a>(
     docs: impl IntoIterator<Item = ArticleTextRef<'a>>,
+    max_total: u64,
 ) -> Result<TextSection, BlobError> {
     let too_big = || BlobError::Input("display text exceeds 4 GiB".into());
     let mut section = TextSection {
@@ -88,12 +92,12 @@ pub fn encode<'a>(
         let before = block.len();
         write_record(&mut block, doc).ok_or_else(too_big)?;
         total += (block.len() - before) as u64;
-        if block.len() > MAX_BLOCK_RAW || total > MAX_TEXT_RAW {
+        if block.len() > MAX_BLOCK_RAW || total > max_total {
             return Err(BlobError::Input(format!(
                 "document {n_docs}: display text over the blob's limits \
                  ({} MiB in a block, {} MiB in all)",
                 MAX_BLOCK_RAW >> 20,
-                MAX_TEXT_RAW >> 20
+                max_total >> 20
             )));
         }
         n_docs = n_docs.checked_add(1).ok_or_else(too_big)?;
@@ -390,11 +394,14 @@ mod tests {
     }
 
     fn archive(docs: &[ArticleText]) -> rkyv::util::AlignedVec {
-        let section = encode(docs.iter().map(|d| ArticleTextRef {
-            text: &d.text,
-            paragraphs: &d.paragraphs,
-            augmented: d.augmented.as_deref(),
-        }))
+        let section = encode(
+            docs.iter().map(|d| ArticleTextRef {
+                text: &d.text,
+                paragraphs: &d.paragraphs,
+                augmented: d.augmented.as_deref(),
+            }),
+            MAX_TEXT_RAW,
+        )
         .unwrap();
         rkyv::to_bytes::<rkyv::rancor::Error>(&section).unwrap()
     }
@@ -505,11 +512,14 @@ mod tests {
     #[test]
     fn the_encoder_refuses_a_block_over_the_cap() {
         let text = "a".repeat(MAX_BLOCK_RAW);
-        let err = encode([ArticleTextRef {
-            text: &text,
-            paragraphs: &[],
-            augmented: None,
-        }])
+        let err = encode(
+            [ArticleTextRef {
+                text: &text,
+                paragraphs: &[],
+                augmented: None,
+            }],
+            MAX_TEXT_RAW,
+        )
         .unwrap_err();
         assert!(
             err.to_string().contains("document 0: display text over"),

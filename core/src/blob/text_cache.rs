@@ -89,11 +89,14 @@ mod tests {
         let texts: Vec<String> = (0..n)
             .map(|i| format!("§ {i}. {}", "tekst ".repeat(size / 6)))
             .collect();
-        let section: TextSection = encode(texts.iter().map(|t| ArticleTextRef {
-            text: t,
-            paragraphs: &[],
-            augmented: None,
-        }))
+        let section: TextSection = encode(
+            texts.iter().map(|t| ArticleTextRef {
+                text: t,
+                paragraphs: &[],
+                augmented: None,
+            }),
+            u64::MAX,
+        )
         .unwrap();
         (
             texts,

@@ -17,7 +17,7 @@ use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
-pub const FRAGMENT_VERSION: u32 = 1;
+pub const FRAGMENT_VERSION: u32 = 2;
 /// The first eight bytes of a meta file.
 pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
 /// The first eight bytes of a fragment file.
@@ -68,12 +68,11 @@ pub struct MetaSection {
     pub analyzer: String,
     /// The pool's BM25 defaults.
     pub bm25: Bm25Defaults,
-    /// The content hash of the blob the fragments were made from.
-    pub blob_hash: u128,
+    /// xxh3-128 over the fragments' hashes in number order: the pool's
+    /// identity, the same whether cut from a blob or by the builder.
+    pub content_hash: u128,
     /// Documents in the pool.
     pub n_docs: u32,
-    /// BM25's idf logarithms by document frequency (the blob's `IDFL`).
-    pub idf: IdfSection,
     /// One directory per lexical field, the text first.
     pub fields: Vec<FieldMeta>,
     /// Distinct source names (the blob's order); documents index them.
@@ -118,11 +117,16 @@ pub struct FragmentEntry {
 
 /// A range of one field's terms with their postings, which are the
 /// blob's lists byte for byte, and beside them each posting's document
-/// length, for BM25's norm.
+/// length, for BM25's norm, and the idf logarithms of their document
+/// frequencies (in a fragment, not the meta: the table grows with the
+/// vocabulary, and a query needs only its terms' rows).
 #[derive(Archive, Serialize, Debug)]
 pub struct PostingsSection {
     /// Which field.
     pub field: FieldTag,
+    /// The blob's `IDFL` rows of the document frequencies of this
+    /// fragment's terms.
+    pub idf: IdfSection,
     /// The terms, ascending.
     pub terms: StrTable,
     /// Documents per term.

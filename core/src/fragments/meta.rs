@@ -10,7 +10,7 @@ use super::format::{
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
 use crate::blob::{access, aligned, frame, BlobError, Field};
-use crate::search::{Bm25Params, IdfTable};
+use crate::search::Bm25Params;
 
 const SECTION: &str = "meta";
 
@@ -19,9 +19,8 @@ const SECTION: &str = "meta";
 pub struct Meta {
     pub(super) analyzer: Analyzer,
     pub(super) bm25: Bm25Params,
-    pub(super) blob_hash: u128,
+    pub(super) content_hash: u128,
     pub(super) n_docs: u32,
-    pub(super) idf: IdfTable,
     pub(super) fields: Vec<FieldDirectory>,
     pub(super) sources: Vec<String>,
     /// The first document of each documents fragment, ascending from 0.
@@ -54,7 +53,7 @@ impl FieldDirectory {
 impl Meta {
     /// Checks `bytes` as a meta file: frame (magic, version, length,
     /// checksum), archive, and consistency (a known analyzer, valid BM25
-    /// defaults, the idf table, each field's directory ascending and over
+    /// defaults, each field's directory ascending and over
     /// fragments it alone lists).
     pub fn load(bytes: &[u8]) -> Result<Meta, FragmentError> {
         let bad = |msg: String| FragmentError::Meta(BlobError::invalid(SECTION, msg));
@@ -76,13 +75,6 @@ impl Meta {
         if n_docs == 0 {
             return Err(bad("no documents".into()));
         }
-        let idf = IdfTable::from_parts(
-            u64::from(n_docs),
-            m.idf.dfs.iter().map(|d| d.to_native()).collect(),
-            m.idf.okapi.iter().map(|v| v.to_native()).collect(),
-            m.idf.lucene.iter().map(|v| v.to_native()).collect(),
-        )
-        .map_err(|e| bad(format!("idf table: {e}")))?;
         let mut fragments: Vec<FragmentRef> = m
             .fragments
             .iter()
@@ -159,9 +151,8 @@ impl Meta {
         Ok(Meta {
             analyzer,
             bm25,
-            blob_hash: m.blob_hash.to_native(),
+            content_hash: m.content_hash.to_native(),
             n_docs,
-            idf,
             fields,
             sources: m.sources.iter().map(str::to_owned).collect(),
             doc_starts,
@@ -180,9 +171,10 @@ impl Meta {
         self.bm25
     }
 
-    /// The content hash of the blob the fragments were made from.
-    pub fn blob_hash(&self) -> u128 {
-        self.blob_hash
+    /// The pool's identity: xxh3-128 over its fragments' hashes, the same
+    /// for the same pool cut the same way, from a blob or by the builder.
+    pub fn content_hash(&self) -> u128 {
+        self.content_hash
     }
 
     /// Documents in the pool.

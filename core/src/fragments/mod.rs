@@ -3,14 +3,17 @@
 //! range, so that what a BM25 query downloads grows with the query, not
 //! with the pool.
 //!
-//! [`fragment`] cuts a whole blob: each lexical field's terms, in byte
+//! [`fragment`] cuts a whole blob, and [`split`] what the builder would
+//! encode into one (so past the blob's limits), by the same code: each
+//! lexical field's terms, in byte
 //! order, into runs of about a size limit, and the documents into runs of
 //! whole text blocks, one file each, named by the xxh3-128 of its bytes
 //! (see [`mod@format`]). A postings fragment carries, besides the blob's
 //! posting lists, each posting's document length, so exact BM25 needs
-//! nothing of the documents it does not score. The meta file holds what
-//! every query needs: the analyzer, the BM25 defaults, the document count,
-//! the idf logarithms, per field the total length, the vocabulary's size
+//! nothing of the documents it does not score, and the idf logarithms of
+//! its terms' document frequencies. The meta file holds what every query
+//! needs: the analyzer, the BM25 defaults, the document count, per field
+//! the total length, the vocabulary's size
 //! and okapi's sum of log ratios (for the epsilon floor), the first term
 //! of each postings fragment, the first document of each documents
 //! fragment, and every fragment's hash and length.
@@ -28,6 +31,7 @@
 mod error;
 pub mod format;
 mod meta;
+mod parts;
 mod read_docs;
 mod reader;
 mod relist;
@@ -39,7 +43,7 @@ pub use meta::Meta;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use relist::relist;
-pub use write::{fragment, Fragmented, MIN_FRAGMENT_BYTES};
+pub use write::{fragment, split, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

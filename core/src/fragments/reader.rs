@@ -1,6 +1,7 @@
 //! Opening postings fragments and ranking BM25 over them, to the bit as
 //! [`crate::search::Bm25Scorer`] ranks the whole blob: the same idf (the
-//! blob's logarithms, okapi's floor from the vocabulary's sum), the same
+//! blob's logarithms, carried by each fragment for its terms; okapi's
+//! floor from the vocabulary's sum in the meta), the same
 //! length norms (each posting carries its document's length), and each
 //! document's contributions added in query-token order.
 
@@ -27,6 +28,8 @@ pub struct TermFragment {
     postings: Vec<u8>,
     /// Each posting's document length, in posting order.
     lens: Vec<u32>,
+    /// The idf logarithms of its terms' document frequencies.
+    idf: IdfTable,
     /// Where each term's lengths start in `lens`.
     len_starts: Vec<usize>,
 }
@@ -52,7 +55,8 @@ impl Meta {
     /// the meta lists (length and hash), its archive, and its contents
     /// (the field and term range the directory gives it, every posting
     /// through [`check_lists`], a length per posting, none below its term
-    /// frequency).
+    /// frequency, an idf row per document frequency, each checked against
+    /// the local `ln`).
     pub fn open(&self, number: usize, bytes: &[u8]) -> Result<TermFragment, FragmentError> {
         let section = self.checked(number, bytes, POSTINGS_TAG)?;
         let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
@@ -77,6 +81,21 @@ impl Meta {
         let postings = p.postings.to_vec();
         check_lists(&doc_freqs, &offsets, &postings, self.n_docs)
             .map_err(|e| inconsistent(e.to_string()))?;
+        let idf = IdfTable::from_parts(
+            u64::from(self.n_docs),
+            p.idf.dfs.iter().map(|d| d.to_native()).collect(),
+            p.idf.okapi.iter().map(|v| v.to_native()).collect(),
+            p.idf.lucene.iter().map(|v| v.to_native()).collect(),
+        )
+        .map_err(|e| inconsistent(format!("idf table: {e}")))?;
+        // A frequency the table lacks would fall back to the local `ln`,
+        // which in WebAssembly can differ in the last bit.
+        if let Some(df) = doc_freqs
+            .iter()
+            .find(|df| idf.dfs().binary_search(df).is_err())
+        {
+            return Err(inconsistent(format!("no idf for document frequency {df}")));
+        }
         let mut lens = Vec::new();
         let mut len_starts = Vec::with_capacity(terms.len());
         let mut rest = p.lens.as_slice();
@@ -107,6 +126,7 @@ impl Meta {
             postings,
             lens,
             len_starts,
+            idf,
         })
     }
 
@@ -152,9 +172,9 @@ impl Meta {
             };
             let idf = match params.variant {
                 Bm25Variant::Okapi => {
-                    okapi_floored(IdfTable::okapi(Some(&self.idf), n_docs, df), floor)
+                    okapi_floored(IdfTable::okapi(Some(&fragment.idf), n_docs, df), floor)
                 }
-                Bm25Variant::Lucene => lucene_term_idf(Some(&self.idf), n_docs, df),
+                Bm25Variant::Lucene => lucene_term_idf(Some(&fragment.idf), n_docs, df),
             };
             merged.clear();
             let mut next = 0;

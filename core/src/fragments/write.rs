@@ -1,17 +1,19 @@
-//! [`fragment`]: a whole blob cut into a meta file, postings fragments by
-//! term range and documents fragments by document range, each of bounded
-//! size.
+//! [`fragment`] (a whole blob) and [`split`] (a builder's input, no blob
+//! made): a pool cut into a meta file, postings fragments by term range
+//! and documents fragments by document range, each of bounded size, by
+//! one cutting code over [`Parts`].
 
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{xxh3_128, Xxh3};
 
 use super::format::{
     fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PostingsSection,
     FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
 };
+use super::parts::{BlobDocs, InputDocs, Parts};
 use super::write_docs::docs_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
-use crate::blob::{archive, frame, Blob, BlobError};
+use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport};
 use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
@@ -28,47 +30,66 @@ pub struct Fragmented {
 }
 
 /// Cuts `blob` (loaded, with its text: a whole blob, or a light one with
-/// its text file attached): each lexical
-/// field into fragments of whole terms in byte order, the documents into
-/// fragments of consecutive whole text blocks, each about `max_bytes` at
-/// most (a term's postings or a text block larger than that gets a
-/// fragment of its own); and writes the meta file that lists them.
+/// its text file attached): each lexical field into fragments of whole
+/// terms in byte order, the documents into fragments of consecutive whole
+/// text blocks, each about `max_bytes` at most (a term's postings or a
+/// text block larger than that gets a fragment of its own); and writes the
+/// meta file that lists them.
 pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentError> {
+    let docs = BlobDocs::new(blob);
+    cut(&Parts::of_blob(blob, &docs)?, max_bytes)
+}
+
+/// Cuts what `input` would encode into a blob as [`fragment`] cuts that
+/// blob, to the same bytes, without making the blob and so without its
+/// limit on the display text's total (its queries, judgments and vectors
+/// are not cut). Also says which references it dropped, as encoding does.
+/// `deflated` hears, now and then, how many documents' text is deflated,
+/// most of the work (for a progress bar).
+pub fn split(
+    input: &BlobInput<'_>,
+    max_bytes: usize,
+    deflated: &dyn Fn(usize),
+) -> Result<(Fragmented, EncodeReport), FragmentError> {
+    let docs = InputDocs::new(input, deflated)?;
+    let report = EncodeReport {
+        explicit_refs_unknown: docs.parts.unknown_explicit,
+        implicit_refs_unknown: docs.parts.unknown_implicit,
+        ..EncodeReport::default()
+    };
+    Ok((cut(&Parts::of_input(input, &docs), max_bytes)?, report))
+}
+
+fn cut(pool: &Parts<'_>, max_bytes: usize) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
             "a fragment size limit of {max_bytes} bytes is below the minimum, \
              {MIN_FRAGMENT_BYTES}"
         )));
     }
-    let n_docs = blob.n_docs();
-    let fields_in: Vec<_> = blob.fields().collect();
-    let idf = match blob.idf_table() {
-        Some(table) => table.clone(),
-        None => IdfTable::compute(
-            n_docs as u64,
-            fields_in
-                .iter()
-                .filter_map(|&f| blob.index(f))
-                .flat_map(|index| index.doc_freqs().iter().copied()),
-        ),
-    };
+    let n_docs = pool.n_docs as u64;
     let mut fragments = Vec::new();
     let mut fields = Vec::new();
-    for field in fields_in {
-        let Some(index) = blob.index(field) else {
-            continue;
-        };
+    for &(field, index) in &pool.fields {
+        if index.n_docs() != pool.n_docs {
+            return Err(FragmentError::Input(format!(
+                "the {} index covers {} documents, not {}",
+                field.name(),
+                index.n_docs(),
+                pool.n_docs
+            )));
+        }
         let ratios: Vec<f64> = index
             .doc_freqs()
             .iter()
-            .map(|&df| IdfTable::okapi(Some(&idf), n_docs as u64, df))
+            .map(|&df| IdfTable::okapi(Some(&pool.idf), n_docs, df))
             .collect();
         let mut first_terms = Vec::new();
         let mut numbers = Vec::new();
         for group in term_groups(index, max_bytes) {
             first_terms.push(index.term(group[0]).unwrap_or_default());
             numbers.push(count(fragments.len())?);
-            let bytes = postings_file(index, field.into(), &group)?;
+            let bytes = postings_file(index, field.into(), &pool.idf, &group)?;
             fragments.push((listed(FragmentKind::Postings, &bytes), bytes));
         }
         fields.push(FieldMeta {
@@ -82,24 +103,22 @@ pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentErr
     }
     let mut doc_starts = Vec::new();
     let mut doc_fragments = Vec::new();
-    for (first_doc, bytes) in docs_files(blob, max_bytes)? {
+    for (first_doc, bytes) in docs_files(pool, max_bytes)? {
         doc_starts.push(first_doc);
         doc_fragments.push(count(fragments.len())?);
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
-    let header = blob.header();
+    let mut pool_hash = Xxh3::new();
+    for (f, _) in &fragments {
+        pool_hash.update(&f.hash.to_le_bytes());
+    }
     let meta = MetaSection {
-        analyzer: header.analyzer.clone(),
-        bm25: header.bm25,
-        blob_hash: header.content_hash,
-        n_docs: count(n_docs)?,
-        idf: IdfSection {
-            dfs: idf.dfs().to_vec(),
-            okapi: idf.okapi_values().to_vec(),
-            lucene: idf.lucene_values().to_vec(),
-        },
+        analyzer: pool.analyzer.to_owned(),
+        bm25: pool.bm25,
+        content_hash: pool_hash.digest128(),
+        n_docs: count(pool.n_docs)?,
         fields,
-        sources: StrTable::build(blob.sources()).map_err(input)?,
+        sources: StrTable::build(pool.sources.iter().copied()).map_err(input)?,
         doc_starts,
         doc_fragments,
         fragments: fragments
@@ -160,10 +179,12 @@ fn cost_of_term(index: &InvertedIndex, t: u32) -> usize {
     index.term(t).map_or(0, str::len) + 12 + postings as usize + 2 * df
 }
 
-/// The fragment file of `terms` (ids of `index`, in byte order).
+/// The fragment file of `terms` (ids of `index`, in byte order), with
+/// the idf logarithms of their document frequencies taken from `idf`.
 fn postings_file(
     index: &InvertedIndex,
     field: FieldTag,
+    idf: &IdfTable,
     terms: &[u32],
 ) -> Result<Vec<u8>, FragmentError> {
     let mut postings = Vec::new();
@@ -177,8 +198,26 @@ fn postings_file(
             varint::encode(index.doc_lens()[p.doc as usize], &mut lens);
         }
     }
+    let mut dfs: Vec<u32> = terms
+        .iter()
+        .map(|&t| index.doc_freqs()[t as usize])
+        .collect();
+    dfs.sort_unstable();
+    dfs.dedup();
+    let n_docs = idf.n_docs();
     let section = PostingsSection {
         field,
+        idf: IdfSection {
+            okapi: dfs
+                .iter()
+                .map(|&df| IdfTable::okapi(Some(idf), n_docs, df))
+                .collect(),
+            lucene: dfs
+                .iter()
+                .map(|&df| IdfTable::lucene(Some(idf), n_docs, df))
+                .collect(),
+            dfs,
+        },
         terms: StrTable::build(terms.iter().map(|&t| index.term(t).unwrap_or_default()))
             .map_err(input)?,
         doc_freqs: terms

@@ -1,4 +1,5 @@
-//! `nomos build`: read a source, analyse and index it, write a blob.
+//! `nomos build`: read a source, analyse and index it, write a blob, or
+//! fragments (`--split`), or both.
 //!
 //! Policy for dubious input (never silent): duplicate document or query ids
 //! fail; judgments naming unknown queries or documents are dropped; empty
@@ -14,10 +15,11 @@ use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
 use nomos_core::dense::{DenseIndex, Passages};
 use nomos_core::embed::Pooling;
+use nomos_core::fragments::split;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
-use super::{analyzer_by_name, progress};
+use super::{analyzer_by_name, fragment, progress};
 use crate::cli::{BuildArgs, SourceFormat};
 use crate::embedder;
 use crate::error::bad_input;
@@ -96,19 +98,44 @@ pub fn run(args: BuildArgs) -> Result<()> {
         }),
         sources: &sources,
     };
-    let encoding = progress::spinner("encoding the blob".into());
-    let (bytes, report) = encode(&input).map_err(bad_input)?;
-    encoding.finish_and_clear();
-    phases.done("encode");
-    warn_dropped(&report);
-    write_atomically(&args.out, &bytes)?;
-    phases.done("write");
+    let mut summary = Vec::new();
+    if let Some(dir) = &args.split {
+        let deflating = progress::bar(documents.len(), "deflating");
+        let (made, report) = split(&input, args.max_bytes, &|done| {
+            deflating.set_position(done as u64);
+            if done + 1024 > documents.len() {
+                deflating.set_message("cutting");
+            }
+        })
+        .map_err(bad_input)?;
+        deflating.finish_and_clear();
+        phases.done("cut");
+        warn_dropped(&report);
+        let listed = fragment::write_dir(dir, &made)?;
+        phases.done("write fragments");
+        summary.push(format!(
+            "{} ({} fragments, {} bytes; meta {} bytes)",
+            dir.display(),
+            listed.fragments().len(),
+            listed.fragments().iter().map(|f| f.len).sum::<u64>(),
+            made.meta.len()
+        ));
+    }
+    if let Some(out) = &args.out {
+        let encoding = progress::spinner("encoding the blob".into());
+        let (bytes, report) = encode(&input).map_err(bad_input)?;
+        encoding.finish_and_clear();
+        phases.done("encode");
+        warn_dropped(&report);
+        write_atomically(out, &bytes)?;
+        phases.done("write");
+        summary.push(format!("{} ({} bytes)", out.display(), bytes.len()));
+    }
     eprintln!(
-        "wrote {} ({} documents, {} queries, {} bytes) in {}",
-        args.out.display(),
+        "wrote {} ({} documents, {} queries) in {}",
+        summary.join(" and "),
         documents.len(),
         queries.len(),
-        bytes.len(),
         phases
     );
     Ok(())

@@ -1,20 +1,20 @@
 //! `nomos fragment BLOB DIR`: the blob's postings cut into a meta file and
-//! fragments (`nomos_core::fragments`). Every file is read back through
-//! the reader's checks before the command succeeds; `--plan` ranks a query
+//! fragments (`nomos_core::fragments`); [`write_dir`] writes them, here
+//! and for `nomos build --split`. Every file is read back through the
+//! reader's checks before the command succeeds; `--plan` ranks a query
 //! from the files it needs and prints what it fetched.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use nomos_core::blob::Field;
-use nomos_core::fragments::{fragment, FragmentKind, Meta};
+use nomos_core::fragments::{fragment, FragmentKind, Fragmented, Meta};
+
+use super::plan::{plan_query, META_FILE};
+use super::progress;
 
 use crate::blob_file;
 use crate::cli::FragmentArgs;
 use crate::error::bad_input;
-
-/// The meta file's name in the directory.
-const META_FILE: &str = "meta";
 
 pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
@@ -22,22 +22,57 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     let bytes = opened.bytes;
     let made = fragment(&opened.blob, args.max_bytes)
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-    std::fs::create_dir_all(&args.dir)
-        .with_context(|| format!("cannot create {}", args.dir.display()))?;
-    for (file, data) in &made.fragments {
-        write(&args.dir.join(&file.file), data)?;
+    let meta = write_dir(&args.dir, &made)?;
+    eprintln!(
+        "{}: meta {} bytes; the blob is {} bytes",
+        args.dir.display(),
+        made.meta.len(),
+        bytes.len()
+    );
+    for query in &args.plan {
+        let plan = plan_query(&args.dir, &meta, query)?;
+        let size =
+            |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
+        let ranked = made.meta.len() as u64 + size(&plan.postings);
+        println!(
+            "{query:?}: {} tokens; meta + {} postings fragments = {ranked} bytes ({:.1}% of the \
+             blob); the top {} in {} documents fragments, {} bytes more",
+            plan.tokens,
+            plan.postings.len(),
+            100.0 * ranked as f64 / bytes.len() as f64,
+            plan.hits,
+            plan.docs.len(),
+            size(&plan.docs),
+        );
     }
-    write(&args.dir.join(META_FILE), &made.meta)?;
+    Ok(())
+}
+
+/// Writes `made` into `dir` (the meta last, so a reader never finds a
+/// meta whose fragments are not there yet), reads every file back through
+/// the reader's checks, and prints the fragments' sizes.
+pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let bar = progress::bar(made.fragments.len(), "writing");
+    for (file, data) in &made.fragments {
+        write(&dir.join(&file.file), data)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    write(&dir.join(META_FILE), &made.meta)?;
 
     let meta = Meta::load(&made.meta)?;
+    let bar = progress::bar(meta.fragments().len(), "checking");
     for (number, file) in meta.fragments().iter().enumerate() {
-        let data = std::fs::read(args.dir.join(&file.file))
+        let data = std::fs::read(dir.join(&file.file))
             .with_context(|| format!("cannot read back {}", file.file))?;
         match file.kind {
             FragmentKind::Postings => drop(meta.open(number, &data)?),
             FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
         }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     for kind in [FragmentKind::Postings, FragmentKind::Docs] {
         let mut sizes: Vec<u64> = meta
             .fragments()
@@ -56,38 +91,7 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
             sizes.iter().sum::<u64>(),
         );
     }
-    eprintln!(
-        "{}: meta {} bytes; the blob is {} bytes",
-        args.dir.display(),
-        made.meta.len(),
-        bytes.len()
-    );
-    for query in &args.plan {
-        let tokens = meta.analyzer().tokens(query);
-        let needed = meta.needed(Field::Text, &tokens)?;
-        let mut opened = Vec::with_capacity(needed.len());
-        for &n in &needed {
-            opened.push(meta.open(n, &std::fs::read(args.dir.join(&meta.fragments()[n].file))?)?);
-        }
-        let given: Vec<_> = opened.iter().collect();
-        let hits = meta.rank(Field::Text, meta.bm25_params(), &tokens, &given, 10)?;
-        let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
-        let shown = meta.needed_docs(&docs)?;
-        let size =
-            |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
-        let ranked = made.meta.len() as u64 + size(&needed);
-        println!(
-            "{query:?}: {} tokens; meta + {} postings fragments = {ranked} bytes ({:.1}% of the \
-             blob); the top {} in {} documents fragments, {} bytes more",
-            tokens.len(),
-            needed.len(),
-            100.0 * ranked as f64 / bytes.len() as f64,
-            hits.len(),
-            shown.len(),
-            size(&shown),
-        );
-    }
-    Ok(())
+    Ok(meta)
 }
 
 fn write(path: &Path, data: &[u8]) -> Result<()> {

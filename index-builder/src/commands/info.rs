@@ -153,7 +153,7 @@ fn gzip_len(data: &[u8]) -> Result<usize> {
     Ok(enc.finish()?.len())
 }
 
-fn brotli_len(data: &[u8]) -> Result<usize> {
+pub(super) fn brotli_len(data: &[u8]) -> Result<usize> {
     let mut out = Vec::new();
     {
         let mut enc = brotli::CompressorWriter::new(&mut out, 1 << 16, 11, 22);

@@ -18,6 +18,7 @@ mod manifest;
 mod method;
 mod metrics_json;
 mod model;
+mod plan;
 mod progress;
 mod ranking;
 mod search;
@@ -44,6 +45,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),
         Command::Fragment(args) => fragment::run(&args),
+        Command::Plan(args) => plan::run(&args),
         Command::Synth(args) => synth::run(&args),
         Command::Manifest { dir } => manifest::run(&dir),
         Command::Fetch(FetchCommand::Hf {
