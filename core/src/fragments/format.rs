@@ -5,7 +5,11 @@
 //! meta      NOMOSMET  FMET  MetaSection     what every query needs
 //! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
 //! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
+//! fragment  NOMOSFRG  FVEC  ListsSection    a range of inverted lists
 //! ```
+//!
+//! Version 2 added the dense directory (`MetaSection::dense`) and the
+//! lists fragments.
 //!
 //! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
 //! plus `.frag`, and the meta lists each fragment's hash and length, so a
@@ -17,7 +21,7 @@ use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
-pub const FRAGMENT_VERSION: u32 = 1;
+pub const FRAGMENT_VERSION: u32 = 2;
 /// The first eight bytes of a meta file.
 pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
 /// The first eight bytes of a fragment file.
@@ -28,6 +32,8 @@ pub const META_TAG: [u8; 4] = *b"FMET";
 pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
 /// A documents fragment's one section.
 pub const DOCS_TAG: [u8; 4] = *b"FDOC";
+/// A lists fragment's one section.
+pub const LISTS_TAG: [u8; 4] = *b"FVEC";
 
 /// The file name of the fragment whose bytes hash to `hash`.
 pub fn fragment_file(hash: u128) -> String {
@@ -84,6 +90,32 @@ pub struct MetaSection {
     pub doc_fragments: Vec<u32>,
     /// Every fragment, by number.
     pub fragments: Vec<FragmentEntry>,
+    /// The document vectors' inverted lists, when the pool has vectors
+    /// and was cut with them.
+    pub dense: Option<DenseMeta>,
+}
+
+/// What a dense query needs before it fetches lists: the model, the
+/// centroids it scores, and where each list is.
+#[derive(Archive, Serialize, Debug)]
+pub struct DenseMeta {
+    /// The model the vectors come from; a query must be embedded with it.
+    pub model: String,
+    /// Its manifest's hash.
+    pub manifest_hash: String,
+    /// Values per vector.
+    pub dim: u32,
+    /// `lists × dim` int8 codes of the centroids (see
+    /// [`crate::dense::Ivf`]).
+    pub centroid_codes: Vec<i8>,
+    /// One scale per centroid.
+    pub centroid_scales: Vec<f32>,
+    /// Vectors per list (what probing it fetches).
+    pub list_sizes: Vec<u32>,
+    /// The first list of each lists fragment, ascending from 0.
+    pub list_starts: Vec<u32>,
+    /// The fragment number of each range of lists.
+    pub list_fragments: Vec<u32>,
 }
 
 /// One lexical field's statistics and term directory.
@@ -157,4 +189,21 @@ pub struct DocsSection {
     pub explicit: Csr,
     /// Siblings, likewise.
     pub implicit: Csr,
+}
+
+/// A range of consecutive inverted lists: each member's document and its
+/// vector as stored (int8 codes and scale), list after list, members in
+/// vector order.
+#[derive(Archive, Serialize, Debug)]
+pub struct ListsSection {
+    /// The range's first list.
+    pub first_list: u32,
+    /// Where each list's members start (`lists + 1` entries, from 0).
+    pub offsets: Vec<u32>,
+    /// The document of each member (a document may have several vectors).
+    pub docs: Vec<u32>,
+    /// `members × dim` int8 codes.
+    pub codes: Vec<i8>,
+    /// One scale per member.
+    pub scales: Vec<f32>,
 }

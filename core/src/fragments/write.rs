@@ -9,9 +9,11 @@ use super::format::{
     FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
 };
 use super::write_docs::docs_files;
+use super::write_lists::lists_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
-use crate::blob::{archive, frame, Blob, BlobError};
+use crate::blob::{archive, frame, Blob, BlobError, Field};
+use crate::dense::Ivf;
 use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
@@ -34,6 +36,17 @@ pub struct Fragmented {
 /// most (a term's postings or a text block larger than that gets a
 /// fragment of its own); and writes the meta file that lists them.
 pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentError> {
+    fragment_with_lists(blob, max_bytes, None)
+}
+
+/// [`fragment`], and with `ivf` (inverted lists over the blob's text
+/// vectors) the lists in lists fragments of about `max_bytes` and the
+/// model and centroids in the meta, for dense queries.
+pub fn fragment_with_lists(
+    blob: &Blob,
+    max_bytes: usize,
+    ivf: Option<&Ivf>,
+) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
             "a fragment size limit of {max_bytes} bytes is below the minimum, \
@@ -87,6 +100,24 @@ pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentErr
         doc_fragments.push(count(fragments.len())?);
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
+    let dense = match ivf {
+        None => None,
+        Some(ivf) => {
+            let (Some(model), Some(index)) = (blob.dense_model(), blob.dense(Field::Text)) else {
+                return Err(FragmentError::Input(
+                    "inverted lists need the blob's text vectors (a light blob: attach its \
+                     vectors file)"
+                        .into(),
+                ));
+            };
+            let (mut dense, files) = lists_files(model, index, ivf, max_bytes)?;
+            for (_, bytes) in files {
+                dense.list_fragments.push(count(fragments.len())?);
+                fragments.push((listed(FragmentKind::Lists, &bytes), bytes));
+            }
+            Some(dense)
+        }
+    };
     let header = blob.header();
     let meta = MetaSection {
         analyzer: header.analyzer.clone(),
@@ -109,6 +140,7 @@ pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentErr
                 len: f.len,
             })
             .collect(),
+        dense,
     };
     let meta = archive(&meta).map_err(input)?;
     let meta =

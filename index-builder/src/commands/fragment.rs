@@ -7,7 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Field;
-use nomos_core::fragments::{fragment, FragmentKind, Meta};
+use nomos_core::dense::Ivf;
+use nomos_core::fragments::{fragment_with_lists, FragmentKind, Meta};
 
 use crate::blob_file;
 use crate::cli::FragmentArgs;
@@ -20,7 +21,14 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
     let opened = blob_file::read(path)?;
     let bytes = opened.bytes;
-    let made = fragment(&opened.blob, args.max_bytes)
+    let ivf = match (opened.blob.dense(Field::Text), args.lists) {
+        (None, _) | (_, Some(0)) => None,
+        (Some(dense), lists) => {
+            let lists = lists.unwrap_or_else(|| Ivf::default_lists(dense.n_vectors()));
+            Some(Ivf::build(dense, lists, args.seed).map_err(bad_input)?)
+        }
+    };
+    let made = fragment_with_lists(&opened.blob, args.max_bytes, ivf.as_ref())
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     std::fs::create_dir_all(&args.dir)
         .with_context(|| format!("cannot create {}", args.dir.display()))?;
@@ -36,9 +44,14 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
         match file.kind {
             FragmentKind::Postings => drop(meta.open(number, &data)?),
             FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+            FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
         }
     }
-    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
+    for kind in [
+        FragmentKind::Postings,
+        FragmentKind::Docs,
+        FragmentKind::Lists,
+    ] {
         let mut sizes: Vec<u64> = meta
             .fragments()
             .iter()
