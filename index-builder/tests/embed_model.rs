@@ -112,6 +112,9 @@ fn greek_blob() -> &'static Path {
                 blob.to_str().unwrap(),
                 "--embed",
                 model().to_str().unwrap(),
+                // Filled here, read by the cache test.
+                "--embed-cache",
+                blob.with_extension("cache").to_str().unwrap(),
             ]);
             assert!(out.status.success(), "{}", stderr(&out));
             eprintln!(
@@ -321,5 +324,33 @@ fn stard_reference_run_is_reproduced_and_hybrid_wins() {
     assert!(
         ndcg[2] > ndcg[0] && ndcg[2] > ndcg[1],
         "RRF must beat BM25 and dense on nDCG@10: {ndcg:?}"
+    );
+}
+
+/// `--embed-cache`: a second build of the same pool, with the cache the
+/// first filled ([`greek_blob`]), embeds nothing and writes the same blob.
+#[test]
+fn a_second_build_with_the_embedding_cache_embeds_nothing() {
+    let first = greek_blob();
+    let dir = tempfile::tempdir().unwrap();
+    let second = dir.path().join("again.blob");
+    let out = nomos(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        "data/el-syntagma",
+        "-o",
+        second.to_str().unwrap(),
+        "--embed",
+        model().to_str().unwrap(),
+        "--embed-cache",
+        first.with_extension("cache").to_str().unwrap(),
+    ]);
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("embedding cache: 0 texts embedded"), "{log}");
+    assert_eq!(
+        std::fs::read(first).unwrap(),
+        std::fs::read(second).unwrap()
     );
 }

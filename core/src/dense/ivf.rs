@@ -1,12 +1,18 @@
 //! A coarse quantiser over the stored vectors (IVF): k-means lists, so a
 //! query scores only the vectors of the lists nearest to it.
 //!
-//! [`Ivf::build`] runs spherical k-means (dot product, unit-length
-//! centroids) natively over the vectors as stored (`scale · codes`), seeded
-//! and in a fixed order, so the same vectors and seed give the same lists.
-//! The centroids are kept as int8 codes with a scale, like the vectors, and
-//! scored with the same integer dot product ([`QueryCodes`]): which lists a
-//! query probes is the same natively and in wasm.
+//! [`Ivf::build`] runs k-means (Euclidean: each vector to its nearest
+//! centroid, each centroid the mean of its vectors) natively over the
+//! vectors as stored (`scale · codes`), seeded and in a fixed order, so
+//! the same vectors and seed give the same lists. A query probes the lists
+//! whose centroids have the largest dot product with it: a centroid is the
+//! mean of its members, so its dot product is their mean score. Euclidean
+//! k-means, not spherical: e5 vectors share a large common component, and
+//! distances ignore it where normalised centroids would mostly measure it
+//! (BENCHMARKS.md, "Dense at scale", has the measurements). The centroids
+//! are kept as int8 codes with a scale, like the vectors, and scored with
+//! the same integer dot product ([`QueryCodes`]): which lists a query
+//! probes is the same natively and in wasm.
 //!
 //! [`DenseIndex::search_ivf`] scores the centroids, takes the `probes`
 //! best (ties by list number), scores every vector of those lists exactly
@@ -93,14 +99,15 @@ impl Ivf {
                 // An empty list keeps its centroid.
                 if counts[l] > 0 {
                     let sum = &sums[l * dim..(l + 1) * dim];
-                    let norm = sum.iter().map(|s| s * s).sum::<f64>().sqrt();
-                    if norm > 0.0 {
-                        for (c, s) in centroids[l * dim..(l + 1) * dim].iter_mut().zip(sum) {
-                            *c = (s / norm) as f32;
-                        }
+                    for (c, s) in centroids[l * dim..(l + 1) * dim].iter_mut().zip(sum) {
+                        *c = (s / counts[l] as f64) as f32;
                     }
                 }
             }
+        }
+        let mut by_list: Vec<Vec<u32>> = vec![Vec::new(); lists];
+        for v in 0..n {
+            by_list[nearest(&centroids, dim, row(v))].push(v as u32);
         }
         let mut centroid_codes = Vec::with_capacity(lists * dim);
         let centroid_scales: Vec<f32> = centroids
@@ -116,13 +123,6 @@ impl Ivf {
                 members: Vec::new(),
             },
         };
-        // Members go to the list whose stored centroid scores best, the
-        // scoring a query uses.
-        let mut by_list: Vec<Vec<u32>> = vec![Vec::new(); lists];
-        for v in 0..n {
-            let query = QueryCodes::new(row(v));
-            by_list[ivf.best_list(&query)].push(v as u32);
-        }
         ivf.parts.offsets.push(0);
         for list in by_list {
             ivf.parts.members.extend(list);
@@ -227,10 +227,6 @@ impl Ivf {
             probes,
         )
     }
-
-    fn best_list(&self, query: &QueryCodes) -> usize {
-        self.probed(query, 1)[0]
-    }
 }
 
 /// [`Ivf::probed`] over centroids as stored (also a fragmented pool's).
@@ -304,12 +300,13 @@ fn dequantised(index: &DenseIndex, v: usize) -> Vec<f32> {
     index.vector(v).unwrap_or_default()
 }
 
-/// The centroid (unit length or a sample vector) with the largest dot
-/// product with `x`, the first of equals. Eight f32 lanes in a fixed
+/// The centroid nearest to `x` in Euclidean distance, the first of
+/// equals: the largest `x · c − |c|² / 2`. Eight f32 lanes in a fixed
 /// order: fast, and the same on every run.
 fn nearest(centroids: &[f32], dim: usize, x: &[f32]) -> usize {
     let mut best = (0, f32::NEG_INFINITY);
     for (l, c) in centroids.chunks_exact(dim).enumerate() {
+        let half_norm = c.iter().map(|a| a * a).sum::<f32>() / 2.0;
         let mut lanes = [0f32; 8];
         let whole = dim / 8 * 8;
         for (a, b) in c[..whole].chunks_exact(8).zip(x[..whole].chunks_exact(8)) {
@@ -318,7 +315,7 @@ fn nearest(centroids: &[f32], dim: usize, x: &[f32]) -> usize {
             }
         }
         let tail: f32 = c[whole..].iter().zip(&x[whole..]).map(|(a, b)| a * b).sum();
-        let dot = lanes.iter().sum::<f32>() + tail;
+        let dot = lanes.iter().sum::<f32>() + tail - half_norm;
         if dot > best.1 {
             best = (l, dot);
         }

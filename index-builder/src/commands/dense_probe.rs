@@ -82,28 +82,33 @@ pub fn run(args: &DenseProbeArgs) -> Result<()> {
     };
     let per_vector = dense.dim() + 8;
     println!(
-        "| probes | lists probed | overlap@{depth} | nDCG@10 | vectors scored / query | vector \
-         bytes / query | ms / query (median) |"
+        "| probes | lists probed | overlap@{depth} | overlap@10 | nDCG@10 | vectors scored / \
+         query | vector bytes / query | ms / query (median) |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
-    let row = |probes: String, share: String, overlap: f64, ndcg: Option<f64>, vectors: f64, t| {
-        println!(
-            "| {probes} | {share} | {overlap:.3} | {} | {vectors:.0} | {:.0} | {:.3} |",
-            ndcg.map_or("–".to_owned(), |n| format!("{n:.4}")),
-            vectors * per_vector as f64,
-            millis(t)
-        );
-    };
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let row =
+        |probes: String, share: String, overlap: (f64, f64), ndcg: Option<f64>, vectors: f64, t| {
+            println!(
+                "| {probes} | {share} | {:.3} | {:.3} | {} | {vectors:.0} | {:.0} | {:.3} |",
+                overlap.0,
+                overlap.1,
+                ndcg.map_or("–".to_owned(), |n| format!("{n:.4}")),
+                vectors * per_vector as f64,
+                millis(t)
+            );
+        };
     for &probes in &args.probes {
         let (hits, time) = timed(&embeddings, |q| {
             Ok(dense.search_ivf(&ivf, q, depth, probes)?)
         })?;
-        let overlap = hits
-            .iter()
-            .zip(&brute)
-            .map(|(h, b)| overlap(h, b))
-            .sum::<f64>()
-            / hits.len() as f64;
+        let mean_overlap = |at: usize| {
+            hits.iter()
+                .zip(&brute)
+                .map(|(h, b)| overlap(&h[..at.min(h.len())], &b[..at.min(b.len())]))
+                .sum::<f64>()
+                / hits.len() as f64
+        };
+        let overlap = (mean_overlap(depth), mean_overlap(10));
         let scored = embeddings
             .iter()
             .map(|q| {
@@ -135,7 +140,7 @@ pub fn run(args: &DenseProbeArgs) -> Result<()> {
     row(
         "brute force".into(),
         "–".into(),
-        1.0,
+        (1.0, 1.0),
         ndcg(&brute)?,
         dense.n_vectors() as f64,
         brute_time,
