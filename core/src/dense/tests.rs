@@ -477,7 +477,7 @@ fn stored_lists_are_checked() {
                 .find_map(|l| {
                     let next = p.offsets[l + 1] as usize;
                     (next > p.offsets[l] as usize && next < p.offsets[l + 2] as usize)
-                        .then(|| (l, next))
+                        .then_some((l, next))
                 })
                 .unwrap();
             p.members[m] = p.members[p.offsets[l] as usize];

@@ -185,7 +185,8 @@ fn forged_lists_are_refused_by_name() {
     let c = cut();
     let (n, same) = forged(&c, |_| ());
     assert_eq!(same, c.files[n], "the forger writes what the cutter does");
-    let cases: [(&str, Box<dyn FnOnce(&mut ListsSection)>); 6] = [
+    type Edit = Box<dyn FnOnce(&mut ListsSection)>;
+    let cases: [(&str, Edit); 6] = [
         ("not in the pool", Box::new(|s| s.docs[0] = DOCS as u32)),
         ("-127..=127", Box::new(|s| s.codes[3] = i8::MIN)),
         ("finite", Box::new(|s| s.scales[1] = f32::NAN)),

@@ -7,6 +7,9 @@ use super::{FragmentError, MIN_FRAGMENT_BYTES};
 use crate::blob::{archive, frame, DenseModel};
 use crate::dense::{DenseIndex, Ivf};
 
+/// A lists fragment: its first list and its bytes.
+pub(super) type ListsFile = (u32, Vec<u8>);
+
 /// The lists fragments of `ivf` over `index`, as (first list, file bytes),
 /// and the dense directory without its fragment numbers. A query fetches
 /// the fragments of the lists it probes, and lists next to each other in
@@ -18,7 +21,7 @@ pub(super) fn lists_files(
     index: &DenseIndex,
     ivf: &Ivf,
     max_bytes: usize,
-) -> Result<(DenseMeta, Vec<(u32, Vec<u8>)>), FragmentError> {
+) -> Result<(DenseMeta, Vec<ListsFile>), FragmentError> {
     Ivf::check(index.dim(), index.n_vectors(), ivf.parts())
         .map_err(|e| FragmentError::Input(e.to_string()))?;
     let dim = index.dim();
