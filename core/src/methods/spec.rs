@@ -285,7 +285,7 @@ impl Method {
     }
 
     /// The method with every parameter, and BM25's settings when it uses
-    /// BM25, e.g. `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`: what a run tag
+    /// BM25, e.g. `rrf:k=60,depth=100,probes=64+okapi:k1=1.5,b=0.75`: what a run tag
     /// must say to identify a run.
     pub fn describe_with(&self, bm25: &crate::search::Bm25Params) -> String {
         let mut text = format!("{self:#}");
