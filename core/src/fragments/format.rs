@@ -6,10 +6,11 @@
 //! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
 //! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
 //! fragment  NOMOSFRG  FVEC  ListsSection    a range of inverted lists
+//! fragment  NOMOSFRG  FCEN  CentroidsSection the inverted lists' centroids
 //! ```
 //!
-//! Version 2 added the dense directory (`MetaSection::dense`) and the
-//! lists fragments.
+//! Version 2 added the dense directory (`MetaSection::dense`), the lists
+//! fragments and the centroids fragment.
 //!
 //! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
 //! plus `.frag`, and the meta lists each fragment's hash and length, so a
@@ -34,6 +35,8 @@ pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
 pub const DOCS_TAG: [u8; 4] = *b"FDOC";
 /// A lists fragment's one section.
 pub const LISTS_TAG: [u8; 4] = *b"FVEC";
+/// The centroids fragment's one section.
+pub const CENTROIDS_TAG: [u8; 4] = *b"FCEN";
 
 /// The file name of the fragment whose bytes hash to `hash`.
 pub fn fragment_file(hash: u128) -> String {
@@ -95,8 +98,10 @@ pub struct MetaSection {
     pub dense: Option<DenseMeta>,
 }
 
-/// What a dense query needs before it fetches lists: the model, the
-/// centroids it scores, and where each list is.
+/// What a dense query needs before it fetches lists: the model, where the
+/// centroids are, and where each list is. The centroids are a fragment of
+/// their own (at 10⁶ vectors about 400 KB) so that lexical queries, which
+/// fetch the meta, do not pay for them.
 #[derive(Archive, Serialize, Debug)]
 pub struct DenseMeta {
     /// The model the vectors come from; a query must be embedded with it.
@@ -105,11 +110,8 @@ pub struct DenseMeta {
     pub manifest_hash: String,
     /// Values per vector.
     pub dim: u32,
-    /// `lists × dim` int8 codes of the centroids (see
-    /// [`crate::dense::Ivf`]).
-    pub centroid_codes: Vec<i8>,
-    /// One scale per centroid.
-    pub centroid_scales: Vec<f32>,
+    /// The centroids fragment's number.
+    pub centroids: u32,
     /// Vectors per list (what probing it fetches).
     pub list_sizes: Vec<u32>,
     /// The first list of each lists fragment, ascending from 0.
@@ -205,5 +207,14 @@ pub struct ListsSection {
     /// `members × dim` int8 codes.
     pub codes: Vec<i8>,
     /// One scale per member.
+    pub scales: Vec<f32>,
+}
+
+/// The centroids of the inverted lists (see [`crate::dense::Ivf`]).
+#[derive(Archive, Serialize, Debug)]
+pub struct CentroidsSection {
+    /// `lists × dim` int8 codes.
+    pub codes: Vec<i8>,
+    /// One scale per centroid.
     pub scales: Vec<f32>,
 }

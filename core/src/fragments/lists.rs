@@ -1,15 +1,32 @@
-//! Dense ranking over lists fragments: which lists a query probes, the
-//! checks a lists fragment passes, and the ranking, equal to the bit to
-//! [`crate::dense::DenseIndex::search_ivf`] over the same lists.
+//! Dense ranking over lists fragments: the centroids fragment, which
+//! lists a query probes, the checks a lists fragment passes, and the
+//! ranking, equal to the bit to [`crate::dense::DenseIndex::search_ivf`]
+//! over the same lists.
 
 use std::ops::Range;
 
-use super::format::{ArchivedListsSection, LISTS_TAG};
+use super::format::{ArchivedCentroidsSection, ArchivedListsSection, CENTROIDS_TAG, LISTS_TAG};
 use super::meta::{DenseDirectory, Meta};
 use super::FragmentError;
 use crate::blob::access;
 use crate::dense::{best_per_doc, probed_lists, QueryCodes};
 use crate::hits::Hit;
+
+/// The checked centroids fragment: what a dense query scores to choose
+/// its lists.
+#[derive(Debug, Clone)]
+pub struct Centroids {
+    number: usize,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl Centroids {
+    /// Its number in the meta's list.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+}
 
 /// One checked lists fragment: a range of lists with their members'
 /// documents and vectors.
@@ -76,14 +93,66 @@ impl Meta {
             .map_or(0, |&s| s as usize)
     }
 
-    /// The `probes` lists (0: all) whose centroids score best for the
+    /// The number of the centroids fragment, which every dense query
+    /// needs first (and can keep).
+    pub fn needed_centroids(&self) -> Result<usize, FragmentError> {
+        Ok(self.dense_directory()?.centroids)
+    }
+
+    /// Checks `bytes` as the centroids fragment `number`: its frame, that
+    /// it is the file the meta lists, and one centroid per list of the
+    /// meta's dimension, codes in −127..=127, scales finite and
+    /// non-negative.
+    pub fn open_centroids(&self, number: usize, bytes: &[u8]) -> Result<Centroids, FragmentError> {
+        let dense = self.dense_directory()?;
+        if number != dense.centroids {
+            return Err(FragmentError::Input(format!(
+                "fragment {number} is not the centroids fragment"
+            )));
+        }
+        let section = self.checked(number, bytes, CENTROIDS_TAG)?;
+        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
+        let c: &ArchivedCentroidsSection =
+            access(&section, "centroids").map_err(|e| inconsistent(e.to_string()))?;
+        let lists = dense.list_sizes.len();
+        let codes: Vec<i8> = c.codes.iter().copied().collect();
+        if Some(codes.len()) != lists.checked_mul(dense.dim) || codes.contains(&i8::MIN) {
+            return Err(inconsistent(format!(
+                "its codes are not {lists} centroids of {} values in -127..=127",
+                dense.dim
+            )));
+        }
+        let scales: Vec<f32> = c.scales.iter().map(|x| x.to_native()).collect();
+        if scales.len() != lists || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(inconsistent(format!(
+                "its scales are not {lists} finite non-negative values"
+            )));
+        }
+        Ok(Centroids {
+            number,
+            codes,
+            scales,
+        })
+    }
+
+    /// The `probes` lists (0: all) whose `centroids` score best for the
     /// query embedding `query`, best first, ties by list number.
-    pub fn probed_lists(&self, query: &[f32], probes: usize) -> Result<Vec<usize>, FragmentError> {
+    pub fn probed_lists(
+        &self,
+        centroids: &Centroids,
+        query: &[f32],
+        probes: usize,
+    ) -> Result<Vec<usize>, FragmentError> {
         let dense = self.dense_directory()?;
         check_query(dense, query)?;
+        if centroids.number != dense.centroids {
+            return Err(FragmentError::Input(
+                "centroids of another pool were given".into(),
+            ));
+        }
         Ok(probed_lists(
-            &dense.centroid_codes,
-            &dense.centroid_scales,
+            &centroids.codes,
+            &centroids.scales,
             dense.dim,
             &QueryCodes::new(query),
             probes,
@@ -92,10 +161,15 @@ impl Meta {
 
     /// The numbers of the lists fragments that probing `probes` lists for
     /// `query` needs, ascending and each once.
-    pub fn needed_lists(&self, query: &[f32], probes: usize) -> Result<Vec<usize>, FragmentError> {
+    pub fn needed_lists(
+        &self,
+        centroids: &Centroids,
+        query: &[f32],
+        probes: usize,
+    ) -> Result<Vec<usize>, FragmentError> {
         let dense = self.dense_directory()?;
         let mut needed: Vec<usize> = self
-            .probed_lists(query, probes)?
+            .probed_lists(centroids, query, probes)?
             .into_iter()
             .map(|l| dense.list_fragments[dense.range_of(l)])
             .collect();
@@ -176,12 +250,13 @@ impl Meta {
     }
 
     /// The best `k` documents for the query embedding `query` over the
-    /// `probes` nearest lists (0: all), whose fragments ([`Self::needed_lists`])
+    /// `probes` nearest lists (0: all) by `centroids`, whose fragments ([`Self::needed_lists`])
     /// are `given`; each document scores as its best probed vector, ties
     /// by document. A probed list whose fragment is not given fails with
     /// [`FragmentError::Missing`].
     pub fn rank_dense(
         &self,
+        centroids: &Centroids,
         query: &[f32],
         probes: usize,
         given: &[&ListsFragment],
@@ -190,7 +265,7 @@ impl Meta {
         let dense = self.dense_directory()?;
         let codes = QueryCodes::new(query);
         let mut scored = Vec::new();
-        for l in self.probed_lists(query, probes)? {
+        for l in self.probed_lists(centroids, query, probes)? {
             let number = dense.list_fragments[dense.range_of(l)];
             let fragment = given.iter().find(|f| f.number == number).ok_or_else(|| {
                 FragmentError::Missing {

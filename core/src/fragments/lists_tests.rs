@@ -4,7 +4,9 @@
 //! never panic.
 
 use super::format::{ListsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, LISTS_TAG};
-use super::{fragment_with_lists, relist, FragmentError, FragmentKind, ListsFragment, Meta};
+use super::{
+    fragment_with_lists, relist, Centroids, FragmentError, FragmentKind, ListsFragment, Meta,
+};
 use crate::analysis::Analyzer;
 use crate::blob::{archive, encode, frame, reseal, Blob, BlobInput, DenseInput, DocumentInput};
 use crate::dense::{DenseIndex, Ivf, Passages};
@@ -80,6 +82,7 @@ struct Cut {
     meta_bytes: Vec<u8>,
     meta: Meta,
     files: Vec<Vec<u8>>,
+    centroids: Centroids,
 }
 
 fn cut() -> Cut {
@@ -88,12 +91,17 @@ fn cut() -> Cut {
     let ivf = Ivf::build(&dense, 20, 3).unwrap();
     let made = fragment_with_lists(&blob, 4096, Some(&ivf)).unwrap();
     let meta = Meta::load(&made.meta).unwrap();
+    let files: Vec<Vec<u8>> = made.fragments.into_iter().map(|(_, b)| b).collect();
+    let n = meta.needed_centroids().unwrap();
+    assert_eq!(meta.fragments()[n].kind, FragmentKind::Centroids);
+    let centroids = meta.open_centroids(n, &files[n]).unwrap();
     Cut {
         dense,
         ivf,
         meta_bytes: made.meta,
         meta,
-        files: made.fragments.into_iter().map(|(_, b)| b).collect(),
+        files,
+        centroids,
     }
 }
 
@@ -111,13 +119,16 @@ fn fragments_rank_as_the_index_does() {
     assert!(lists_numbers(&c.meta).len() > 3, "several lists fragments");
     for (q, query) in noise(99, 8 * DIM).chunks(DIM).enumerate() {
         for probes in [1, 2, 5, 19, 20, 0] {
-            let needed = c.meta.needed_lists(query, probes).unwrap();
+            let needed = c.meta.needed_lists(&c.centroids, query, probes).unwrap();
             let opened: Vec<ListsFragment> = needed
                 .iter()
                 .map(|&n| c.meta.open_lists(n, &c.files[n]).unwrap())
                 .collect();
             let given: Vec<&ListsFragment> = opened.iter().collect();
-            let hits = c.meta.rank_dense(query, probes, &given, 50).unwrap();
+            let hits = c
+                .meta
+                .rank_dense(&c.centroids, query, probes, &given, 50)
+                .unwrap();
             let memory = c.dense.search_ivf(&c.ivf, query, 50, probes).unwrap();
             assert_eq!(hits, memory, "query {q}, {probes} probes");
             if probes == 0 || probes >= 20 {
@@ -126,7 +137,7 @@ fn fragments_rank_as_the_index_does() {
             // Fewer lists fetch fewer vectors.
             let listed: usize = c
                 .meta
-                .probed_lists(query, probes)
+                .probed_lists(&c.centroids, query, probes)
                 .unwrap()
                 .iter()
                 .map(|&l| c.meta.list_size(l))
@@ -140,17 +151,24 @@ fn fragments_rank_as_the_index_does() {
 fn a_missing_list_or_a_bad_query_is_refused() {
     let c = cut();
     let query = &noise(5, DIM)[..];
-    let needed = c.meta.needed_lists(query, 3).unwrap();
-    match c.meta.rank_dense(query, 3, &[], 10) {
+    let needed = c.meta.needed_lists(&c.centroids, query, 3).unwrap();
+    match c.meta.rank_dense(&c.centroids, query, 3, &[], 10) {
         Err(FragmentError::Missing { file }) => {
             assert!(needed.iter().any(|&n| c.meta.fragments()[n].file == file))
         }
         other => panic!("{other:?}"),
     }
-    assert!(c.meta.needed_lists(&[0.0; DIM + 1], 3).is_err());
-    assert!(c.meta.needed_lists(&[f32::NAN; DIM], 3).is_err());
-    // A postings fragment is not a lists fragment.
+    assert!(c
+        .meta
+        .needed_lists(&c.centroids, &[0.0; DIM + 1], 3)
+        .is_err());
+    assert!(c
+        .meta
+        .needed_lists(&c.centroids, &[f32::NAN; DIM], 3)
+        .is_err());
+    // A postings fragment is not a lists fragment nor the centroids.
     assert!(c.meta.open_lists(0, &c.files[0]).is_err());
+    assert!(c.meta.open_centroids(0, &c.files[0]).is_err());
 }
 
 /// A lists fragment for the first range of lists, made by hand.
@@ -224,7 +242,7 @@ fn flipped_lists_never_panic() {
             relist(&mut meta, n, &damaged).unwrap();
             let meta = Meta::load(&meta).unwrap();
             match meta.open_lists(n, &damaged) {
-                Ok(f) => drop(meta.rank_dense(query, 0, &[&f], 10)),
+                Ok(f) => drop(meta.rank_dense(&c.centroids, query, 0, &[&f], 10)),
                 Err(e) => {
                     let message = e.to_string();
                     assert!(message.contains(&meta.fragments()[n].file), "{message}");
@@ -246,7 +264,41 @@ fn flipped_meta_never_panics() {
         damaged[at] ^= 0x41;
         frame::seal(&mut damaged);
         if let Ok(meta) = Meta::load(&damaged) {
-            let _ = meta.needed_lists(query, 4);
+            let n = meta.needed_centroids();
+            let centroids = n.and_then(|n| meta.open_centroids(n, &c.files[n]));
+            if let Ok(centroids) = centroids {
+                let _ = meta.needed_lists(&centroids, query, 4);
+            }
         }
     }
+}
+
+/// Flips in the centroids fragment, resealed and relisted, are refused
+/// naming the file or choose lists without panicking.
+#[test]
+fn flipped_centroids_never_panic() {
+    let c = cut();
+    let n = c.meta.needed_centroids().unwrap();
+    let query = &noise(17, DIM)[..];
+    let mut refused = 0;
+    let bytes = &c.files[n];
+    for at in (32..bytes.len()).step_by((bytes.len() / 200).max(1)) {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x41;
+        reseal(&mut damaged);
+        let mut meta = c.meta_bytes.clone();
+        relist(&mut meta, n, &damaged).unwrap();
+        let meta = Meta::load(&meta).unwrap();
+        match meta.open_centroids(n, &damaged) {
+            Ok(centroids) => drop(meta.needed_lists(&centroids, query, 3)),
+            Err(e) => {
+                assert!(e.to_string().contains(&meta.fragments()[n].file), "{e}");
+                refused += 1;
+            }
+        }
+    }
+    // Most flips land in codes or scales, which stay valid values (a
+    // centroid moves; lists are still chosen): the frame and archive
+    // checks refuse the rest.
+    assert!(refused >= 5, "{refused}");
 }

@@ -39,8 +39,8 @@ pub(super) struct DenseDirectory {
     pub model: String,
     pub manifest_hash: String,
     pub dim: usize,
-    pub centroid_codes: Vec<i8>,
-    pub centroid_scales: Vec<f32>,
+    /// The centroids fragment's number.
+    pub centroids: usize,
     pub list_sizes: Vec<u32>,
     /// The first list of each lists fragment, ascending from 0.
     pub list_starts: Vec<u32>,
@@ -190,14 +190,15 @@ impl Meta {
             None => None,
             Some(d) => {
                 let dir = dense_directory(d).map_err(|e| bad(format!("dense lists: {e}")))?;
-                for &n in &dir.list_fragments {
+                let numbers = dir.list_fragments.iter().map(|&n| (n, FragmentKind::Lists));
+                for (n, kind) in numbers.chain([(dir.centroids, FragmentKind::Centroids)]) {
                     match listed.get_mut(n) {
                         Some(seen @ false) => *seen = true,
                         _ => {
                             return Err(bad(format!("fragment number {n} out of range or reused")))
                         }
                     }
-                    fragments[n].kind = FragmentKind::Lists;
+                    fragments[n].kind = kind;
                 }
                 Some(dir)
             }
@@ -338,32 +339,15 @@ impl Meta {
     }
 }
 
-/// Checks the meta's dense part: a dimension, centroids as the vectors'
-/// codes are checked, one size per centroid, and list ranges that tile
-/// the lists. Fragment numbers are checked by the caller.
+/// Checks the meta's dense part: a dimension, at least one list, and
+/// list ranges that tile the lists. Fragment numbers are checked by the
+/// caller.
 fn dense_directory(d: &ArchivedDenseMeta) -> Result<DenseDirectory, String> {
     let dim = d.dim.to_native() as usize;
-    let centroid_codes: Vec<i8> = d.centroid_codes.iter().copied().collect();
-    let centroid_scales: Vec<f32> = d.centroid_scales.iter().map(|s| s.to_native()).collect();
-    let lists = centroid_scales.len();
+    let list_sizes: Vec<u32> = d.list_sizes.iter().map(|s| s.to_native()).collect();
+    let lists = list_sizes.len();
     if dim == 0 || lists == 0 {
         return Err(format!("{lists} lists of {dim} values"));
-    }
-    if Some(centroid_codes.len()) != lists.checked_mul(dim) {
-        return Err(format!(
-            "{} centroid codes for {lists} lists of {dim} values",
-            centroid_codes.len()
-        ));
-    }
-    if centroid_codes.contains(&i8::MIN) {
-        return Err("a centroid code of -128".into());
-    }
-    if centroid_scales.iter().any(|s| !s.is_finite() || *s < 0.0) {
-        return Err("a centroid scale that is negative or not finite".into());
-    }
-    let list_sizes: Vec<u32> = d.list_sizes.iter().map(|s| s.to_native()).collect();
-    if list_sizes.len() != lists {
-        return Err(format!("{} sizes for {lists} lists", list_sizes.len()));
     }
     let list_starts: Vec<u32> = d.list_starts.iter().map(|s| s.to_native()).collect();
     if list_starts.first() != Some(&0)
@@ -377,8 +361,7 @@ fn dense_directory(d: &ArchivedDenseMeta) -> Result<DenseDirectory, String> {
         model: d.model.to_string(),
         manifest_hash: d.manifest_hash.to_string(),
         dim,
-        centroid_codes,
-        centroid_scales,
+        centroids: d.centroids.to_native() as usize,
         list_sizes,
         list_starts,
         list_fragments: d

@@ -26,12 +26,13 @@
 //! [`FragmentError`] naming the file; it never yields a ranking.
 //!
 //! Dense retrieval over fragments ([`fragment_with_lists`]): the meta
-//! holds the model, the centroids of the vectors' inverted lists
-//! ([`crate::dense::Ivf`]) and each list's size; the lists, their
-//! members' documents and int8 vectors, go into lists fragments of
-//! consecutive lists. [`Meta::needed_lists`] says which fragments the
-//! `probes` nearest lists need, [`Meta::open_lists`] checks one, and
-//! [`Meta::rank_dense`] ranks over them, equal to the bit to
+//! holds the model and each inverted list's size
+//! ([`crate::dense::Ivf`]); the lists' centroids are a fragment of their
+//! own ([`Meta::needed_centroids`], [`Meta::open_centroids`]), fetched by
+//! the first dense query; the lists, their members' documents and int8
+//! vectors, go into lists fragments. [`Meta::needed_lists`] says which
+//! fragments the `probes` nearest lists need, [`Meta::open_lists`] checks
+//! one, and [`Meta::rank_dense`] ranks over them, equal to the bit to
 //! [`crate::dense::DenseIndex::search_ivf`].
 
 mod error;
@@ -48,7 +49,7 @@ mod write_docs;
 mod write_lists;
 
 pub use error::FragmentError;
-pub use lists::ListsFragment;
+pub use lists::{Centroids, ListsFragment};
 pub use meta::Meta;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
@@ -64,6 +65,8 @@ pub enum FragmentKind {
     Docs,
     /// A range of inverted lists of the vectors ([`Meta::open_lists`]).
     Lists,
+    /// The lists' centroids ([`Meta::open_centroids`]).
+    Centroids,
 }
 
 /// A fragment as the meta file lists it.

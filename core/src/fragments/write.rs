@@ -40,8 +40,9 @@ pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentErr
 }
 
 /// [`fragment`], and with `ivf` (inverted lists over the blob's text
-/// vectors) the lists in lists fragments of about `max_bytes` and the
-/// model and centroids in the meta, for dense queries.
+/// vectors) the lists in lists fragments, their centroids in a fragment
+/// of their own, and the model and the lists' sizes in the meta, for
+/// dense queries.
 pub fn fragment_with_lists(
     blob: &Blob,
     max_bytes: usize,
@@ -110,11 +111,13 @@ pub fn fragment_with_lists(
                         .into(),
                 ));
             };
-            let (mut dense, files) = lists_files(model, index, ivf, max_bytes)?;
+            let (mut dense, files, centroids) = lists_files(model, index, ivf, max_bytes)?;
             for (_, bytes) in files {
                 dense.list_fragments.push(count(fragments.len())?);
                 fragments.push((listed(FragmentKind::Lists, &bytes), bytes));
             }
+            dense.centroids = count(fragments.len())?;
+            fragments.push((listed(FragmentKind::Centroids, &centroids), centroids));
             Some(dense)
         }
     };

@@ -2,7 +2,10 @@
 //! inverted lists per fragment, each member's document and vector as the
 //! blob stores it, and the meta's dense directory that finds them.
 
-use super::format::{DenseMeta, ListsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, LISTS_TAG};
+use super::format::{
+    CentroidsSection, DenseMeta, ListsSection, CENTROIDS_TAG, FRAGMENT_MAGIC, FRAGMENT_VERSION,
+    LISTS_TAG,
+};
 use super::{FragmentError, MIN_FRAGMENT_BYTES};
 use crate::blob::{archive, frame, DenseModel};
 use crate::dense::{DenseIndex, Ivf};
@@ -11,7 +14,8 @@ use crate::dense::{DenseIndex, Ivf};
 pub(super) type ListsFile = (u32, Vec<u8>);
 
 /// The lists fragments of `ivf` over `index`, as (first list, file bytes),
-/// and the dense directory without its fragment numbers. A query fetches
+/// the centroids fragment, and the dense directory without its fragment
+/// numbers. A query fetches
 /// the fragments of the lists it probes, and lists next to each other in
 /// number are not near each other in space, so each list gets a fragment
 /// of its own unless lists are tiny: consecutive lists share one only
@@ -21,7 +25,7 @@ pub(super) fn lists_files(
     index: &DenseIndex,
     ivf: &Ivf,
     max_bytes: usize,
-) -> Result<(DenseMeta, Vec<ListsFile>), FragmentError> {
+) -> Result<(DenseMeta, Vec<ListsFile>, Vec<u8>), FragmentError> {
     Ivf::check(index.dim(), index.n_vectors(), ivf.parts())
         .map_err(|e| FragmentError::Input(e.to_string()))?;
     let dim = index.dim();
@@ -52,23 +56,34 @@ pub(super) fn lists_files(
             }
             section.offsets.push(section.docs.len() as u32);
         }
-        let input = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
-        let bytes = archive(&section).map_err(input)?;
-        let bytes = frame::assemble_as(FRAGMENT_MAGIC, FRAGMENT_VERSION, &[(LISTS_TAG, 0, &bytes)])
-            .map_err(input)?;
-        files.push((first as u32, bytes));
+        files.push((
+            first as u32,
+            framed(LISTS_TAG, &archive(&section).map_err(input)?)?,
+        ));
         first = end;
     }
     let parts = ivf.parts();
+    let centroids = CentroidsSection {
+        codes: parts.centroid_codes.clone(),
+        scales: parts.centroid_scales.clone(),
+    };
+    let centroids = framed(CENTROIDS_TAG, &archive(&centroids).map_err(input)?)?;
     let meta = DenseMeta {
         model: model.id.clone(),
         manifest_hash: model.manifest_hash.clone(),
         dim: dim as u32,
-        centroid_codes: parts.centroid_codes.clone(),
-        centroid_scales: parts.centroid_scales.clone(),
+        centroids: 0,
         list_sizes: parts.offsets.windows(2).map(|w| w[1] - w[0]).collect(),
         list_starts: files.iter().map(|(f, _)| *f).collect(),
         list_fragments: Vec::new(),
     };
-    Ok((meta, files))
+    Ok((meta, files, centroids))
+}
+
+fn framed(tag: [u8; 4], section: &[u8]) -> Result<Vec<u8>, FragmentError> {
+    frame::assemble_as(FRAGMENT_MAGIC, FRAGMENT_VERSION, &[(tag, 0, section)]).map_err(input)
+}
+
+fn input(e: crate::blob::BlobError) -> FragmentError {
+    FragmentError::Input(e.to_string())
 }

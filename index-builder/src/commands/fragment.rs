@@ -45,12 +45,14 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
             FragmentKind::Postings => drop(meta.open(number, &data)?),
             FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
             FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
+            FragmentKind::Centroids => drop(meta.open_centroids(number, &data)?),
         }
     }
     for kind in [
         FragmentKind::Postings,
         FragmentKind::Docs,
         FragmentKind::Lists,
+        FragmentKind::Centroids,
     ] {
         let mut sizes: Vec<u64> = meta
             .fragments()
