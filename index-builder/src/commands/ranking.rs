@@ -51,7 +51,11 @@ impl Ranking {
                 bad_input("--lists needs a blob with vectors (built with --embed)")
             })?;
             let ivf = Ivf::build(dense, lists, IVF_SEED).map_err(bad_input)?;
-            loaded.pool.add_ivf(ivf);
+            if !loaded.pool.add_ivf(ivf) {
+                return Err(bad_input(
+                    "the inverted lists do not fit the blob's vectors",
+                ));
+            }
         }
         Ok(loaded)
     }
