@@ -68,11 +68,8 @@ pub struct DenseProbeArgs {
     /// reported only for the pool's own queries and judgments.
     #[arg(long)]
     pub queries: Option<PathBuf>,
-    /// Inverted lists (default: about the square root of the number of
-    /// vectors).
-    #[arg(long, value_name = "N")]
-    pub lists: Option<usize>,
-    /// Seed of the lists' k-means.
+    /// Seed of the lists' k-means (their number: `--lists`, default about
+    /// the square root of the number of vectors).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The numbers of lists to probe, one table row each (0: all).
@@ -516,4 +513,15 @@ pub enum CompareFormat {
     Json,
     Markdown,
     Latex,
+}
+
+#[cfg(test)]
+mod tests {
+    /// Clap's own checks: no two arguments of a command share a name
+    /// (flattened argument groups included).
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

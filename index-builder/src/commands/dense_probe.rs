@@ -22,6 +22,7 @@ use crate::sources::beir::read_beir_queries;
 pub fn run(args: &DenseProbeArgs) -> Result<()> {
     let mut ranking_args = args.ranking.clone();
     ranking_args.method = Some(Method::Dense { probes: 0 });
+    // The lists are built here, with the seed asked for.
     ranking_args.lists = None;
     let ranking = Ranking::load(&args.pool, &ranking_args)?;
     let mut ranker = MethodRanker::new(&ranking_args, &ranking)?;
@@ -47,6 +48,7 @@ pub fn run(args: &DenseProbeArgs) -> Result<()> {
         return Err(bad_input("no queries: give --queries FILE"));
     }
     let lists = args
+        .ranking
         .lists
         .unwrap_or_else(|| Ivf::default_lists(dense.n_vectors()));
     let started = Instant::now();
