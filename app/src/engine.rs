@@ -793,7 +793,13 @@ pub(crate) mod tests {
         assert_eq!(r.hits.len(), 2);
         assert_eq!(e.row(1, r.hits[0], &r).snippet.text, "");
         assert!(e
-            .rank(Field::Text, &Method::Dense, &params, "", Some(&[1.0, 0.0]))
+            .rank(
+                Field::Text,
+                &Method::Dense { probes: 0 },
+                &params,
+                "",
+                Some(&[1.0, 0.0])
+            )
             .is_err());
         let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
         assert_eq!(
@@ -812,7 +818,13 @@ pub(crate) mod tests {
             "Skat af indkomst betales hvert år."
         );
         let dense = e
-            .rank(Field::Text, &Method::Dense, &params, "", Some(&[1.0, 0.0]))
+            .rank(
+                Field::Text,
+                &Method::Dense { probes: 0 },
+                &params,
+                "",
+                Some(&[1.0, 0.0]),
+            )
             .unwrap();
         assert_eq!(dense.hits[0].doc, 0);
     }
@@ -833,7 +845,13 @@ pub(crate) mod tests {
         let params = e.default_params();
         let query = [0.0, -1.0];
         let ranking = e
-            .rank(Field::Text, &Method::Dense, &params, "xyz", Some(&query))
+            .rank(
+                Field::Text,
+                &Method::Dense { probes: 0 },
+                &params,
+                "xyz",
+                Some(&query),
+            )
             .unwrap();
         assert_eq!(ranking.hits[0].doc, 2);
         let row = e.row(1, ranking.hits[0], &ranking);

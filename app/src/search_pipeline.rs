@@ -268,7 +268,13 @@ mod tests {
             vector: &vector,
             millis: 5.0,
         };
-        let t = rank(&e, &request("skat", Method::Dense, embedded), None, CLOCK).unwrap();
+        let t = rank(
+            &e,
+            &request("skat", Method::Dense { probes: 0 }, embedded),
+            None,
+            CLOCK,
+        )
+        .unwrap();
         assert_eq!(t.method, Method::Bm25);
         let reason = t.fallback.clone().unwrap();
         assert!(reason.contains("no dense vectors"), "{reason}");
@@ -278,7 +284,7 @@ mod tests {
     #[test]
     fn bm25_shows_while_embedding_and_semantic_results_then_say_they_updated_it() {
         let e = crate::engine::tests::dense_engine();
-        let embedding = request("skat", Method::Dense, QueryVector::Embedding);
+        let embedding = request("skat", Method::Dense { probes: 0 }, QueryVector::Embedding);
         let bm25 = rank(&e, &embedding, None, CLOCK).unwrap();
         assert_eq!(
             (bm25.method, bm25.pending, bm25.updated),
@@ -292,11 +298,11 @@ mod tests {
             vector: &vector,
             millis: 5.0,
         };
-        let dense = request("skat", Method::Dense, embedded);
+        let dense = request("skat", Method::Dense { probes: 0 }, embedded);
         let merged = rank(&e, &dense, Some(&bm25), CLOCK).unwrap();
         assert_eq!(
             (merged.method, merged.pending, merged.updated),
-            (Method::Dense, false, true)
+            (Method::Dense { probes: 0 }, false, true)
         );
         assert_eq!(merged.embed_millis, Some(5.0));
         assert_eq!(docs(&merged)[0], 1);
@@ -304,14 +310,18 @@ mod tests {
         // method itself (BM25 parameters changed, say).
         let other = rank(
             &e,
-            &request("lov", Method::Dense, QueryVector::Embedding),
+            &request("lov", Method::Dense { probes: 0 }, QueryVector::Embedding),
             None,
             CLOCK,
         );
         assert!(!rank(&e, &dense, other.as_ref(), CLOCK).unwrap().updated);
         assert!(!rank(&e, &dense, Some(&merged), CLOCK).unwrap().updated);
         // After BM25 stood in (the model was loading), it did update.
-        let waiting = request("skat", Method::Dense, QueryVector::Waiting("loading"));
+        let waiting = request(
+            "skat",
+            Method::Dense { probes: 0 },
+            QueryVector::Waiting("loading"),
+        );
         let stood_in = rank(&e, &waiting, None, CLOCK).unwrap();
         assert!(!stood_in.pending);
         assert!(rank(&e, &dense, Some(&stood_in), CLOCK).unwrap().updated);

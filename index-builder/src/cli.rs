@@ -48,6 +48,36 @@ pub struct FragmentArgs {
     /// Print which fragments this query needs and their bytes (repeatable).
     #[arg(long)]
     pub plan: Vec<String>,
+    /// Inverted lists over the blob's text vectors, cut into lists
+    /// fragments for dense queries (default: about the square root of the
+    /// number of vectors; 0: none). Ignored without vectors.
+    #[arg(long, value_name = "N")]
+    pub lists: Option<usize>,
+    /// Seed of the lists' k-means.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct DenseProbeArgs {
+    #[command(flatten)]
+    pub pool: PoolArg,
+    #[command(flatten)]
+    pub ranking: RankingArgs,
+    /// Queries to run instead of the pool's (BEIR queries.jsonl); nDCG is
+    /// reported only for the pool's own queries and judgments.
+    #[arg(long)]
+    pub queries: Option<PathBuf>,
+    /// Seed of the lists' k-means (their number: `--lists`, default about
+    /// the square root of the number of vectors).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The numbers of lists to probe, one table row each (0: all).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32,64")]
+    pub probes: Vec<usize>,
+    /// Overlap is measured over the top DEPTH of brute force.
+    #[arg(long, default_value_t = 100)]
+    pub depth: usize,
 }
 
 #[derive(Args, Debug)]
@@ -80,6 +110,9 @@ pub enum Command {
     Search(SearchArgs),
     /// Run every query of a pool, write a TREC run file and a metrics JSON.
     Eval(EvalArgs),
+    /// Measure dense retrieval over inverted lists against brute force:
+    /// overlap, nDCG@10, vectors fetched and time per number of probed lists.
+    DenseProbe(DenseProbeArgs),
     /// Score a TREC run against TREC qrels and print metrics as JSON.
     TrecEval {
         /// Qrels: `qid 0 docid rel` lines (or BEIR TSV with a header).
@@ -241,6 +274,11 @@ pub struct RankingArgs {
     /// the same model the blob's vectors were built with.
     #[arg(long, value_name = "MODEL_DIR")]
     pub model: Option<PathBuf>,
+    /// Build inverted lists (k-means, N lists, seed 1) over the blob's
+    /// vectors when loading it, so that dense methods probe their `probes`
+    /// lists instead of scoring every vector.
+    #[arg(long, value_name = "N")]
+    pub lists: Option<usize>,
     /// Which of a blob's texts to rank: `augmented` ranks the LLM-augmented
     /// texts (context + text, from `nomos build --augmented` or CRAwLeR-DK's
     /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.
@@ -422,6 +460,12 @@ pub struct BuildArgs {
     /// vector after vector), to measure quantisation against.
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub vectors_out: Option<PathBuf>,
+    /// Embedding cache: vectors of texts embedded before are read from
+    /// this file, and new ones appended as they are made, so a stopped
+    /// build resumes and a rebuild embeds only changed texts (created if
+    /// missing; keyed by the xxh3-128 of each embedded text).
+    #[arg(long, value_name = "FILE", requires = "embed")]
+    pub embed_cache: Option<PathBuf>,
     /// LLM-augmented texts to index beside each article's text: rows of
     /// `chunk_id` and `chunk`, as `nomos augment` (or CRAwLeR-DK's
     /// `augmented_chunks.jsonl`) writes them.
@@ -492,4 +536,15 @@ pub enum CompareFormat {
     Json,
     Markdown,
     Latex,
+}
+
+#[cfg(test)]
+mod tests {
+    /// Clap's own checks: no two arguments of a command share a name
+    /// (flattened argument groups included).
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

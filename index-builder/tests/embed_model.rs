@@ -112,6 +112,9 @@ fn greek_blob() -> &'static Path {
                 blob.to_str().unwrap(),
                 "--embed",
                 model().to_str().unwrap(),
+                // Filled here, read by the cache test.
+                "--embed-cache",
+                blob.with_extension("cache").to_str().unwrap(),
             ]);
             assert!(out.status.success(), "{}", stderr(&out));
             eprintln!(
@@ -322,4 +325,92 @@ fn stard_reference_run_is_reproduced_and_hybrid_wins() {
         ndcg[2] > ndcg[0] && ndcg[2] > ndcg[1],
         "RRF must beat BM25 and dense on nDCG@10: {ndcg:?}"
     );
+}
+
+/// `--embed-cache`: a second build of the same pool, with the cache the
+/// first filled ([`greek_blob`]), embeds nothing and writes the same blob.
+#[test]
+fn a_second_build_with_the_embedding_cache_embeds_nothing() {
+    let first = greek_blob();
+    let dir = tempfile::tempdir().unwrap();
+    let second = dir.path().join("again.blob");
+    let out = nomos(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        "data/el-syntagma",
+        "-o",
+        second.to_str().unwrap(),
+        "--embed",
+        model().to_str().unwrap(),
+        "--embed-cache",
+        first.with_extension("cache").to_str().unwrap(),
+    ]);
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("embedding cache: 0 texts embedded"), "{log}");
+    assert_eq!(
+        std::fs::read(first).unwrap(),
+        std::fs::read(second).unwrap()
+    );
+}
+
+/// `--lists` builds inverted lists at load: probing all of them is brute
+/// force, to the score; probing one still ranks. `nomos fragment` cuts
+/// the vectors into lists fragments and a centroids fragment.
+#[test]
+fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
+    let blob = greek_blob();
+    let model = model();
+    let query = "freedom of the press";
+    let with_lists = |method: &str| {
+        let out = nomos(&[
+            "search",
+            "--index",
+            blob.to_str().unwrap(),
+            "--lists",
+            "12",
+            "--method",
+            method,
+            "--model",
+            model.to_str().unwrap(),
+            "-k",
+            "20",
+            query,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        out.stdout
+    };
+    let brute = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--method",
+        "dense",
+        "--model",
+        model.to_str().unwrap(),
+        "-k",
+        "20",
+        query,
+    ]);
+    assert_eq!(with_lists("dense:probes=0"), brute.stdout);
+    assert_eq!(with_lists("dense:probes=12"), brute.stdout);
+    let one = String::from_utf8(with_lists("dense:probes=1")).unwrap();
+    assert!(!one.is_empty() && one.lines().count() < 20, "{one}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = nomos(&[
+        "fragment",
+        blob.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
+        "--lists",
+        "12",
+    ]);
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("Lists: ") && !log.contains("Lists: 0 "),
+        "{log}"
+    );
+    assert!(log.contains("Centroids: 1 fragments"), "{log}");
 }

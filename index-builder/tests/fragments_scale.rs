@@ -170,6 +170,7 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
             let err = match kind {
                 FragmentKind::Postings => meta.open(n, &damaged).map(drop),
                 FragmentKind::Docs => meta.open_docs(n, &damaged).map(drop),
+                FragmentKind::Lists | FragmentKind::Centroids => unreachable!("no vectors"),
             }
             .expect_err("a damaged fragment opened");
             match err {

@@ -269,7 +269,7 @@ fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
 fn score_kind(method: Method) -> (&'static str, usize) {
     match method {
         Method::Bm25 | Method::Prf { .. } | Method::ReformSparse => ("BM25 score", 2),
-        Method::Dense
+        Method::Dense { .. }
         | Method::DenseBinary { .. }
         | Method::Rocchio { .. }
         | Method::ReformDense => ("cosine", 3),

@@ -26,7 +26,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`, as `nomos eval` tags runs
+    /// `rrf:k=60,depth=100,probes=64+okapi:k1=1.5,b=0.75`, as `nomos eval` tags runs
     /// (it names no field, whichever `--field` ranked).
     pub fn tag(&self) -> String {
         self.method.describe_with(&self.params)

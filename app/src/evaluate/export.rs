@@ -188,9 +188,9 @@ mod tests {
         assert_eq!(tag("bm25"), "nomos-bm25+lucene:k1=1.5,b=0.75");
         assert_eq!(
             tag("rrf:k=20"),
-            "nomos-rrf:k=20,depth=100+lucene:k1=1.5,b=0.75"
+            "nomos-rrf:k=20,depth=100,probes=64+lucene:k1=1.5,b=0.75"
         );
-        assert_eq!(tag("dense"), "nomos-dense");
+        assert_eq!(tag("dense:probes=0"), "nomos-dense:probes=0");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
         assert_eq!(csv_field("plain"), "plain");

@@ -48,6 +48,8 @@ pub enum DenseError {
         /// The first document whose run is wrong.
         doc: usize,
     },
+    /// Inverted lists (see [`super::Ivf`]) that do not fit the vectors.
+    BadLists(String),
 }
 
 impl fmt::Display for DenseError {
@@ -73,6 +75,7 @@ impl fmt::Display for DenseError {
                  vectors, at least one vector per document, with one window start per \
                  vector rising from 0 within each document"
             ),
+            DenseError::BadLists(problem) => write!(f, "inverted lists: {problem}"),
             DenseError::StrayBits { doc } => {
                 write!(
                     f,

@@ -32,10 +32,13 @@
 //! single IEEE operations in a fixed order.
 
 mod error;
+mod ivf;
 mod quantize;
 mod score;
 
 pub use error::DenseError;
+pub use ivf::{best_per_doc, probed_lists, Ivf, IvfParts};
+pub use score::QueryCodes;
 
 #[cfg(test)]
 mod tests;
@@ -260,7 +263,7 @@ impl DenseIndex {
     }
 
     /// The document vector `vector` belongs to.
-    fn doc_of(&self, vector: usize) -> usize {
+    pub fn doc_of(&self, vector: usize) -> usize {
         match &self.passages {
             Some(p) => p.offsets.partition_point(|&o| o as usize <= vector) - 1,
             None => vector,
@@ -314,7 +317,8 @@ impl DenseIndex {
         }
     }
 
-    fn vector_codes(&self, vector: usize) -> &[i8] {
+    /// Vector `vector`'s int8 codes (`vector` in range).
+    pub fn vector_codes(&self, vector: usize) -> &[i8] {
         &self.codes[vector * self.dim..(vector + 1) * self.dim]
     }
 

@@ -165,9 +165,8 @@ impl DenseIndex {
 
     /// `scale · Σ q_i c_i`, the dot product computed exactly in integers
     /// with the query's i16 codes (see [`QueryCodes`]).
-    fn score_vector(&self, query: &QueryCodes, vector: usize) -> f64 {
-        let dot = int_dot(&query.codes, self.vector_codes(vector));
-        f64::from(self.scales[vector]) * dot as f64 * query.step
+    pub(super) fn score_vector(&self, query: &QueryCodes, vector: usize) -> f64 {
+        query.score(self.vector_codes(vector), self.scales[vector])
     }
 }
 
@@ -182,14 +181,25 @@ impl DenseIndex {
 /// target (x86 `pmaddwd`, wasm `i32x4.dot_i16x8_s`), several times faster
 /// than widening each code to f32. The exponent comes from the bits of the
 /// largest component, not from a logarithm, so wasm and native agree.
-pub(super) struct QueryCodes {
+///
+/// Public so that vectors stored elsewhere (the IVF lists of a fragmented
+/// pool) score exactly as [`DenseIndex`] scores its own.
+#[derive(Debug, Clone)]
+pub struct QueryCodes {
     codes: Vec<i16>,
     step: f64,
 }
 
 impl QueryCodes {
+    /// `scale · Σ q_i c_i` for one stored vector (`codes` as long as the
+    /// query): the score of [`DenseIndex::search`], to the bit.
+    pub fn score(&self, codes: &[i8], scale: f32) -> f64 {
+        let dot = int_dot(&self.codes, codes);
+        f64::from(scale) * dot as f64 * self.step
+    }
+
     /// `query` must be finite ([`DenseIndex::check_query`]).
-    pub(super) fn new(query: &[f32]) -> QueryCodes {
+    pub fn new(query: &[f32]) -> QueryCodes {
         let max = query.iter().fold(0f32, |m, &x| m.max(x.abs()));
         if max == 0.0 {
             return QueryCodes {

@@ -360,3 +360,129 @@ fn passages_are_checked() {
         DenseError::BadPassages { doc: 0 }
     );
 }
+
+/// Unit vectors in `dim` dimensions, deterministic.
+fn ivf_vectors(n: usize, dim: usize) -> Vec<f32> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut out = Vec::with_capacity(n * dim);
+    for _ in 0..n {
+        let v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+            })
+            .collect();
+        let norm = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        out.extend(v.iter().map(|a| a / norm));
+    }
+    out
+}
+
+#[test]
+fn ivf_lists_are_seeded_and_cover_every_vector_once() {
+    let index = DenseIndex::build(&ivf_vectors(200, 16), 16).unwrap();
+    let a = Ivf::build(&index, 14, 1).unwrap();
+    assert_eq!(
+        a,
+        Ivf::build(&index, 14, 1).unwrap(),
+        "same seed, same lists"
+    );
+    assert_ne!(a, Ivf::build(&index, 14, 2).unwrap());
+    assert_eq!(a.n_lists(), 14);
+    let mut all: Vec<u32> = (0..14).flat_map(|l| a.list(l).to_vec()).collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..200).collect::<Vec<u32>>());
+    assert_eq!(Ivf::default_lists(10_000), 100);
+    assert_eq!(Ivf::build(&index, 500, 1).unwrap().n_lists(), 200);
+    assert!(Ivf::build(&index, 0, 1).is_err());
+    assert_eq!(Ivf::from_parts(&index, a.parts().clone()), Ok(a));
+}
+
+#[test]
+fn probing_every_list_is_brute_force_and_fewer_lists_a_subset() {
+    let index = DenseIndex::build(&ivf_vectors(300, 16), 16).unwrap();
+    let ivf = Ivf::build(&index, 17, 5).unwrap();
+    for query in ivf_vectors(10, 16).chunks(16).map(|q| q.to_vec()) {
+        let brute = index.search(&query, 300).unwrap();
+        assert_eq!(index.search_ivf(&ivf, &query, 300, 0).unwrap(), brute);
+        assert_eq!(index.search_ivf(&ivf, &query, 300, 99).unwrap(), brute);
+        let codes = QueryCodes::new(&query);
+        let probed = ivf.probed(&codes, 3);
+        assert_eq!(probed.len(), 3);
+        let members: Vec<u32> = probed.iter().flat_map(|&l| ivf.list(l).to_vec()).collect();
+        let few = index.search_ivf(&ivf, &query, 300, 3).unwrap();
+        assert_eq!(few.len(), members.len());
+        for hit in &few {
+            assert!(members.contains(&hit.doc));
+            let exact = brute.iter().find(|b| b.doc == hit.doc).unwrap();
+            assert_eq!(hit.score.to_bits(), exact.score.to_bits());
+        }
+    }
+}
+
+#[test]
+fn a_document_scores_as_its_best_probed_vector() {
+    // Document 0 has vectors 0 and 1, document 1 vector 2.
+    let vectors = [1.0, 0.0, 0.0, 1.0, 0.7, 0.7];
+    let passages = Passages {
+        offsets: vec![0, 2, 3],
+        starts: vec![0, 4, 0],
+    };
+    let index = DenseIndex::build_passages(&vectors, 2, Some(passages)).unwrap();
+    let ivf = Ivf::build(&index, 3, 1).unwrap();
+    let query = [0.0, 1.0];
+    assert_eq!(
+        index.search_ivf(&ivf, &query, 2, 0).unwrap(),
+        index.search(&query, 2).unwrap()
+    );
+    // One list: only the best list's vector counts.
+    let one = index.search_ivf(&ivf, &query, 2, 1).unwrap();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].doc, 0);
+}
+
+#[test]
+fn stored_lists_are_checked() {
+    let index = DenseIndex::build(&ivf_vectors(30, 8), 8).unwrap();
+    let good = Ivf::build(&index, 4, 1).unwrap().parts().clone();
+    let bad = |edit: &dyn Fn(&mut IvfParts), expected: &str| {
+        let mut parts = good.clone();
+        edit(&mut parts);
+        let err = Ivf::from_parts(&index, parts).unwrap_err().to_string();
+        assert!(err.contains(expected), "{expected}: {err}");
+    };
+    bad(&|p| p.centroid_codes[0] = i8::MIN, "-128");
+    bad(&|p| p.centroid_codes.truncate(1), "centroid codes");
+    bad(&|p| p.centroid_scales[1] = f32::INFINITY, "scale");
+    // The last member of the last list is its largest.
+    bad(&|p| *p.members.last_mut().unwrap() = 30, "out of range");
+    bad(&|p| p.offsets[1] = p.offsets[2] + 1, "offsets");
+    bad(&|p| p.members.truncate(29), "offsets");
+    bad(
+        &|p| {
+            let l = (0..4)
+                .find(|&l| p.offsets[l + 1] - p.offsets[l] >= 2)
+                .unwrap();
+            let at = p.offsets[l] as usize;
+            p.members.swap(at, at + 1);
+        },
+        "ascending",
+    );
+    // A vector in two lists (and another in none).
+    bad(
+        &|p| {
+            let (l, m) = (0..3)
+                .find_map(|l| {
+                    let next = p.offsets[l + 1] as usize;
+                    (next > p.offsets[l] as usize && next < p.offsets[l + 2] as usize)
+                        .then_some((l, next))
+                })
+                .unwrap();
+            p.members[m] = p.members[p.offsets[l] as usize];
+            p.members[m..p.offsets[l + 2] as usize].sort_unstable();
+        },
+        "two lists",
+    );
+}

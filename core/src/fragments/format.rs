@@ -5,7 +5,14 @@
 //! meta      NOMOSMET  FMET  MetaSection     what every query needs
 //! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
 //! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
+//! fragment  NOMOSFRG  FVEC  ListsSection    a range of inverted lists
+//! fragment  NOMOSFRG  FCEN  CentroidsSection the inverted lists' centroids
 //! ```
+//!
+//! Version 2 moved the idf rows from the meta into each postings fragment
+//! (the meta no longer grows with the vocabulary), named the meta's hash
+//! for the fragments it lists, and added the dense directory
+//! (`MetaSection::dense`), the lists fragments and the centroids fragment.
 //!
 //! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
 //! plus `.frag`, and the meta lists each fragment's hash and length, so a
@@ -28,6 +35,10 @@ pub const META_TAG: [u8; 4] = *b"FMET";
 pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
 /// A documents fragment's one section.
 pub const DOCS_TAG: [u8; 4] = *b"FDOC";
+/// A lists fragment's one section.
+pub const LISTS_TAG: [u8; 4] = *b"FVEC";
+/// The centroids fragment's one section.
+pub const CENTROIDS_TAG: [u8; 4] = *b"FCEN";
 
 /// The file name of the fragment whose bytes hash to `hash`.
 pub fn fragment_file(hash: u128) -> String {
@@ -83,6 +94,31 @@ pub struct MetaSection {
     pub doc_fragments: Vec<u32>,
     /// Every fragment, by number.
     pub fragments: Vec<FragmentEntry>,
+    /// The document vectors' inverted lists, when the pool has vectors
+    /// and was cut with them.
+    pub dense: Option<DenseMeta>,
+}
+
+/// What a dense query needs before it fetches lists: the model, where the
+/// centroids are, and where each list is. The centroids are a fragment of
+/// their own (at 10⁶ vectors about 400 KB) so that lexical queries, which
+/// fetch the meta, do not pay for them.
+#[derive(Archive, Serialize, Debug)]
+pub struct DenseMeta {
+    /// The model the vectors come from; a query must be embedded with it.
+    pub model: String,
+    /// Its manifest's hash.
+    pub manifest_hash: String,
+    /// Values per vector.
+    pub dim: u32,
+    /// The centroids fragment's number.
+    pub centroids: u32,
+    /// Vectors per list (what probing it fetches).
+    pub list_sizes: Vec<u32>,
+    /// The first list of each lists fragment, ascending from 0.
+    pub list_starts: Vec<u32>,
+    /// The fragment number of each range of lists.
+    pub list_fragments: Vec<u32>,
 }
 
 /// One lexical field's statistics and term directory.
@@ -161,4 +197,30 @@ pub struct DocsSection {
     pub explicit: Csr,
     /// Siblings, likewise.
     pub implicit: Csr,
+}
+
+/// A range of consecutive inverted lists: each member's document and its
+/// vector as stored (int8 codes and scale), list after list, members in
+/// vector order.
+#[derive(Archive, Serialize, Debug)]
+pub struct ListsSection {
+    /// The range's first list.
+    pub first_list: u32,
+    /// Where each list's members start (`lists + 1` entries, from 0).
+    pub offsets: Vec<u32>,
+    /// The document of each member (a document may have several vectors).
+    pub docs: Vec<u32>,
+    /// `members × dim` int8 codes.
+    pub codes: Vec<i8>,
+    /// One scale per member.
+    pub scales: Vec<f32>,
+}
+
+/// The centroids of the inverted lists (see [`crate::dense::Ivf`]).
+#[derive(Archive, Serialize, Debug)]
+pub struct CentroidsSection {
+    /// `lists × dim` int8 codes.
+    pub codes: Vec<i8>,
+    /// One scale per centroid.
+    pub scales: Vec<f32>,
 }

@@ -5,7 +5,8 @@ use rkyv::util::AlignedVec;
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::format::{
-    fragment_file, ArchivedMetaSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    fragment_file, ArchivedDenseMeta, ArchivedMetaSection, FRAGMENT_MAGIC, FRAGMENT_VERSION,
+    META_MAGIC, META_TAG,
 };
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
@@ -27,6 +28,38 @@ pub struct Meta {
     pub(super) doc_starts: Vec<u32>,
     pub(super) doc_fragments: Vec<usize>,
     pub(super) fragments: Vec<FragmentRef>,
+    /// The vectors' inverted lists, if the pool was cut with them.
+    pub(super) dense: Option<DenseDirectory>,
+}
+
+/// The meta's dense part, checked (see `format::DenseMeta`).
+#[derive(Debug, Clone)]
+pub(super) struct DenseDirectory {
+    pub model: String,
+    pub manifest_hash: String,
+    pub dim: usize,
+    /// The centroids fragment's number.
+    pub centroids: usize,
+    pub list_sizes: Vec<u32>,
+    /// The first list of each lists fragment, ascending from 0.
+    pub list_starts: Vec<u32>,
+    pub list_fragments: Vec<usize>,
+}
+
+impl DenseDirectory {
+    /// The position in `list_starts` of the fragment holding list `l`.
+    pub fn range_of(&self, l: usize) -> usize {
+        self.list_starts.partition_point(|&s| s as usize <= l) - 1
+    }
+
+    /// The lists of range `at`.
+    pub fn lists(&self, at: usize) -> std::ops::Range<usize> {
+        let end = self
+            .list_starts
+            .get(at + 1)
+            .map_or(self.list_sizes.len(), |&e| e as usize);
+        self.list_starts[at] as usize..end
+    }
 }
 
 /// One field's statistics and the first term of each of its fragments.
@@ -145,6 +178,23 @@ impl Meta {
             doc_fragments.push(n);
             fragments[n].kind = FragmentKind::Docs;
         }
+        let dense = match m.dense.as_ref() {
+            None => None,
+            Some(d) => {
+                let dir = dense_directory(d).map_err(|e| bad(format!("dense lists: {e}")))?;
+                let numbers = dir.list_fragments.iter().map(|&n| (n, FragmentKind::Lists));
+                for (n, kind) in numbers.chain([(dir.centroids, FragmentKind::Centroids)]) {
+                    match listed.get_mut(n) {
+                        Some(seen @ false) => *seen = true,
+                        _ => {
+                            return Err(bad(format!("fragment number {n} out of range or reused")))
+                        }
+                    }
+                    fragments[n].kind = kind;
+                }
+                Some(dir)
+            }
+        };
         if listed.contains(&false) {
             return Err(bad("a fragment no directory lists".into()));
         }
@@ -158,6 +208,7 @@ impl Meta {
             doc_starts,
             doc_fragments,
             fragments,
+            dense,
         })
     }
 
@@ -278,4 +329,37 @@ impl Meta {
             .find(|d| d.field == field)
             .ok_or_else(|| FragmentError::Input(format!("the pool has no {} field", field.name())))
     }
+}
+
+/// Checks the meta's dense part: a dimension, at least one list, and
+/// list ranges that tile the lists. Fragment numbers are checked by the
+/// caller.
+fn dense_directory(d: &ArchivedDenseMeta) -> Result<DenseDirectory, String> {
+    let dim = d.dim.to_native() as usize;
+    let list_sizes: Vec<u32> = d.list_sizes.iter().map(|s| s.to_native()).collect();
+    let lists = list_sizes.len();
+    if dim == 0 || lists == 0 {
+        return Err(format!("{lists} lists of {dim} values"));
+    }
+    let list_starts: Vec<u32> = d.list_starts.iter().map(|s| s.to_native()).collect();
+    if list_starts.first() != Some(&0)
+        || list_starts.windows(2).any(|w| w[0] >= w[1])
+        || list_starts.last().is_some_and(|&l| l as usize >= lists)
+        || list_starts.len() != d.list_fragments.len()
+    {
+        return Err("list ranges do not tile the lists".into());
+    }
+    Ok(DenseDirectory {
+        model: d.model.to_string(),
+        manifest_hash: d.manifest_hash.to_string(),
+        dim,
+        centroids: d.centroids.to_native() as usize,
+        list_sizes,
+        list_starts,
+        list_fragments: d
+            .list_fragments
+            .iter()
+            .map(|n| n.to_native() as usize)
+            .collect(),
+    })
 }

@@ -27,9 +27,22 @@
 //! [`Meta::open_docs`] give a result list's ids, titles, text and
 //! references. A damaged, missing or foreign fragment fails with a
 //! [`FragmentError`] naming the file; it never yields a ranking.
+//!
+//! Dense retrieval over fragments ([`fragment_with_lists`]): the meta
+//! holds the model and each inverted list's size
+//! ([`crate::dense::Ivf`]); the lists' centroids are a fragment of their
+//! own ([`Meta::needed_centroids`], [`Meta::open_centroids`]), fetched by
+//! the first dense query; the lists, their members' documents and int8
+//! vectors, go into lists fragments. [`Meta::needed_lists`] says which
+//! fragments the `probes` nearest lists need, [`Meta::open_lists`] checks
+//! one, and [`Meta::rank_dense`] ranks over them, equal to the bit to
+//! [`crate::dense::DenseIndex::search_ivf`].
 
 mod error;
 pub mod format;
+mod lists;
+#[cfg(test)]
+mod lists_tests;
 mod meta;
 mod parts;
 mod read_docs;
@@ -37,13 +50,15 @@ mod reader;
 mod relist;
 mod write;
 mod write_docs;
+mod write_lists;
 
 pub use error::FragmentError;
+pub use lists::{Centroids, ListsFragment};
 pub use meta::Meta;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use relist::relist;
-pub use write::{fragment, split, Fragmented, MIN_FRAGMENT_BYTES};
+pub use write::{fragment, fragment_with_lists, split, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +67,10 @@ pub enum FragmentKind {
     Postings,
     /// A range of documents ([`Meta::open_docs`]).
     Docs,
+    /// A range of inverted lists of the vectors ([`Meta::open_lists`]).
+    Lists,
+    /// The lists' centroids ([`Meta::open_centroids`]).
+    Centroids,
 }
 
 /// A fragment as the meta file lists it.

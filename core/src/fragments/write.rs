@@ -11,9 +11,12 @@ use super::format::{
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
 use super::write_docs::docs_files;
+use super::write_lists::lists_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
-use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport};
+use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport, Field};
+use crate::dense::{DenseIndex, Ivf};
+use crate::blob::DenseModel;
 use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
@@ -36,8 +39,40 @@ pub struct Fragmented {
 /// text block larger than that gets a fragment of its own); and writes the
 /// meta file that lists them.
 pub fn fragment(blob: &Blob, max_bytes: usize) -> Result<Fragmented, FragmentError> {
+    fragment_with_lists(blob, max_bytes, None)
+}
+
+/// [`fragment`], and with `ivf` (inverted lists over the blob's text
+/// vectors) the lists in lists fragments, their centroids in a fragment
+/// of their own, and the model and the lists' sizes in the meta, for
+/// dense queries.
+pub fn fragment_with_lists(
+    blob: &Blob,
+    max_bytes: usize,
+    ivf: Option<&Ivf>,
+) -> Result<Fragmented, FragmentError> {
+    let lists = match ivf {
+        None => None,
+        Some(ivf) => {
+            let (Some(model), Some(index)) = (blob.dense_model(), blob.dense(Field::Text)) else {
+                return Err(FragmentError::Input(
+                    "inverted lists need the blob's text vectors (a light blob: attach its \
+                     vectors file)"
+                        .into(),
+                ));
+            };
+            Some(Lists { model, index, ivf })
+        }
+    };
     let docs = BlobDocs::new(blob);
-    cut(&Parts::of_blob(blob, &docs)?, max_bytes)
+    cut(&Parts::of_blob(blob, &docs)?, max_bytes, lists)
+}
+
+/// A pool's text vectors and the inverted lists over them, for [`cut`].
+struct Lists<'a> {
+    model: &'a DenseModel,
+    index: &'a DenseIndex,
+    ivf: &'a Ivf,
 }
 
 /// Cuts what `input` would encode into a blob as [`fragment`] cuts that
@@ -57,10 +92,14 @@ pub fn split(
         implicit_refs_unknown: docs.parts.unknown_implicit,
         ..EncodeReport::default()
     };
-    Ok((cut(&Parts::of_input(input, &docs), max_bytes)?, report))
+    Ok((cut(&Parts::of_input(input, &docs), max_bytes, None)?, report))
 }
 
-fn cut(pool: &Parts<'_>, max_bytes: usize) -> Result<Fragmented, FragmentError> {
+fn cut(
+    pool: &Parts<'_>,
+    max_bytes: usize,
+    lists: Option<Lists<'_>>,
+) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
             "a fragment size limit of {max_bytes} bytes is below the minimum, \
@@ -108,6 +147,19 @@ fn cut(pool: &Parts<'_>, max_bytes: usize) -> Result<Fragmented, FragmentError> 
         doc_fragments.push(count(fragments.len())?);
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
+    let dense = match lists {
+        None => None,
+        Some(Lists { model, index, ivf }) => {
+            let (mut dense, files, centroids) = lists_files(model, index, ivf, max_bytes)?;
+            for (_, bytes) in files {
+                dense.list_fragments.push(count(fragments.len())?);
+                fragments.push((listed(FragmentKind::Lists, &bytes), bytes));
+            }
+            dense.centroids = count(fragments.len())?;
+            fragments.push((listed(FragmentKind::Centroids, &centroids), centroids));
+            Some(dense)
+        }
+    };
     let mut pool_hash = Xxh3::new();
     for (f, _) in &fragments {
         pool_hash.update(&f.hash.to_le_bytes());
@@ -128,6 +180,7 @@ fn cut(pool: &Parts<'_>, max_bytes: usize) -> Result<Fragmented, FragmentError> 
                 len: f.len,
             })
             .collect(),
+        dense,
     };
     let meta = archive(&meta).map_err(input)?;
     let meta =

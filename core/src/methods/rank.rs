@@ -7,7 +7,7 @@ use std::sync::{Mutex, OnceLock};
 use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::{rrf, weighted_fusion};
 use super::spec::{Method, MethodError};
-use crate::dense::{DenseError, DenseIndex};
+use crate::dense::{DenseError, DenseIndex, Ivf};
 use crate::hits::{top_k_into, Hit};
 use crate::search::{Bm25Scorer, ParamsError};
 
@@ -19,6 +19,10 @@ pub struct Collection<'a> {
     pub forward: &'a OnceLock<ForwardIndex>,
     /// Document vectors over the same documents, if the pool has them.
     pub dense: Option<&'a DenseIndex>,
+    /// Inverted lists over `dense`'s vectors, if any: dense rankings probe
+    /// the methods' `probes` lists; without them `probes` is ignored and
+    /// dense rankings are brute force (what probing every list gives).
+    pub ivf: Option<&'a Ivf>,
     /// BM25's score per document, reused from query to query: the largest
     /// allocation a query would otherwise make.
     pub scores: &'a Mutex<Vec<f64>>,
@@ -69,11 +73,19 @@ pub fn rank<S: AsRef<str>>(
         index.check_query(embedding).map_err(RankError::Dense)?;
         Ok((index, embedding))
     };
+    // Dense top `k` for `q`, probing `probes` lists where there are lists.
+    let search = |index: &DenseIndex, q: &[f32], k: usize, probes: usize| {
+        match collection.ivf {
+            Some(ivf) => index.search_ivf(ivf, q, k, probes),
+            None => index.search(q, k),
+        }
+        .map_err(RankError::Dense)
+    };
     let hits = match *method {
         Method::Bm25 => bm25(&tokens, k, positive_only),
-        Method::Dense => {
+        Method::Dense { probes } => {
             let (index, q) = dense()?;
-            index.search(q, k).map_err(RankError::Dense)?
+            search(index, q, k, probes)?
         }
         Method::DenseBinary { candidates } => {
             let (index, q) = dense()?;
@@ -95,25 +107,34 @@ pub fn rank<S: AsRef<str>>(
             }
             bm25(&expanded, k, positive_only)
         }
-        Method::Rocchio { docs, alpha, beta } => {
+        Method::Rocchio {
+            docs,
+            alpha,
+            beta,
+            probes,
+        } => {
             let (index, q) = dense()?;
-            let top = index.search(q, docs).map_err(RankError::Dense)?;
+            let top = search(index, q, docs, probes)?;
             let feedback: Vec<u32> = top.iter().map(|h| h.doc).collect();
             let moved = index.rocchio(q, &feedback, alpha, beta);
-            index.search(&moved, k).map_err(RankError::Dense)?
+            search(index, &moved, k, probes)?
         }
-        Method::Rrf { k: rrf_k, depth } => {
+        Method::Rrf {
+            k: rrf_k,
+            depth,
+            probes,
+        } => {
             let (index, q) = dense()?;
             let lexical = bm25(&tokens, depth, true);
-            let semantic = index.search(q, depth).map_err(RankError::Dense)?;
+            let semantic = search(index, q, depth, probes)?;
             let mut fused = rrf(&[&lexical, &semantic], rrf_k);
             fused.truncate(k);
             fused
         }
-        Method::Weighted { w, depth } => {
+        Method::Weighted { w, depth, probes } => {
             let (index, q) = dense()?;
             let lexical = bm25(&tokens, depth, true);
-            let semantic = index.search(q, depth).map_err(RankError::Dense)?;
+            let semantic = search(index, q, depth, probes)?;
             let mut fused = weighted_fusion(&[(&lexical, 1.0 - w), (&semantic, w)]);
             fused.truncate(k);
             fused

@@ -2,6 +2,13 @@
 //! string form for URLs, run tags and the command line:
 //! `name` or `name:key=value,key=value`, e.g. `rrf`, `rrf:k=20`,
 //! `dense-binary:candidates=500`. Keys left out keep their defaults.
+//!
+//! `probes` (dense, rocchio, rrf, weighted) is how many inverted lists a
+//! dense ranking scores where the pool has them (see
+//! [`crate::dense::Ivf`]); 0 means every list, which is brute force. A
+//! pool without lists ignores it and ranks brute force: every value then
+//! gives the ranking probing all lists would, so a URL stays valid
+//! whichever form of the pool it is opened on.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,8 +21,12 @@ use std::str::FromStr;
 pub enum Method {
     /// BM25 with the scorer's parameters.
     Bm25,
-    /// Brute-force int8 dense scores.
-    Dense,
+    /// Int8 dense scores: brute force, or over the `probes` nearest
+    /// inverted lists where the pool has them.
+    Dense {
+        /// Lists probed (0: all).
+        probes: usize,
+    },
     /// Binary first pass, int8 rescoring of the `candidates` nearest codes
     /// (at least `k`).
     DenseBinary {
@@ -40,6 +51,8 @@ pub enum Method {
         alpha: f64,
         /// The feedback centroid's weight.
         beta: f64,
+        /// Lists probed by both dense rankings (0: all).
+        probes: usize,
     },
     /// Reciprocal rank fusion of the top `depth` of BM25 and of dense:
     /// `Σ 1 / (k + rank)`, ranks from 1 (see [`super::rrf`]).
@@ -48,6 +61,8 @@ pub enum Method {
         k: f64,
         /// How much of each list is fused.
         depth: usize,
+        /// Inverted lists the dense ranking probes (0: all).
+        probes: usize,
     },
     /// Min-max normalised score fusion of the top `depth` of BM25 and of
     /// dense, the dense list weighted `w` and BM25 `1 − w`
@@ -57,6 +72,8 @@ pub enum Method {
         w: f64,
         /// How much of each list is fused.
         depth: usize,
+        /// Inverted lists the dense ranking probes (0: all).
+        probes: usize,
     },
     /// An LLM turns the query into legal keywords, searched with BM25
     /// (GreekBarRetrieval's Reform-BM25; the `llm` module runs it).
@@ -102,6 +119,13 @@ impl fmt::Display for Value {
 }
 
 impl Method {
+    /// Inverted lists a dense ranking probes when nobody chose, measured
+    /// (BENCHMARKS.md, "Dense at scale"): with about √N lists, overlap@100
+    /// with brute force of at least 0.95 on the real pools measured (10⁴
+    /// vectors: 64 of 106 lists), and at 10⁵ vectors (316 lists) about a
+    /// fifth of the vectors, 8 MB, within the 10 MB a query may fetch.
+    pub const DEFAULT_PROBES: usize = 64;
+
     /// Every method name, in the order a picker would list them.
     pub const NAMES: [&'static str; 7] = [
         "bm25",
@@ -136,7 +160,9 @@ impl Method {
     pub fn by_name(name: &str) -> Option<Method> {
         Some(match name {
             "bm25" => Method::Bm25,
-            "dense" => Method::Dense,
+            "dense" => Method::Dense {
+                probes: Self::DEFAULT_PROBES,
+            },
             "dense-binary" => Method::DenseBinary { candidates: 1000 },
             "prf" => Method::Prf {
                 docs: 10,
@@ -146,12 +172,18 @@ impl Method {
                 docs: 10,
                 alpha: 1.0,
                 beta: 0.25,
+                probes: Self::DEFAULT_PROBES,
             },
             "rrf" => Method::Rrf {
                 k: 60.0,
                 depth: 100,
+                probes: Self::DEFAULT_PROBES,
             },
-            "weighted" => Method::Weighted { w: 0.5, depth: 100 },
+            "weighted" => Method::Weighted {
+                w: 0.5,
+                depth: 100,
+                probes: Self::DEFAULT_PROBES,
+            },
             "reform-sparse" => Method::ReformSparse,
             "reform-dense" => Method::ReformDense,
             "reform-hybrid" => Method::ReformHybrid {
@@ -173,7 +205,7 @@ impl Method {
     pub fn name(&self) -> &'static str {
         match self {
             Method::Bm25 => "bm25",
-            Method::Dense => "dense",
+            Method::Dense { .. } => "dense",
             Method::DenseBinary { .. } => "dense-binary",
             Method::Prf { .. } => "prf",
             Method::Rocchio { .. } => "rocchio",
@@ -198,8 +230,14 @@ impl Method {
     pub fn ranks_reformulation(&self) -> Option<Method> {
         match *self {
             Method::ReformSparse => Some(Method::Bm25),
-            Method::ReformDense => Some(Method::Dense),
-            Method::ReformHybrid { k, depth } => Some(Method::Rrf { k, depth }),
+            Method::ReformDense => Some(Method::Dense {
+                probes: Self::DEFAULT_PROBES,
+            }),
+            Method::ReformHybrid { k, depth } => Some(Method::Rrf {
+                k,
+                depth,
+                probes: Self::DEFAULT_PROBES,
+            }),
             _ => None,
         }
     }
@@ -216,19 +254,20 @@ impl Method {
     pub fn needs_lexical(&self) -> bool {
         !matches!(
             self,
-            Method::Dense
+            Method::Dense { .. }
                 | Method::DenseBinary { .. }
                 | Method::Rocchio { .. }
                 | Method::ReformDense
         )
     }
 
-    /// Counts at least 1 (expansion terms at least 0), RRF k finite and
+    /// Counts at least 1 (expansion terms, characters and probes at least
+    /// 0), RRF k finite and
     /// > 0, Rocchio weights finite, w in [0, 1].
     pub fn validate(&self) -> Result<(), MethodError> {
         for (key, value) in self.params() {
             let ok = match (key, value) {
-                ("terms", _) | ("chars", _) => true,
+                ("terms", _) | ("chars", _) | ("probes", _) => true,
                 (_, Value::Count(n)) => n >= 1,
                 ("k", Value::Real(x)) => x.is_finite() && x > 0.0,
                 ("w", Value::Real(x)) => (0.0..=1.0).contains(&x),
@@ -246,7 +285,7 @@ impl Method {
     }
 
     /// The method with every parameter, and BM25's settings when it uses
-    /// BM25, e.g. `rrf:k=60,depth=100+okapi:k1=1.5,b=0.75`: what a run tag
+    /// BM25, e.g. `rrf:k=60,depth=100,probes=64+okapi:k1=1.5,b=0.75`: what a run tag
     /// must say to identify a run.
     pub fn describe_with(&self, bm25: &crate::search::Bm25Params) -> String {
         let mut text = format!("{self:#}");
@@ -276,16 +315,31 @@ impl Method {
     fn params(&self) -> Vec<(&'static str, Value)> {
         use Value::{Count, Real};
         match *self {
-            Method::Bm25 | Method::Dense | Method::ReformSparse | Method::ReformDense => vec![],
+            Method::Bm25 | Method::ReformSparse | Method::ReformDense => vec![],
+            Method::Dense { probes } => vec![("probes", Count(probes))],
             Method::DenseBinary { candidates } => vec![("candidates", Count(candidates))],
             Method::Prf { docs, terms } => vec![("docs", Count(docs)), ("terms", Count(terms))],
-            Method::Rocchio { docs, alpha, beta } => vec![
+            Method::Rocchio {
+                docs,
+                alpha,
+                beta,
+                probes,
+            } => vec![
                 ("docs", Count(docs)),
                 ("alpha", Real(alpha)),
                 ("beta", Real(beta)),
+                ("probes", Count(probes)),
             ],
-            Method::Rrf { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
-            Method::Weighted { w, depth } => vec![("w", Real(w)), ("depth", Count(depth))],
+            Method::Rrf { k, depth, probes } => vec![
+                ("k", Real(k)),
+                ("depth", Count(depth)),
+                ("probes", Count(probes)),
+            ],
+            Method::Weighted { w, depth, probes } => vec![
+                ("w", Real(w)),
+                ("depth", Count(depth)),
+                ("probes", Count(probes)),
+            ],
             Method::ReformHybrid { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
             Method::ReactBm25 {
                 rounds,
@@ -321,6 +375,10 @@ impl Method {
             (Method::Rrf { depth, .. }, "depth")
             | (Method::Weighted { depth, .. }, "depth")
             | (Method::ReformHybrid { depth, .. }, "depth") => *depth = count()?,
+            (Method::Dense { probes }, "probes")
+            | (Method::Rocchio { probes, .. }, "probes")
+            | (Method::Rrf { probes, .. }, "probes")
+            | (Method::Weighted { probes, .. }, "probes") => *probes = count()?,
             (Method::ReactBm25 { rounds, .. }, "rounds") => *rounds = count()?,
             (Method::ReactBm25 { candidates, .. }, "candidates") => *candidates = count()?,
             (Method::ReactBm25 { chars, .. }, "chars") => *chars = count()?,

@@ -29,11 +29,24 @@ fn method_strings_round_trip() {
         m,
         Method::Rrf {
             k: 20.0,
-            depth: 100
+            depth: 100,
+            probes: Method::DEFAULT_PROBES,
         }
     );
     assert_eq!(m.to_string(), "rrf:k=20");
-    assert_eq!(format!("{m:#}"), "rrf:k=20,depth=100");
+    assert_eq!(
+        format!("{m:#}"),
+        format!("rrf:k=20,depth=100,probes={}", Method::DEFAULT_PROBES)
+    );
+    // Probes: 0 is every list; a count like any other otherwise.
+    let m: Method = "dense:probes=0".parse().unwrap();
+    assert_eq!(m, Method::Dense { probes: 0 });
+    assert_eq!(m.to_string(), "dense:probes=0");
+    let m: Method = "weighted:probes=3,w=0.25".parse().unwrap();
+    assert_eq!(m.to_string(), "weighted:w=0.25,probes=3");
+    assert!("rrf:probes=-1".parse::<Method>().is_err());
+    assert!("bm25:probes=4".parse::<Method>().is_err());
+    assert!("dense-binary:probes=4".parse::<Method>().is_err());
     let m: Method = "rocchio:beta=0.5,docs=5".parse().unwrap();
     assert_eq!(m.to_string(), "rocchio:docs=5,beta=0.5");
     assert_eq!(format!("{:#}", Method::Bm25), "bm25");
@@ -54,7 +67,8 @@ fn method_strings_round_trip() {
         m.ranks_reformulation(),
         Some(Method::Rrf {
             k: 30.0,
-            depth: 100
+            depth: 100,
+            probes: Method::DEFAULT_PROBES,
         })
     );
     assert!("react-bm25:rounds=0".parse::<Method>().is_err());
@@ -64,7 +78,7 @@ fn method_strings_round_trip() {
 fn bad_method_strings_are_named() {
     let err = |s: &str| s.parse::<Method>().unwrap_err().to_string();
     assert!(err("colbert").contains("unknown ranking method \"colbert\""));
-    assert!(err("rrf:x=1").contains("no parameter \"x\" (it has k, depth)"));
+    assert!(err("rrf:x=1").contains("no parameter \"x\" (it has k, depth, probes)"));
     assert!(err("bm25:k=1").contains("takes no parameters"));
     assert!(err("rrf:k=abc").contains("cannot read k=\"abc\""));
     assert!(err("rrf:k").contains("cannot read"));
@@ -83,7 +97,11 @@ fn parameters_are_listed_and_set_one_at_a_time() {
     let rrf = Method::by_name("rrf").unwrap();
     assert_eq!(
         rrf.parameters(),
-        vec![("k", "60".to_owned()), ("depth", "100".to_owned())]
+        vec![
+            ("k", "60".to_owned()),
+            ("depth", "100".to_owned()),
+            ("probes", Method::DEFAULT_PROBES.to_string())
+        ]
     );
     let m = rrf.with_param("k", "20").unwrap();
     assert_eq!(m.to_string(), "rrf:k=20");
@@ -245,6 +263,7 @@ fn rank_runs_every_method() {
         scorer: &s,
         forward: &forward,
         dense: Some(&d),
+        ivf: None,
         scores: &Mutex::new(Vec::new()),
     };
     let tokens = ["deduction"];
@@ -286,6 +305,7 @@ fn dense_methods_explain_what_is_missing() {
         scorer: &s,
         forward: &forward,
         dense: None,
+        ivf: None,
         scores: &Mutex::new(Vec::new()),
     };
     let with_embedding = MethodQuery {
@@ -310,7 +330,13 @@ fn dense_methods_explain_what_is_missing() {
         embedding: None,
     };
     assert_eq!(
-        rank(&Method::Dense, &with_vectors, &no_embedding, 10, true),
+        rank(
+            &Method::Dense { probes: 0 },
+            &with_vectors,
+            &no_embedding,
+            10,
+            true
+        ),
         Err(RankError::NoQueryEmbedding)
     );
     let wrong_dim = MethodQuery {
@@ -318,7 +344,13 @@ fn dense_methods_explain_what_is_missing() {
         embedding: Some(&[1.0, 0.0, 0.0]),
     };
     assert!(matches!(
-        rank(&Method::Dense, &with_vectors, &wrong_dim, 10, true),
+        rank(
+            &Method::Dense { probes: 0 },
+            &with_vectors,
+            &wrong_dim,
+            10,
+            true
+        ),
         Err(RankError::Dense(_))
     ));
     let small = DenseIndex::build(&[1.0, 0.0], 2).unwrap();
@@ -327,7 +359,13 @@ fn dense_methods_explain_what_is_missing() {
         ..no_vectors
     };
     assert_eq!(
-        rank(&Method::Dense, &mismatched, &with_embedding, 10, true),
+        rank(
+            &Method::Dense { probes: 0 },
+            &mismatched,
+            &with_embedding,
+            10,
+            true
+        ),
         Err(RankError::SizeMismatch {
             lexical: 6,
             dense: 1
@@ -335,7 +373,11 @@ fn dense_methods_explain_what_is_missing() {
     );
     // Lexical methods need neither.
     assert!(rank(&Method::Bm25, &no_vectors, &no_embedding, 10, true).is_ok());
-    let invalid = Method::Rrf { k: -1.0, depth: 1 };
+    let invalid = Method::Rrf {
+        k: -1.0,
+        depth: 1,
+        probes: 1,
+    };
     assert!(matches!(
         rank(&invalid, &with_vectors, &with_embedding, 10, true),
         Err(RankError::Method(_))
@@ -348,7 +390,10 @@ fn run_tags_name_the_bm25_settings_in_their_text_form() {
     let okapi = Bm25Params::default();
     assert_eq!(
         rrf.describe_with(&okapi),
-        "rrf:k=60,depth=100+okapi:k1=1.5,b=0.75"
+        format!(
+            "rrf:k=60,depth=100,probes={}+okapi:k1=1.5,b=0.75",
+            Method::DEFAULT_PROBES
+        )
     );
     let lucene = Bm25Params {
         k1: 1.2,
@@ -358,7 +403,10 @@ fn run_tags_name_the_bm25_settings_in_their_text_form() {
         Method::Bm25.describe_with(&lucene),
         "bm25+lucene:k1=1.2,b=0.75"
     );
-    assert_eq!(Method::Dense.describe_with(&okapi), "dense");
+    assert_eq!(
+        Method::Dense { probes: 4 }.describe_with(&okapi),
+        "dense:probes=4"
+    );
 }
 
 #[test]

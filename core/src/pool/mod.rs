@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::analysis::{Analyzer, UnknownAnalyzer};
 use crate::blob::{Blob, DenseModel, Field};
-use crate::dense::DenseIndex;
+use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
 use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
@@ -34,6 +34,9 @@ pub struct Pool {
     default_params: Bm25Params,
     /// Set at most once: at load, or when a light blob's vectors arrive.
     dense: OnceLock<(DenseModel, Arc<DenseIndex>)>,
+    /// Inverted lists over the vectors, when given ([`Pool::add_ivf`]):
+    /// the dense methods then probe `probes` lists.
+    ivf: OnceLock<Ivf>,
     /// Built on the first PRF query.
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
@@ -68,6 +71,7 @@ impl Pool {
             // Validated by Blob::load.
             default_params: blob.bm25_params(),
             dense,
+            ivf: OnceLock::new(),
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
             scores: Mutex::new(Vec::new()),
@@ -88,6 +92,7 @@ impl Pool {
             idf_table: None,
             default_params,
             dense: OnceLock::new(),
+            ivf: OnceLock::new(),
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
             scores: Mutex::new(Vec::new()),
@@ -125,6 +130,21 @@ impl Pool {
         self.dense.set((model, Arc::new(index))).is_ok()
     }
 
+    /// Gives the pool's vectors inverted lists (made by [`Ivf::build`] or
+    /// checked by [`Ivf::from_parts`] over [`Self::dense`]); `false` if it
+    /// has some, or no vectors, or the lists do not fit them.
+    pub fn add_ivf(&self, ivf: Ivf) -> bool {
+        let fits = self
+            .dense()
+            .is_some_and(|d| Ivf::check(d.dim(), d.n_vectors(), ivf.parts()).is_ok());
+        fits && self.ivf.set(ivf).is_ok()
+    }
+
+    /// The inverted lists, if the pool has them.
+    pub fn ivf(&self) -> Option<&Ivf> {
+        self.ivf.get()
+    }
+
     /// A BM25 scorer for `params`: the cached one when the parameters are
     /// those of the last call, else a new one (sharing the index) that
     /// replaces it.
@@ -160,6 +180,7 @@ impl Pool {
             scorer: &scorer,
             forward: &self.forward,
             dense: self.dense().map(|d| &**d),
+            ivf: self.ivf.get(),
             scores: &self.scores,
         };
         let query = MethodQuery { tokens, embedding };

@@ -21,7 +21,7 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, fragment, progress};
 use crate::cli::{BuildArgs, SourceFormat};
-use crate::embedder;
+use crate::embedder::{self, EmbedCache};
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
 use crate::sources::tabular::read_table;
@@ -59,6 +59,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             pooling,
             args.runtime.ort_lib.as_deref(),
             args.vectors_out.as_deref(),
+            args.embed_cache.as_deref(),
         )?),
         None => None,
     };
@@ -477,18 +478,25 @@ struct Vectors {
 /// time keeps memory flat and costs nothing in quality: the model is
 /// batch-invariant, and batching would only pad. `vectors_out` receives the
 /// text field's unquantised vectors (little-endian f32, vector after
-/// vector), for measuring what quantisation costs.
+/// vector), for measuring what quantisation costs. With `cache_file`, texts
+/// embedded by an earlier run are taken from it and new ones added to it
+/// ([`EmbedCache`]).
 fn embed_documents(
     pool: &Pool,
     model_dir: &Path,
     pooling: Pooling,
     ort_lib: Option<&Path>,
     vectors_out: Option<&Path>,
+    cache_file: Option<&Path>,
 ) -> Result<Vectors> {
     let started = std::time::Instant::now();
     let mut embedder = embedder::open(model_dir, ort_lib)?;
     let loaded = started.elapsed();
     let dim = embedder.dim();
+    let mut cache = cache_file
+        .map(|path| EmbedCache::open(path, embedder.manifest_hash(), dim))
+        .transpose()?;
+    let windows = format!("{:?}", pooling.windows);
     let has_augmented = pool.articles.iter().any(|a| a.augmented.is_some());
     let fields = if has_augmented { 2 } else { 1 };
     let bar = progress::bar(pool.articles.len() * fields, "embedding");
@@ -506,9 +514,19 @@ fn embed_documents(
                 ""
             };
             let passage = pooling.passage(heading, text);
-            let v = embedder
-                .embed_passage(&passage, pooling.windows)
-                .with_context(|| format!("embedding document {}", a.id))?;
+            let key = EmbedCache::key(&windows, &passage);
+            let v = match cache.as_mut().and_then(|c| c.get(key)) {
+                Some(v) => v,
+                None => {
+                    let v = embedder
+                        .embed_passage(&passage, pooling.windows)
+                        .with_context(|| format!("embedding document {}", a.id))?;
+                    if let Some(c) = cache.as_mut() {
+                        c.put(key, &v)?;
+                    }
+                    v
+                }
+            };
             let one = !pooling.multi_vector();
             if v.is_empty() || !v.len().is_multiple_of(dim) || (one && v.len() != dim) {
                 anyhow::bail!(
@@ -577,6 +595,12 @@ fn embed_documents(
         took.as_secs_f64() * 1e3 / texts.max(1) as f64,
         loaded.as_secs_f64()
     );
+    if let Some(c) = &cache {
+        eprintln!(
+            "embedding cache: {} texts embedded, {} from the cache",
+            c.misses, c.hits
+        );
+    }
     Ok(Vectors {
         model: embedder.model_id().to_owned(),
         manifest_hash: embedder.manifest_hash().to_owned(),

@@ -7,7 +7,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use nomos_core::fragments::{fragment, FragmentKind, Fragmented, Meta};
+use nomos_core::blob::Field;
+use nomos_core::dense::Ivf;
+use nomos_core::fragments::{fragment_with_lists, FragmentKind, Fragmented, Meta};
 
 use super::plan::{plan_query, META_FILE};
 use super::progress;
@@ -20,7 +22,14 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
     let opened = blob_file::read(path)?;
     let bytes = opened.bytes;
-    let made = fragment(&opened.blob, args.max_bytes)
+    let ivf = match (opened.blob.dense(Field::Text), args.lists) {
+        (None, _) | (_, Some(0)) => None,
+        (Some(dense), lists) => {
+            let lists = lists.unwrap_or_else(|| Ivf::default_lists(dense.n_vectors()));
+            Some(Ivf::build(dense, lists, args.seed).map_err(bad_input)?)
+        }
+    };
+    let made = fragment_with_lists(&opened.blob, args.max_bytes, ivf.as_ref())
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     let meta = write_dir(&args.dir, &made)?;
     eprintln!(
@@ -69,11 +78,18 @@ pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
         match file.kind {
             FragmentKind::Postings => drop(meta.open(number, &data)?),
             FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+            FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
+            FragmentKind::Centroids => drop(meta.open_centroids(number, &data)?),
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
-    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
+    for kind in [
+        FragmentKind::Postings,
+        FragmentKind::Docs,
+        FragmentKind::Lists,
+        FragmentKind::Centroids,
+    ] {
         let mut sizes: Vec<u64> = meta
             .fragments()
             .iter()

@@ -107,6 +107,14 @@ impl MethodRanker {
             .map_err(bad_input)
     }
 
+    /// The query embedding of `text` (a dense method's ranker only).
+    pub fn embed_query(&mut self, text: &str) -> Result<Vec<f32>> {
+        match &mut self.embedder {
+            Some(e) => e.embed_query(text),
+            None => Err(bad_input("this method embeds no queries")),
+        }
+    }
+
     /// The method ranked with.
     pub fn method(&self) -> Method {
         self.method

@@ -6,6 +6,7 @@ mod build;
 mod chunks;
 mod compare;
 mod context_report;
+mod dense_probe;
 mod eval;
 mod fetch;
 mod fragment;
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze { analyzer } => analyze::run(&analyzer),
         Command::Search(args) => search::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::DenseProbe(args) => dense_probe::run(&args),
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),

@@ -8,6 +8,7 @@ use std::path::Path;
 use anyhow::Result;
 use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{Blob, Field};
+use nomos_core::dense::Ivf;
 use nomos_core::eval::Qrels;
 use nomos_core::index::InvertedIndex;
 use nomos_core::pool::{Benchmark, Pool};
@@ -18,6 +19,9 @@ use crate::cli::{PoolArg, RankedField, RankingArgs};
 use crate::error::bad_input;
 use crate::sources::beir::read_beir;
 use crate::sources::pool::{Article, Pool as SourcePool};
+
+/// The k-means seed of `--lists`.
+const IVF_SEED: u64 = 1;
 
 pub struct Ranking {
     pub pool: Pool,
@@ -41,6 +45,22 @@ pub enum Texts {
 impl Ranking {
     /// Loads the pool named on the command line.
     pub fn load(pool: &PoolArg, ranking: &RankingArgs) -> Result<Ranking> {
+        let loaded = Ranking::load_pool(pool, ranking)?;
+        if let Some(lists) = ranking.lists {
+            let dense = loaded.pool.dense().ok_or_else(|| {
+                bad_input("--lists needs a blob with vectors (built with --embed)")
+            })?;
+            let ivf = Ivf::build(dense, lists, IVF_SEED).map_err(bad_input)?;
+            if !loaded.pool.add_ivf(ivf) {
+                return Err(bad_input(
+                    "the inverted lists do not fit the blob's vectors",
+                ));
+            }
+        }
+        Ok(loaded)
+    }
+
+    fn load_pool(pool: &PoolArg, ranking: &RankingArgs) -> Result<Ranking> {
         match (&pool.corpus, &pool.index) {
             (Some(_), None) if ranking.field == RankedField::Augmented => Err(bad_input(
                 "--field augmented needs a blob (--index) built with augmented texts",

@@ -5,11 +5,15 @@
 //! the implementation, so that callers never deal with model specifics.
 //!
 //! - [`runtime`]: finding and loading libonnxruntime (`load-dynamic`).
+//! - [`cache`]: vectors of texts embedded before, for resumable builds.
 //! - [`onnx`]: the model directory `nomos model prepare` writes, checked
 //!   against its manifest and run with ONNX Runtime.
 
+mod cache;
 mod onnx;
 pub mod runtime;
+
+pub use cache::EmbedCache;
 
 use std::path::Path;
 

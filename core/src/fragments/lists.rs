@@ -1,0 +1,305 @@
+//! Dense ranking over lists fragments: the centroids fragment, which
+//! lists a query probes, the checks a lists fragment passes, and the
+//! ranking, equal to the bit to [`crate::dense::DenseIndex::search_ivf`]
+//! over the same lists.
+
+use std::ops::Range;
+
+use super::format::{ArchivedCentroidsSection, ArchivedListsSection, CENTROIDS_TAG, LISTS_TAG};
+use super::meta::{DenseDirectory, Meta};
+use super::FragmentError;
+use crate::blob::access;
+use crate::dense::{best_per_doc, probed_lists, QueryCodes};
+use crate::hits::Hit;
+
+/// The checked centroids fragment: what a dense query scores to choose
+/// its lists.
+#[derive(Debug, Clone)]
+pub struct Centroids {
+    number: usize,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl Centroids {
+    /// Its number in the meta's list.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+}
+
+/// One checked lists fragment: a range of lists with their members'
+/// documents and vectors.
+#[derive(Debug, Clone)]
+pub struct ListsFragment {
+    number: usize,
+    lists: Range<usize>,
+    dim: usize,
+    offsets: Vec<u32>,
+    docs: Vec<u32>,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+impl ListsFragment {
+    /// Its number in the meta's list.
+    pub fn number(&self) -> usize {
+        self.number
+    }
+
+    /// The lists it holds.
+    pub fn lists(&self) -> Range<usize> {
+        self.lists.clone()
+    }
+
+    /// List `l`'s members, as (document, codes, scale); empty when `l` is
+    /// not here.
+    fn members(&self, l: usize) -> impl Iterator<Item = (u32, &[i8], f32)> + '_ {
+        let local = l
+            .checked_sub(self.lists.start)
+            .filter(|_| self.lists.contains(&l));
+        let range = local.map_or(0..0, |i| {
+            self.offsets[i] as usize..self.offsets[i + 1] as usize
+        });
+        range.map(move |m| {
+            (
+                self.docs[m],
+                &self.codes[m * self.dim..(m + 1) * self.dim],
+                self.scales[m],
+            )
+        })
+    }
+}
+
+impl Meta {
+    /// The dense model's id, its manifest's hash and the dimension, when
+    /// the pool was cut with vectors.
+    pub fn dense_model(&self) -> Option<(&str, &str, usize)> {
+        self.dense
+            .as_ref()
+            .map(|d| (d.model.as_str(), d.manifest_hash.as_str(), d.dim))
+    }
+
+    /// How many inverted lists (0 without vectors).
+    pub fn n_lists(&self) -> usize {
+        self.dense.as_ref().map_or(0, |d| d.list_sizes.len())
+    }
+
+    /// The vectors in list `l` (0 out of range).
+    pub fn list_size(&self, l: usize) -> usize {
+        self.dense
+            .as_ref()
+            .and_then(|d| d.list_sizes.get(l))
+            .map_or(0, |&s| s as usize)
+    }
+
+    /// The number of the centroids fragment, which every dense query
+    /// needs first (and can keep).
+    pub fn needed_centroids(&self) -> Result<usize, FragmentError> {
+        Ok(self.dense_directory()?.centroids)
+    }
+
+    /// Checks `bytes` as the centroids fragment `number`: its frame, that
+    /// it is the file the meta lists, and one centroid per list of the
+    /// meta's dimension, codes in −127..=127, scales finite and
+    /// non-negative.
+    pub fn open_centroids(&self, number: usize, bytes: &[u8]) -> Result<Centroids, FragmentError> {
+        let dense = self.dense_directory()?;
+        if number != dense.centroids {
+            return Err(FragmentError::Input(format!(
+                "fragment {number} is not the centroids fragment"
+            )));
+        }
+        let section = self.checked(number, bytes, CENTROIDS_TAG)?;
+        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
+        let c: &ArchivedCentroidsSection =
+            access(&section, "centroids").map_err(|e| inconsistent(e.to_string()))?;
+        let lists = dense.list_sizes.len();
+        let codes: Vec<i8> = c.codes.iter().copied().collect();
+        if Some(codes.len()) != lists.checked_mul(dense.dim) || codes.contains(&i8::MIN) {
+            return Err(inconsistent(format!(
+                "its codes are not {lists} centroids of {} values in -127..=127",
+                dense.dim
+            )));
+        }
+        let scales: Vec<f32> = c.scales.iter().map(|x| x.to_native()).collect();
+        if scales.len() != lists || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(inconsistent(format!(
+                "its scales are not {lists} finite non-negative values"
+            )));
+        }
+        Ok(Centroids {
+            number,
+            codes,
+            scales,
+        })
+    }
+
+    /// The `probes` lists (0: all) whose `centroids` score best for the
+    /// query embedding `query`, best first, ties by list number.
+    pub fn probed_lists(
+        &self,
+        centroids: &Centroids,
+        query: &[f32],
+        probes: usize,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let dense = self.dense_directory()?;
+        check_query(dense, query)?;
+        if centroids.number != dense.centroids {
+            return Err(FragmentError::Input(
+                "centroids of another pool were given".into(),
+            ));
+        }
+        Ok(probed_lists(
+            &centroids.codes,
+            &centroids.scales,
+            dense.dim,
+            &QueryCodes::new(query),
+            probes,
+        ))
+    }
+
+    /// The numbers of the lists fragments that probing `probes` lists for
+    /// `query` needs, ascending and each once.
+    pub fn needed_lists(
+        &self,
+        centroids: &Centroids,
+        query: &[f32],
+        probes: usize,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let dense = self.dense_directory()?;
+        let mut needed: Vec<usize> = self
+            .probed_lists(centroids, query, probes)?
+            .into_iter()
+            .map(|l| dense.list_fragments[dense.range_of(l)])
+            .collect();
+        needed.sort_unstable();
+        needed.dedup();
+        Ok(needed)
+    }
+
+    /// Checks `bytes` as lists fragment `number`: its frame, that it is the
+    /// file the meta lists, its archive, and its contents (the lists and
+    /// list sizes the meta gives it, documents in the pool, codes and
+    /// scales as a blob's vectors are checked).
+    pub fn open_lists(&self, number: usize, bytes: &[u8]) -> Result<ListsFragment, FragmentError> {
+        let dense = self.dense_directory()?;
+        let section = self.checked(number, bytes, LISTS_TAG)?;
+        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
+        let s: &ArchivedListsSection =
+            access(&section, "lists").map_err(|e| inconsistent(e.to_string()))?;
+        let at = dense
+            .list_fragments
+            .iter()
+            .position(|&n| n == number)
+            .ok_or_else(|| inconsistent("the meta lists it for no lists".into()))?;
+        let lists = dense.lists(at);
+        if s.first_list.to_native() as usize != lists.start {
+            return Err(inconsistent(format!(
+                "it starts at list {}, the meta says {}",
+                s.first_list.to_native(),
+                lists.start
+            )));
+        }
+        let offsets: Vec<u32> = s.offsets.iter().map(|o| o.to_native()).collect();
+        let sizes_match = offsets.len() == lists.len() + 1
+            && offsets[0] == 0
+            && offsets
+                .windows(2)
+                .zip(&dense.list_sizes[lists.clone()])
+                .all(|(w, &size)| w[1].checked_sub(w[0]) == Some(size));
+        if !sizes_match {
+            return Err(inconsistent("its lists' sizes are not the meta's".into()));
+        }
+        let members = offsets[lists.len()] as usize;
+        let docs: Vec<u32> = s.docs.iter().map(|d| d.to_native()).collect();
+        if docs.len() != members {
+            return Err(inconsistent(format!(
+                "{} documents for {members} members",
+                docs.len()
+            )));
+        }
+        if let Some(d) = docs.iter().find(|&&d| d >= self.n_docs) {
+            return Err(inconsistent(format!(
+                "document {d} is not in the pool's {}",
+                self.n_docs
+            )));
+        }
+        let codes: Vec<i8> = s.codes.iter().copied().collect();
+        if Some(codes.len()) != members.checked_mul(dense.dim) || codes.contains(&i8::MIN) {
+            return Err(inconsistent(format!(
+                "its codes are not {members} vectors of {} values in -127..=127",
+                dense.dim
+            )));
+        }
+        let scales: Vec<f32> = s.scales.iter().map(|x| x.to_native()).collect();
+        if scales.len() != members || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return Err(inconsistent(format!(
+                "its scales are not {members} finite non-negative values"
+            )));
+        }
+        Ok(ListsFragment {
+            number,
+            lists,
+            dim: dense.dim,
+            offsets,
+            docs,
+            codes,
+            scales,
+        })
+    }
+
+    /// The best `k` documents for the query embedding `query` over the
+    /// `probes` nearest lists (0: all) by `centroids`, whose fragments ([`Self::needed_lists`])
+    /// are `given`; each document scores as its best probed vector, ties
+    /// by document. A probed list whose fragment is not given fails with
+    /// [`FragmentError::Missing`].
+    pub fn rank_dense(
+        &self,
+        centroids: &Centroids,
+        query: &[f32],
+        probes: usize,
+        given: &[&ListsFragment],
+        k: usize,
+    ) -> Result<Vec<Hit>, FragmentError> {
+        let dense = self.dense_directory()?;
+        let codes = QueryCodes::new(query);
+        let mut scored = Vec::new();
+        for l in self.probed_lists(centroids, query, probes)? {
+            let number = dense.list_fragments[dense.range_of(l)];
+            let fragment = given.iter().find(|f| f.number == number).ok_or_else(|| {
+                FragmentError::Missing {
+                    file: self.fragments[number].file.clone(),
+                }
+            })?;
+            scored.extend(
+                fragment
+                    .members(l)
+                    .map(|(doc, c, scale)| (doc, codes.score(c, scale))),
+            );
+        }
+        Ok(best_per_doc(scored, k))
+    }
+
+    fn dense_directory(&self) -> Result<&DenseDirectory, FragmentError> {
+        self.dense.as_ref().ok_or_else(|| {
+            FragmentError::Input("the pool was cut without vectors' inverted lists".into())
+        })
+    }
+}
+
+fn check_query(dense: &DenseDirectory, query: &[f32]) -> Result<(), FragmentError> {
+    if query.len() != dense.dim {
+        return Err(FragmentError::Input(format!(
+            "the query embedding has {} values, the vectors {}",
+            query.len(),
+            dense.dim
+        )));
+    }
+    if query.iter().any(|x| !x.is_finite()) {
+        return Err(FragmentError::Input(
+            "the query embedding is not finite".into(),
+        ));
+    }
+    Ok(())
+}
