@@ -4,7 +4,7 @@ use super::*;
 use crate::dense::DenseIndex;
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
-use crate::search::{Bm25Params, Bm25Scorer};
+use crate::search::{Accumulator, Bm25Params, Bm25Scorer};
 
 fn hit(doc: u32, score: f64) -> Hit {
     Hit { doc, score }
@@ -245,7 +245,7 @@ fn rank_runs_every_method() {
         scorer: &s,
         forward: &forward,
         dense: Some(&d),
-        scores: &Mutex::new(Vec::new()),
+        scores: &Mutex::new(Accumulator::new()),
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -286,7 +286,7 @@ fn dense_methods_explain_what_is_missing() {
         scorer: &s,
         forward: &forward,
         dense: None,
-        scores: &Mutex::new(Vec::new()),
+        scores: &Mutex::new(Accumulator::new()),
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,
