@@ -107,8 +107,18 @@ impl Bm25Scorer {
     /// touched, so that clearing it for the next query and selecting from
     /// it cost what the query touches, not the pool.
     pub fn accumulate<S: AsRef<str>>(&self, query: &[S], scores: &mut Accumulator) {
-        scores.reset(self.index.n_docs());
-        self.add_query(query, scores);
+        let doc_freqs = self.index.doc_freqs();
+        let postings = query
+            .iter()
+            .filter_map(|token| self.index.term_id(token.as_ref()))
+            .map(|term| u64::from(doc_freqs[term as usize]))
+            .sum();
+        scores.reset(self.index.n_docs(), postings);
+        if scores.whole() {
+            self.add_query(query, scores.whole_array());
+        } else {
+            self.add_query(query, scores);
+        }
     }
 
     /// Adds every query token's contributions, in query order.
