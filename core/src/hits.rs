@@ -33,7 +33,8 @@ pub fn top_k_into(scores: &[f64], k: usize, positive_only: bool, out: &mut Vec<H
 ///
 /// Candidates that beat the current k-th best are appended to `out`; when
 /// it holds 2k, a linear-time selection keeps the best k and raises the bar.
-/// Most candidates cost one float comparison, each kept one O(1) amortised.
+/// Most candidates cost one integer comparison (`rank_key`), each
+/// kept one O(1) amortised.
 pub fn top_k_of(
     candidates: impl IntoIterator<Item = Hit>,
     k: usize,

@@ -93,11 +93,11 @@ impl Accumulator {
     /// The best `k` documents, exactly as [`top_k_into`] ranks
     /// [`Self::scores`] (ties in corpus order), into `out`.
     ///
-    /// Untouched documents score 0, below every positive score, so when
-    /// `k` touched documents score above 0 they are the answer. Otherwise
-    /// (or with `positive_only` off and fewer positive matches than `k`)
-    /// zeros fill the list in corpus order: that rare case selects over the
-    /// whole array, as before.
+    /// Untouched documents score 0, below every positive score, so the
+    /// best positive touched documents come first. Only with
+    /// `positive_only` off and fewer than `k` positive matches do zeros
+    /// (in corpus order) and negative scores fill the list: that rare case
+    /// selects over the whole array.
     pub fn top_k_into(&self, k: usize, positive_only: bool, out: &mut Vec<Hit>) {
         let Some(touched) = self.touched() else {
             top_k_into(&self.scores, k, positive_only, out);
