@@ -282,10 +282,7 @@ fn accumulator_moves_between_pools_of_other_sizes() {
     big.search_into(&["d", "a"], 3, false, &mut acc, &mut hits);
     small.search_into(&["b"], 3, false, &mut acc, &mut hits);
     assert_eq!(acc.scores(), small.scores(&["b"]).as_slice());
-    assert_eq!(acc.touched(), Some([1].as_slice()));
-    small.search_into(&["a"], 3, false, &mut acc, &mut hits);
-    assert_eq!(acc.touched(), None, "as many postings as documents");
-    assert_eq!(acc.scores(), small.scores(&["a"]).as_slice());
+    assert_eq!(acc.touched(), None, "postings for half the pool");
     big.search_into(&["d"], 3, false, &mut acc, &mut hits);
     assert_eq!(acc.touched(), Some([3].as_slice()));
     assert_eq!(acc.scores(), big.scores(&["d"]).as_slice());
