@@ -17,39 +17,53 @@ pub struct Hit {
 /// The best `min(k, N)` documents of `scores` (indexed by document id),
 /// best first, written into `out` (cleared first; reuse it across queries).
 /// With `positive_only`, documents scoring ≤ 0 (or NaN) are left out.
+pub fn top_k_into(scores: &[f64], k: usize, positive_only: bool, out: &mut Vec<Hit>) {
+    let hits = scores
+        .iter()
+        .zip(0u32..)
+        .map(|(&score, doc)| Hit { doc, score });
+    top_k_of(hits, k, positive_only, out);
+}
+
+/// The best `k` of `candidates` (distinct documents, in any order), best
+/// first, written into `out` (cleared first): what [`top_k_into`] gives
+/// over a score array holding only them. A sparse scorer hands over just
+/// the documents a query touched, so selection costs what the query
+/// touches, not the pool.
 ///
 /// Candidates that beat the current k-th best are appended to `out`; when
 /// it holds 2k, a linear-time selection keeps the best k and raises the bar.
-/// Most documents cost one float comparison, each candidate O(1) amortised.
-pub fn top_k_into(scores: &[f64], k: usize, positive_only: bool, out: &mut Vec<Hit>) {
+/// Most candidates cost one integer comparison (`rank_key`), each
+/// kept one O(1) amortised.
+pub fn top_k_of(
+    candidates: impl IntoIterator<Item = Hit>,
+    k: usize,
+    positive_only: bool,
+    out: &mut Vec<Hit>,
+) {
     out.clear();
     if k == 0 {
         return;
     }
-    let capacity = k.saturating_mul(2).min(scores.len());
-    out.reserve(capacity);
-    // Score of the k-th best so far (`None` until k candidates were kept).
-    // Documents arrive in increasing id order and a later document never
-    // wins a tie, so beating the bar needs a strictly greater score — or
-    // any number when the bar is NaN.
-    let mut bar: Option<f64> = None;
-    for (&score, doc) in scores.iter().zip(0u32..) {
-        let positive = score > 0.0;
+    let candidates = candidates.into_iter();
+    let capacity = k.saturating_mul(2);
+    out.reserve(capacity.min(candidates.size_hint().0));
+    // The k-th best's key so far (`None` until k candidates were kept).
+    let mut bar: Option<u128> = None;
+    for hit in candidates {
+        let positive = hit.score > 0.0;
         if positive_only && !positive {
             continue;
         }
-        if let Some(bar) = bar {
-            let beats_bar = score > bar || (bar.is_nan() && !score.is_nan());
-            if !beats_bar {
-                continue;
-            }
+        if bar.is_some_and(|bar| rank_key(&hit) <= bar) {
+            continue;
         }
-        out.push(Hit { doc, score });
+        out.push(hit);
         if out.len() == capacity {
             keep_best(out, k);
             // Only once k were kept: with fewer, anything may still enter.
             if out.len() == k {
-                bar = out.last().map(|h| h.score);
+                bar = out.last().map(rank_key);
             }
         }
     }
@@ -84,13 +98,32 @@ pub fn sort_hits(hits: &mut Vec<Hit>, k: usize) {
     hits.sort_unstable_by(rank_order);
 }
 
-/// `Less` if `a` ranks before `b`.
+/// `Less` if `a` ranks before `b`: score descending (−0 and +0 equal),
+/// NaN after every number, ties by document id.
 fn rank_order(a: &Hit, b: &Hit) -> Ordering {
-    match b.score.partial_cmp(&a.score) {
-        Some(Ordering::Equal) => a.doc.cmp(&b.doc),
-        Some(by_score) => by_score,
-        // At least one NaN: NaN ranks after numbers, then by document.
-        None => (a.score.is_nan().cmp(&b.score.is_nan())).then(a.doc.cmp(&b.doc)),
+    rank_key(b).cmp(&rank_key(a))
+}
+
+/// A key whose integer order is the ranking: the larger ranks first. Its
+/// comparisons have no branch to mispredict, unlike `partial_cmp` with
+/// ties and NaN, which made selection the larger part of a query's time.
+#[inline]
+fn rank_key(hit: &Hit) -> u128 {
+    (u128::from(score_key(hit.score)) << 32) | u128::from(u32::MAX - hit.doc)
+}
+
+/// A score as an integer in numeric order; NaN is 0, below every number.
+#[inline]
+fn score_key(score: f64) -> u64 {
+    if score.is_nan() {
+        return 0;
+    }
+    // −0 + 0 is +0: the zeros tie, as `==` has it.
+    let bits = (score + 0.0).to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
@@ -138,6 +171,68 @@ mod tests {
         assert_eq!(docs(&top_k(&scores, 10, true)), [2, 3]);
         assert_eq!(docs(&top_k(&scores, 1, true)), [2]);
         assert_eq!(docs(&top_k(&scores, 10, false)), [2, 3, 0, 5, 1, 4]);
+    }
+
+    #[test]
+    fn candidates_in_any_order_rank_as_the_full_array() {
+        // Ties everywhere, NaN and negatives; candidates handed over in a
+        // scrambled order (a sparse scorer's first-touched order).
+        let mut state: u32 = 777;
+        let scores: Vec<f64> = (0..2000)
+            .map(|i| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                if i % 97 == 0 {
+                    f64::NAN
+                } else {
+                    f64::from((state >> 16) % 5) - 1.0
+                }
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..scores.len() as u32).collect();
+        for i in (1..order.len()).rev() {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            order.swap(i, (state >> 8) as usize % (i + 1));
+        }
+        let candidates = || {
+            order.iter().map(|&doc| Hit {
+                doc,
+                score: scores[doc as usize],
+            })
+        };
+        for positive_only in [false, true] {
+            for k in [1, 2, 50, 399, 400, 401, 1999, 2000, 5000] {
+                let mut out = Vec::new();
+                top_k_of(candidates(), k, positive_only, &mut out);
+                let expected = top_k(&scores, k, positive_only);
+                assert_eq!(docs(&out), docs(&expected), "k = {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn keys_order_scores_as_comparisons_do() {
+        let values = [
+            f64::NEG_INFINITY,
+            -f64::MAX,
+            -1.5,
+            -f64::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f64::from_bits(1),
+            f64::MIN_POSITIVE,
+            1.0,
+            1.0 + f64::EPSILON,
+            f64::MAX,
+            f64::INFINITY,
+        ];
+        for &a in &values {
+            for &b in &values {
+                let expected = a.partial_cmp(&b).unwrap();
+                assert_eq!(score_key(a).cmp(&score_key(b)), expected, "{a} {b}");
+            }
+            assert!(score_key(f64::NAN) < score_key(a));
+            assert!(score_key(-f64::NAN) < score_key(a));
+        }
     }
 
     #[test]

@@ -190,6 +190,13 @@ fn assert_exact(built: &Built, field: Field, queries: &[String]) -> usize {
             );
             let ranked = meta.rank(field, params, tokens, &given, 100).unwrap();
             assert_eq!(ranked, top_k(&whole, 100, true), "{query:?} {params}");
+            // And the blob's own search, which selects among the documents
+            // the query touched.
+            assert_eq!(
+                ranked,
+                scorer.search(tokens, 100, true),
+                "{query:?} {params}"
+            );
             if params == scorers[0].0 {
                 matched += usize::from(!ranked.is_empty());
             }

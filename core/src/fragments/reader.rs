@@ -9,7 +9,7 @@ use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
 use super::meta::{FieldDirectory, Meta};
 use super::FragmentError;
 use crate::blob::{access, Field};
-use crate::hits::{sort_hits, Hit};
+use crate::hits::{top_k_of, Hit};
 use crate::index::{check_lists, varint, Postings};
 use crate::search::{
     add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
@@ -202,7 +202,8 @@ impl Meta {
     }
 
     /// The best `k` documents scoring above zero, in the order
-    /// [`crate::search::Searcher::search`] gives over the blob.
+    /// [`crate::search::Searcher::search`] gives over the blob, selected by
+    /// the same code from the documents the query touched.
     pub fn rank<S: AsRef<str>>(
         &self,
         field: Field,
@@ -211,13 +212,10 @@ impl Meta {
         fragments: &[&TermFragment],
         k: usize,
     ) -> Result<Vec<Hit>, FragmentError> {
-        let mut hits: Vec<Hit> = self
-            .scores(field, params, tokens, fragments)?
-            .into_iter()
-            .filter(|&(_, score)| score > 0.0)
-            .map(|(doc, score)| Hit { doc, score })
-            .collect();
-        sort_hits(&mut hits, k);
+        let scores = self.scores(field, params, tokens, fragments)?;
+        let touched = scores.into_iter().map(|(doc, score)| Hit { doc, score });
+        let mut hits = Vec::new();
+        top_k_of(touched, k, true, &mut hits);
         Ok(hits)
     }
 }

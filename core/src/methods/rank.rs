@@ -8,8 +8,8 @@ use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::{rrf, weighted_fusion};
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex, Ivf};
-use crate::hits::{top_k_into, Hit};
-use crate::search::{Bm25Scorer, ParamsError};
+use crate::hits::Hit;
+use crate::search::{Accumulator, Bm25Scorer, ParamsError};
 
 /// What queries are ranked against. Keep one per pool and reuse it: the
 /// forward index is built from `scorer`'s index on the first PRF query.
@@ -23,9 +23,9 @@ pub struct Collection<'a> {
     /// the methods' `probes` lists; without them `probes` is ignored and
     /// dense rankings are brute force (what probing every list gives).
     pub ivf: Option<&'a Ivf>,
-    /// BM25's score per document, reused from query to query: the largest
-    /// allocation a query would otherwise make.
-    pub scores: &'a Mutex<Vec<f64>>,
+    /// BM25's scores, reused from query to query: the largest allocation
+    /// a query would otherwise make.
+    pub scores: &'a Mutex<Accumulator>,
 }
 
 /// A query as the methods need it. The embedding is computed elsewhere
@@ -55,9 +55,8 @@ pub fn rank<S: AsRef<str>>(
     let scorer = collection.scorer;
     let bm25 = |tokens: &[&str], k: usize, positive_only: bool| {
         let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
-        scorer.score_into(tokens, &mut scores);
         let mut hits = Vec::new();
-        top_k_into(&scores, k, positive_only, &mut hits);
+        scorer.search_into(tokens, k, positive_only, &mut scores, &mut hits);
         hits
     };
     let tokens: Vec<&str> = query.tokens.iter().map(AsRef::as_ref).collect();

@@ -4,7 +4,7 @@ use super::*;
 use crate::dense::DenseIndex;
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
-use crate::search::{Bm25Params, Bm25Scorer};
+use crate::search::{Accumulator, Bm25Params, Bm25Scorer};
 
 fn hit(doc: u32, score: f64) -> Hit {
     Hit { doc, score }
@@ -264,7 +264,7 @@ fn rank_runs_every_method() {
         forward: &forward,
         dense: Some(&d),
         ivf: None,
-        scores: &Mutex::new(Vec::new()),
+        scores: &Mutex::new(Accumulator::new()),
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -306,7 +306,7 @@ fn dense_methods_explain_what_is_missing() {
         forward: &forward,
         dense: None,
         ivf: None,
-        scores: &Mutex::new(Vec::new()),
+        scores: &Mutex::new(Accumulator::new()),
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,

@@ -21,7 +21,7 @@ use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
 use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
-use crate::search::{Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError};
+use crate::search::{Accumulator, Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError};
 
 pub use benchmark::{BenchQuery, Benchmark, BenchmarkError, Grouping};
 
@@ -41,8 +41,9 @@ pub struct Pool {
     forward: OnceLock<ForwardIndex>,
     /// The scorer for the last parameters asked for.
     scorer: Mutex<Option<Arc<Bm25Scorer>>>,
-    /// BM25's per-document scores, reused by every ranking.
-    scores: Mutex<Vec<f64>>,
+    /// BM25's scores (only the last query's documents are cleared), reused
+    /// by every ranking.
+    scores: Mutex<Accumulator>,
 }
 
 impl Pool {
@@ -74,7 +75,7 @@ impl Pool {
             ivf: OnceLock::new(),
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            scores: Mutex::new(Vec::new()),
+            scores: Mutex::new(Accumulator::new()),
         })
     }
 
@@ -95,7 +96,7 @@ impl Pool {
             ivf: OnceLock::new(),
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
-            scores: Mutex::new(Vec::new()),
+            scores: Mutex::new(Accumulator::new()),
         })
     }
 

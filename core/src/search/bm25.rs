@@ -13,10 +13,11 @@ use std::sync::Arc;
 
 use crate::index::InvertedIndex;
 
+use super::accumulator::{Accumulator, ScoreSlots};
 use super::explain::{Explanation, TermExplanation};
 use super::idf_table::IdfTable;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
-use crate::hits::{top_k_into, Hit};
+use crate::hits::Hit;
 
 /// A BM25 ranker over a shared [`InvertedIndex`]: scorers for other
 /// parameters share the postings, so cloning one or making another for a
@@ -99,6 +100,29 @@ impl Bm25Scorer {
     pub fn score_into<S: AsRef<str>>(&self, query: &[S], scores: &mut Vec<f64>) {
         scores.clear();
         scores.resize(self.index.n_docs(), 0.0);
+        self.add_query(query, scores.as_mut_slice());
+    }
+
+    /// [`Self::score_into`] into `scores`, which also lists the documents
+    /// touched, so that clearing it for the next query and selecting from
+    /// it cost what the query touches, not the pool.
+    pub fn accumulate<S: AsRef<str>>(&self, query: &[S], scores: &mut Accumulator) {
+        let doc_freqs = self.index.doc_freqs();
+        let postings = query
+            .iter()
+            .filter_map(|token| self.index.term_id(token.as_ref()))
+            .map(|term| u64::from(doc_freqs[term as usize]))
+            .sum();
+        scores.reset(self.index.n_docs(), postings);
+        if scores.whole() {
+            self.add_query(query, scores.whole_array());
+        } else {
+            self.add_query(query, scores);
+        }
+    }
+
+    /// Adds every query token's contributions, in query order.
+    fn add_query<S: AsRef<str>, T: ScoreSlots + ?Sized>(&self, query: &[S], scores: &mut T) {
         for token in query {
             if let Some(term) = self.index.term_id(token.as_ref()) {
                 match self.params.variant {
@@ -116,12 +140,27 @@ impl Bm25Scorer {
         scores
     }
 
-    /// The best `k` documents for `query`, see [`top_k_into`].
+    /// The best `k` documents for `query`: what
+    /// [`crate::hits::top_k_into`] selects from [`Self::scores`], found
+    /// among the documents the query touched (see [`Accumulator`]).
     pub fn search<S: AsRef<str>>(&self, query: &[S], k: usize, positive_only: bool) -> Vec<Hit> {
-        let scores = self.scores(query);
         let mut hits = Vec::new();
-        top_k_into(&scores, k, positive_only, &mut hits);
+        self.search_into(query, k, positive_only, &mut Accumulator::new(), &mut hits);
         hits
+    }
+
+    /// [`Self::search`] into `hits` (cleared first), with `scores` as
+    /// scratch: reuse both across queries.
+    pub fn search_into<S: AsRef<str>>(
+        &self,
+        query: &[S],
+        k: usize,
+        positive_only: bool,
+        scores: &mut Accumulator,
+        hits: &mut Vec<Hit>,
+    ) {
+        self.accumulate(query, scores);
+        scores.top_k_into(k, positive_only, hits);
     }
 
     /// Document `doc`'s score for `query`, term by term (`None` when there
@@ -180,23 +219,23 @@ impl Bm25Scorer {
     }
 
     /// rank_bm25: `score += idf * (tf * (k1 + 1) / (tf + norm))`, float64.
-    fn add_okapi(&self, term: u32, scores: &mut [f64]) {
+    fn add_okapi<T: ScoreSlots + ?Sized>(&self, term: u32, scores: &mut T) {
         let idf = self.idf[term as usize];
         let k1_plus_1 = self.params.k1 + 1.0;
         self.index.postings(term).for_each(|p| {
-            let doc = p.doc as usize;
-            add_okapi(&mut scores[doc], idf, k1_plus_1, p.tf, self.doc_norms[doc]);
+            let norm = self.doc_norms[p.doc as usize];
+            add_okapi(scores.slot(p.doc), idf, k1_plus_1, p.tf, norm);
         });
     }
 
     /// bm25s: the impact `idf_f32 * (tf / (norm + tf))` is computed in
     /// float64 (numpy 2 promotes the float32 operands against the float64
     /// `avg_doc_len`), stored as float32, and summed in float32.
-    fn add_lucene(&self, term: u32, scores: &mut [f64]) {
+    fn add_lucene<T: ScoreSlots + ?Sized>(&self, term: u32, scores: &mut T) {
         let idf = self.idf[term as usize];
         self.index.postings(term).for_each(|p| {
-            let doc = p.doc as usize;
-            add_lucene(&mut scores[doc], idf, p.tf, self.doc_norms[doc]);
+            let norm = self.doc_norms[p.doc as usize];
+            add_lucene(scores.slot(p.doc), idf, p.tf, norm);
         });
     }
 }

@@ -18,6 +18,7 @@
 //!   `math.log`; on wasm it is Rust's own libm port, which may differ in the
 //!   last bit for rare inputs.
 
+mod accumulator;
 mod bm25;
 mod explain;
 pub mod highlight;
@@ -25,6 +26,7 @@ mod idf_table;
 mod params;
 mod searcher;
 
+pub use accumulator::Accumulator;
 pub use bm25::Bm25Scorer;
 pub(crate) use bm25::{
     add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,

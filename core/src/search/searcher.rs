@@ -4,7 +4,7 @@
 use super::params::{Bm25Params, ParamsError};
 use super::Bm25Scorer;
 use crate::analysis::Analyzer;
-use crate::hits::{top_k_into, Hit};
+use crate::hits::Hit;
 
 /// Free text in, ranked documents out.
 #[derive(Debug, Clone)]
@@ -47,10 +47,6 @@ impl Searcher {
     /// The best `k` documents scoring above zero for the free-text `query`,
     /// best first (`k = usize::MAX` ranks every match).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
-        let mut scores = Vec::new();
-        self.score_into(query, &mut scores);
-        let mut hits = Vec::new();
-        top_k_into(&scores, k, true, &mut hits);
-        hits
+        self.scorer.search(&self.analyzer.tokens(query), k, true)
     }
 }

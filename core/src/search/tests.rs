@@ -206,3 +206,87 @@ fn a_searcher_analyses_free_text_like_its_index() {
     let fresh = Bm25Scorer::new(scorer.index().clone(), lucene).unwrap();
     assert_eq!(searcher.search(query, 10), fresh.search(&tokens, 10, true));
 }
+
+/// A corpus where okapi idf is positive, zero (a term in exactly half the
+/// documents) and floored negative, so touched documents can score ≤ 0.
+fn mixed_corpus() -> Vec<Vec<String>> {
+    let mut state: u32 = 99;
+    (0..400)
+        .map(|i| {
+            let mut doc = Vec::new();
+            if i % 2 == 0 {
+                doc.push("half".to_owned());
+            }
+            if i % 40 != 0 {
+                doc.push("most".to_owned());
+            }
+            for _ in 0..(i % 7) {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                doc.push(format!("w{}", (state >> 16) % 3));
+            }
+            if i % 80 == 1 {
+                doc.push("rare".to_owned());
+            }
+            doc
+        })
+        .collect()
+}
+
+#[test]
+fn search_over_touched_documents_equals_selection_over_all_scores() {
+    let docs = mixed_corpus();
+    let index = std::sync::Arc::new(InvertedIndex::build(&docs).unwrap());
+    let queries: &[&[&str]] = &[
+        &["half"],
+        &["most"],
+        &["w1"],
+        &["rare"],
+        &["w1", "half", "w1", "most"],
+        &["rare", "half", "w0", "w2", "most"],
+        &["nothing"],
+        &[],
+    ];
+    let mut acc = Accumulator::new();
+    let mut hits = Vec::new();
+    for v in VARIANTS {
+        let s = Bm25Scorer::new(index.clone(), Bm25Params::new(v)).unwrap();
+        if v == Bm25Variant::Okapi {
+            let idf = |t: &str| s.idf()[s.index().term_id(t).unwrap() as usize];
+            assert_eq!(idf("half"), 0.0);
+            assert!(idf("most") < 0.0);
+            assert!(idf("rare") > 0.0);
+        }
+        for query in queries {
+            let all = s.scores(query);
+            for positive_only in [false, true] {
+                for k in [1, 5, 40, 100, 199, 200, 201, 399, 400, 1000] {
+                    // The same accumulator throughout: each query clears
+                    // only what the previous one touched.
+                    s.search_into(query, k, positive_only, &mut acc, &mut hits);
+                    assert_eq!(acc.scores(), all.as_slice());
+                    let expected = crate::hits::top_k(&all, k, positive_only);
+                    assert_eq!(hits, expected, "{v} {query:?} k={k} {positive_only}");
+                    assert_eq!(s.search(query, k, positive_only), expected);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn accumulator_moves_between_pools_of_other_sizes() {
+    let big = scorer(DOCS, Bm25Variant::Okapi);
+    let small = scorer(&[&["a"], &["b", "a"]], Bm25Variant::Okapi);
+    let mut acc = Accumulator::new();
+    let mut hits = Vec::new();
+    big.search_into(&["d", "a"], 3, false, &mut acc, &mut hits);
+    small.search_into(&["b"], 3, false, &mut acc, &mut hits);
+    assert_eq!(acc.scores(), small.scores(&["b"]).as_slice());
+    assert_eq!(acc.touched(), None, "postings for half the pool");
+    big.search_into(&["d"], 3, false, &mut acc, &mut hits);
+    assert_eq!(acc.touched(), Some([3].as_slice()));
+    assert_eq!(acc.scores(), big.scores(&["d"]).as_slice());
+    big.search_into(&["c"], 5, false, &mut acc, &mut hits);
+    assert_eq!(acc.scores(), big.scores(&["c"]).as_slice());
+    assert_eq!(hits, crate::hits::top_k(&big.scores(&["c"]), 5, false));
+}
