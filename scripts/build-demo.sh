@@ -159,3 +159,38 @@ for pool in "${pools[@]}"; do
   "$nomos" split "$blob"
 done
 "$nomos" manifest "$out"
+
+# One fragmented pool beside the blobs: 10^5 chunks of SYNTHETIC Danish
+# (`nomos synth`, drawn from the acts' word statistics; not law), cut into a
+# meta file and content-addressed fragments (indexes/synth-da-1e5/meta,
+# HASH.frag) that the app fetches per query. The source and the whole blob
+# stay in .synth/ (the browser tests rank the blob with the CLI). About
+# 50 s with the dev-profile CLI on 2 busy cores (synth 13 s, build 32 s,
+# fragment 8 s); redone only when the CLI is newer than the meta file.
+frag_pool=synth-da-1e5
+frag_dir="$out/$frag_pool"
+synth=.synth
+if [ ! -f "$frag_dir/meta" ] || [ "$nomos" -nt "$frag_dir/meta" ]; then
+  rm -rf "$synth" "$frag_dir"
+  "$nomos" synth --from da --docs 100000 --seed 1 --out "$synth/src"
+  mkdir -p "$synth/blob"
+  "$nomos" build --format da-acts "$synth/src" -o "$synth/blob/$frag_pool.blob" \
+    --title "SYNTHETIC Danish, not law (100,000 chunks, fragmented)"
+  "$nomos" fragment "$synth/blob/$frag_pool.blob" "$frag_dir"
+  "$nomos" manifest "$synth/blob"
+fi
+# Listed last (the app opens the first pool), as its meta file.
+python3 - "$out/manifest.json" "$synth/blob/manifest.json" "$frag_pool" <<'PY'
+import json, os, sys
+path, synth_path, pool = sys.argv[1:]
+manifest = json.load(open(path, encoding="utf-8"))
+entry = json.load(open(synth_path, encoding="utf-8"))["indexes"][0]
+meta = os.path.join(os.path.dirname(path), pool, "meta")
+entry.update(file=f"{pool}/meta", format="fragmented", bytes=os.path.getsize(meta),
+             siblings=[], dense=None,
+             notes=["Synthetic text drawn from the Danish acts' word statistics: not law."])
+manifest["indexes"] = [e for e in manifest["indexes"] if e["file"] != entry["file"]] + [entry]
+with open(path, "w", encoding="utf-8") as f:
+    json.dump(manifest, f, ensure_ascii=False, indent=2)
+    f.write("\n")
+PY
