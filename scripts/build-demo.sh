@@ -164,9 +164,9 @@ done
 # (`nomos synth`, drawn from the acts' word statistics; not law), cut into a
 # meta file and content-addressed fragments (indexes/synth-da-1e5/meta,
 # HASH.frag) that the app fetches per query. The source and the whole blob
-# stay in .synth/ (the browser tests rank the blob with the CLI). About
-# 50 s with the dev-profile CLI on 2 busy cores (synth 13 s, build 32 s,
-# fragment 8 s); redone only when the CLI is newer than the meta file.
+# stay in .synth/ (the browser tests rank the blob with the CLI). 30-55 s
+# with the dev-profile CLI on 2 busy cores (BENCHMARKS.md, "Fragmented
+# pools in the browser"); redone only when the CLI is newer than the meta.
 frag_pool=synth-da-1e5
 frag_dir="$out/$frag_pool"
 synth=.synth
