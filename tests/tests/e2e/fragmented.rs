@@ -4,7 +4,7 @@
 //! the score digits as the CLI ranks the whole blob it was cut from. Made
 //! available offline, it searches with the server gone; a damaged
 //! fragment fails the query with a message naming the file, and the page
-//! goes on.
+//! goes on; a method that needs more than fragments hold says why.
 
 use std::path::PathBuf;
 
@@ -221,6 +221,21 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
             )
             .await?;
         ensure!(gone == json!(true), "the error stays after a good query");
+
+        // A method the pool cannot run says why, rather than listing nothing.
+        app.choose_method("dense").await?;
+        let why = app
+            .poll(
+                "dense to say why it cannot rank",
+                "return document.querySelector('.frag-error[role=alert]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            why.as_str()
+                .is_some_and(|w| w.contains("dense cannot rank a fragmented pool")),
+            "dense on a fragmented pool said {why}"
+        );
         Ok(())
     }
     .await;
