@@ -195,6 +195,8 @@ impl FragStore {
                         false => Ok(None),
                     };
                 };
+                // First the article's own fragment (which lists its
+                // references), then those of the articles it refers to.
                 for _ in 0..2 {
                     let docs = self
                         .cache
