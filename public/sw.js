@@ -24,6 +24,13 @@
 //   network first, so that a rebuilt site's model is seen, and served
 //   from the cache offline. A file whose URL names its SHA-256 is not even
 //   held unless its bytes have it.
+// - Fragmented pools (indexes/DIR/meta and DIR/HASH.frag): a fragment's
+//   name is the hash of its bytes, so once the app has checked it
+//   ("keepFragments") it is kept forever in a cache of its own that
+//   outlives builds, and served from there first (no network needed: the
+//   app's "Make available offline" fetches them all). The meta file is
+//   asked of the network first, so a rebuilt pool is seen, and served
+//   from the same cache offline.
 // - "forget" drops URLs from every cache: the app sends it when a file it
 //   got fails a check, so that Retry or a reload fetches it anew (an older
 //   worker may have kept a bad copy).
@@ -43,6 +50,7 @@ const UNCHECKED = PREFIX + "unchecked";
 const scoped = (path) => new URL(path, self.registration.scope).href;
 const PAGE = scoped("index.html");
 const ASSETS = PREFIX + "assets";
+const FRAGMENTS = PREFIX + "fragments";
 const MANIFEST = scoped("indexes/manifest.json");
 
 self.addEventListener("install", (event) => {
@@ -61,7 +69,8 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
       for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE && name !== ASSETS) await caches.delete(name);
+        const kept = [CACHE, ASSETS, FRAGMENTS];
+        if (name.startsWith(PREFIX) && !kept.includes(name)) await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -76,9 +85,12 @@ self.addEventListener("fetch", (event) => {
   // state is in the fragment, which requests do not carry).
   const path = url.origin + url.pathname;
   const isPage = request.mode === "navigate" && (path === self.registration.scope || path === PAGE);
+  const fragment = fragmentFile(url);
   const answer = assetFamily(url)
     ? fromAssets(request, event)
-    : isPage
+    : fragment
+      ? fromFragments(fragment, request, event)
+      : isPage
       ? fromCache(PAGE, request)
       : fromCache(blobKey(url) || request, request, event);
   event.respondWith(answer.then(isolated));
@@ -118,6 +130,29 @@ function blobKey(url) {
   } catch {
     return null;
   }
+}
+
+// For a fragmented pool's file (`indexes/DIR/meta`, `indexes/DIR/HASH.frag`,
+// one directory deep): "meta" or "frag"; else null.
+function fragmentFile(url) {
+  const dir = new URL("indexes/", self.registration.scope).pathname;
+  if (url.origin !== self.location.origin || !url.pathname.startsWith(dir) || url.search) return null;
+  const parts = url.pathname.slice(dir.length).split("/");
+  if (parts.length !== 2 || !parts[0]) return null;
+  if (parts[1] === "meta") return "meta";
+  return /^[0-9a-f]{32}\.frag$/.test(parts[1]) ? "frag" : null;
+}
+
+// A fragment from the cache, else the network's (held for the app's check);
+// the meta from the network first, else the cache.
+async function fromFragments(kind, request, event) {
+  const cache = await caches.open(FRAGMENTS);
+  if (kind === "meta") return networkFirst(cache, request, event);
+  const hit = await cache.match(request.url);
+  if (hit) return hit;
+  const response = await revalidated(request);
+  if (response.status === 200) event.waitUntil(hold(request.url, response.clone()));
+  return response;
 }
 
 // The network's answer to `request`, revalidated with the server (a bad
@@ -240,14 +275,16 @@ async function fromCache(key, request, event) {
 // - `{ keep: ["da-acts.blob", "da-acts.text", ...] }`: the listed blobs
 //   and sibling files the app checked;
 // - `{ keepAssets: [url, ...] }`: the model and runtime files it checked;
+// - `{ keepFragments: [url, ...] }`: a fragmented pool's meta and
+//   fragments it checked;
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
   const data = event.data || {};
-  const [kind] = ["keep", "keepAssets", "forget"].filter((k) => Array.isArray(data[k]));
+  const [kind] = ["keep", "keepAssets", "keepFragments", "forget"].filter((k) => Array.isArray(data[k]));
   if (!port || !kind) return;
-  const work = { keep, keepAssets, forget }[kind](data[kind].map(String));
+  const work = { keep, keepAssets, keepFragments, forget }[kind](data[kind].map(String));
   event.waitUntil(
     work.then(
       () => port.postMessage({ ok: true }),
@@ -270,6 +307,15 @@ async function keepAssets(urls) {
   for (const raw of urls) {
     const url = new URL(raw, self.registration.scope);
     if (!assetFamily(url)) throw new Error(`${raw} is not a model or runtime file`);
+    await keepChecked(cache, url.href);
+  }
+}
+
+async function keepFragments(urls) {
+  const cache = await caches.open(FRAGMENTS);
+  for (const raw of urls) {
+    const url = new URL(raw, self.registration.scope);
+    if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
     await keepChecked(cache, url.href);
   }
 }

@@ -158,4 +158,25 @@ for pool in "${pools[@]}"; do
   rm -f "$out/$pool.text" "$out/$pool.vectors"
   "$nomos" split "$blob"
 done
+
+# One fragmented pool beside the blobs: 10^5 chunks of SYNTHETIC Danish
+# (`nomos synth`, drawn from the acts' word statistics; not law), built
+# straight into a meta file and content-addressed fragments
+# (indexes/synth-da-1e5/meta, HASH.frag) that the app fetches per query,
+# and into a whole blob in .synth/ (the browser tests rank it with the
+# CLI); `nomos manifest` lists the pool after the blobs, as its meta file
+# (the app opens the first pool). About 30 s with the dev-profile CLI on 2
+# busy cores (BENCHMARKS.md, "Fragmented pools in the browser"); redone
+# only when the CLI is newer than the meta.
+frag_pool=synth-da-1e5
+frag_dir="$out/$frag_pool"
+synth=.synth
+if [ ! -f "$frag_dir/meta" ] || [ "$nomos" -nt "$frag_dir/meta" ]; then
+  rm -rf "$synth" "$frag_dir"
+  "$nomos" synth --from da --docs 100000 --seed 1 --out "$synth/src"
+  mkdir -p "$synth/blob"
+  "$nomos" build --format da-acts "$synth/src" --split "$frag_dir" \
+    -o "$synth/blob/$frag_pool.blob" \
+    --title "SYNTHETIC Danish, not law (100,000 chunks, fragmented)"
+fi
 "$nomos" manifest "$out"

@@ -4,7 +4,8 @@ Run by Trunk as a post-build hook (see Trunk.toml), in the staging
 directory Trunk is about to make dist/ (TRUNK_STAGING_DIR). Trunk names the
 JS, wasm and CSS by content hash, so the list is only known after a build.
 The app's files are precached; the blobs (indexes/*.blob) and their text
-and vectors files (indexes/*.text, *.vectors: fetched when needed), the models
+and vectors files (indexes/*.text, *.vectors: fetched when needed), the
+fragmented pools (indexes/DIR/meta and DIR/*.frag: fetched by queries), the models
 (models/: the semantic model, the in-page LLM), ONNX Runtime (ort/) and
 wllama (wllama/) are not: the service worker keeps each on first use (see
 public/sw.js). Nor are LLM transcripts (transcripts/*.jsonl, possibly
@@ -31,6 +32,12 @@ ON_FIRST_USE = {"models", "ort", "wllama"}
 PLACEHOLDER = 'const BUILD = { version: "unbuilt", files: [], csp: "" };'
 
 
+def is_fragment_meta(parts: tuple) -> bool:
+    """A fragmented pool's meta file (indexes/DIR/meta): revalidated by
+    the worker on every load, never precached."""
+    return len(parts) == 3 and parts[0] == "indexes" and parts[2] == "meta"
+
+
 def main() -> None:
     stage = Path(os.environ.get("TRUNK_STAGING_DIR") or sys.argv[1])
     worker = stage / WORKER
@@ -43,7 +50,8 @@ def main() -> None:
         for p in stage.rglob("*")
         if p.is_file()
         and p.name not in {WORKER, POLICY}
-        and p.suffix not in {".blob", ".text", ".vectors", ".jsonl"}
+        and p.suffix not in {".blob", ".text", ".vectors", ".jsonl", ".frag"}
+        and not is_fragment_meta(p.relative_to(stage).parts)
         and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )
     digest = hashlib.sha256(source.encode())

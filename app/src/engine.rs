@@ -20,7 +20,7 @@ use nomos_core::search::highlight::{self, QueryTerms, Segment};
 use nomos_core::search::{Bm25Params, Explanation};
 
 /// Characters of article text shown under a result.
-const SNIPPET_CHARS: usize = 220;
+pub const SNIPPET_CHARS: usize = 220;
 /// Results of the purely dense methods: every document has a cosine, so
 /// they list the nearest ones only (the fusions list the union of their
 /// inputs' top 100, and the lexical methods every matching document).
@@ -689,7 +689,7 @@ pub(crate) mod tests {
     }
 
     /// The blob [`engine_with`] loads.
-    fn blob_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Vec<u8> {
+    pub fn blob_with(vectors: Option<(DenseIndex, Pooling)>, augmented: bool) -> Vec<u8> {
         let doc = |id: &str, text: &str, source: &str, area: Option<&str>, cites: &[&str]| {
             DocumentInput {
                 id: id.into(),

@@ -19,10 +19,12 @@
 //!    endpoint, runs' backends, transcripts), [`search_store`] (the
 //!    Search view's debounced, embedded, ranked query), [`llm_search`]
 //!    (the Search view's LLM run), [`wllama`] (the in-page LLM),
-//!    [`judgment_store`] (the user's judgments, in IndexedDB).
+//!    [`judgment_store`] (the user's judgments, in IndexedDB),
+//!    [`frag_store`] (a fragmented pool's fetched fragments and results).
 //! 4. Plain models, testable natively: [`state`] (what a user chose),
 //!    [`manifest`], [`blob_intake`] (a blob's bytes taken in within the
 //!    size cap), [`engine`] (a loaded blob ready to rank and show),
+//!    [`fragmented`] (a fragmented pool: what a query needs, BM25, rows),
 //!    [`go_to`] (where a query's citations lead),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
 //!    exports), [`url_state`] (links), [`latest`] (staleness),
@@ -44,6 +46,8 @@ mod engine;
 mod eval_store;
 mod evaluate;
 mod format;
+mod frag_store;
+mod fragmented;
 mod go_to;
 mod judgment_store;
 mod judgments;

@@ -32,6 +32,11 @@ pub struct ManifestEntry {
     pub dense: Option<DenseEntry>,
     #[serde(default)]
     pub notes: Vec<String>,
+    /// `fragmented`: `file` is a fragmented pool's meta file
+    /// (`DIR/meta`, fragments beside it, `nomos build --split` or
+    /// `nomos fragment`), not a blob; its `content_hash` is the meta's.
+    #[serde(default)]
+    pub format: Option<String>,
 }
 
 /// A blob's vectors: their model, and where the site serves it (`path`
@@ -104,6 +109,23 @@ impl ManifestEntry {
         url
     }
 
+    /// The directory of a fragmented pool's meta file and fragments,
+    /// relative to the page and ending in `/`; `None` for a blob (or a
+    /// `file` that is not `DIR/meta` with a plain relative `DIR`).
+    pub fn fragments_dir(&self) -> Option<String> {
+        let dir = self.file.strip_suffix("/meta")?;
+        let plain = !dir.is_empty()
+            && dir.split('/').all(|p| {
+                !p.is_empty()
+                    && p != ".."
+                    && p != "."
+                    && p.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            });
+        (self.format.as_deref() == Some("fragmented") && plain)
+            .then(|| format!("{INDEX_DIR}{dir}/"))
+    }
+
     /// Whether a loaded blob whose header records `content_hash` (as
     /// `Engine::content_hash` writes it) is the one listed.
     pub fn is_listed_content(&self, content_hash: &str) -> bool {
@@ -171,6 +193,27 @@ mod tests {
         assert_eq!(entry.url(), "indexes/a%26b%2Bc%20d%23%C3%A9.blob");
         assert!(entry.is_listed_content("0a1B"));
         assert!(!entry.is_listed_content("0a1c"));
+    }
+
+    #[test]
+    fn a_fragmented_entry_names_its_directory() {
+        let mut entry = manifest(None).indexes.remove(0);
+        assert_eq!(entry.fragments_dir(), None);
+        entry.file = "synth/meta".into();
+        assert_eq!(entry.fragments_dir(), None, "not marked fragmented");
+        entry.format = Some("fragmented".into());
+        assert_eq!(entry.fragments_dir().as_deref(), Some("indexes/synth/"));
+        for bad in [
+            "../x/meta",
+            "/meta",
+            "a b/meta",
+            "x/../meta",
+            "x?/meta",
+            "meta",
+        ] {
+            entry.file = bad.into();
+            assert_eq!(entry.fragments_dir(), None, "{bad}");
+        }
     }
 
     #[test]

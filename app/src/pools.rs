@@ -12,9 +12,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use nomos_core::blob::SiblingKind;
+use nomos_core::methods::Method;
 
 use crate::blob_intake::{BlobIntake, IntakeError};
 use crate::engine::{Engine, EngineError};
+use crate::frag_store::{keep_offline, FragStore};
+use crate::fragmented::FragPool;
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
 use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
@@ -37,6 +40,11 @@ pub enum LoadError {
         error: IntakeError,
     },
     Engine(EngineError),
+    /// A fragmented pool's meta file is refused (core's reason).
+    Fragments {
+        name: String,
+        error: String,
+    },
     /// The blob is valid but not the version the manifest lists (a stale
     /// copy from a cache, or a site updated half-way).
     Stale {
@@ -53,6 +61,7 @@ impl fmt::Display for LoadError {
             LoadError::Manifest(message) => f.write_str(message),
             LoadError::Intake { name, error } => write!(f, "{name} cannot be opened: {error}"),
             LoadError::Engine(e) => e.fmt(f),
+            LoadError::Fragments { name, error } => write!(f, "{name} cannot be opened: {error}"),
             LoadError::Stale {
                 url,
                 listed,
@@ -89,6 +98,8 @@ pub enum LoadStatus {
 pub struct Pools {
     pub manifest: RwSignal<Option<Result<Manifest, LoadError>>>,
     pub session: RwSignal<Option<Session>>,
+    /// The loaded pool when it is fragmented (then `session` is `None`).
+    pub fragmented: RwSignal<Option<FragStore>>,
     pub status: RwSignal<LoadStatus>,
     /// Only the latest load may install its pool.
     loads: Latest,
@@ -102,6 +113,7 @@ impl Pools {
         Pools {
             manifest: RwSignal::new(None),
             session: RwSignal::new(None),
+            fragmented: RwSignal::new(None),
             status: RwSignal::new(LoadStatus::Idle),
             loads: Latest::new(),
             state,
@@ -149,6 +161,9 @@ impl Pools {
 
     /// Downloads and opens a manifest entry.
     pub fn load_listed(self, entry: ManifestEntry) {
+        if let Some(dir) = entry.fragments_dir() {
+            return self.load_fragmented(entry, dir);
+        }
         let ticket = self.begin();
         spawn_local(async move {
             let url = entry.url();
@@ -165,6 +180,63 @@ impl Pools {
             let read = fetch_into(&url, Some(entry.bytes), progress, &mut intake).await;
             let bytes = taken(read, intake, &entry.title);
             self.finish(ticket, &entry.title, bytes, Some(&entry)).await;
+        });
+    }
+
+    /// Fetches and checks a fragmented pool's meta file (the fragments
+    /// come with queries) and installs its store.
+    fn load_fragmented(self, entry: ManifestEntry, dir: String) {
+        let ticket = self.begin();
+        spawn_local(async move {
+            let url = format!("{dir}meta");
+            let name = entry.title.clone();
+            let progress = |received, total| {
+                if ticket.is_current() {
+                    self.status.set(LoadStatus::Reading {
+                        name: name.clone(),
+                        received,
+                        total,
+                    });
+                }
+            };
+            let bytes = fetch_bytes(&url, Some(entry.bytes), progress).await;
+            if !ticket.is_current() {
+                return;
+            }
+            let loaded = bytes.map_err(LoadError::Fetch).and_then(|b| {
+                FragPool::load(&b, &name).map_err(|e| LoadError::Fragments {
+                    name: name.clone(),
+                    error: e.to_string(),
+                })
+            });
+            let loaded = match loaded {
+                Ok(pool) if !entry.is_listed_content(&pool.content_hash()) => {
+                    Err(LoadError::Stale {
+                        url: url.clone(),
+                        listed: entry.content_hash.clone(),
+                        loaded: pool.content_hash(),
+                    })
+                }
+                loaded => loaded,
+            };
+            self.session.set(None);
+            self.semantic.set_source(None);
+            match loaded {
+                Ok(pool) => {
+                    crate::timings::mark("pool");
+                    self.state
+                        .reset_for_new_pool(Method::Bm25, pool.meta().bm25_params());
+                    let choice = self.state.pool.get_untracked();
+                    self.fragmented.set(Some(FragStore::new(choice, pool, dir)));
+                    self.status.set(LoadStatus::Ready);
+                    keep_offline(vec![url]);
+                }
+                Err(e) => {
+                    forget_cached(vec![url]);
+                    self.fragmented.set(None);
+                    self.status.set(LoadStatus::Failed(e));
+                }
+            }
         });
     }
 
@@ -212,6 +284,9 @@ impl Pools {
     fn begin(&self) -> Ticket {
         if let Some(session) = self.session.get_untracked() {
             session.close();
+        }
+        if let Some(store) = self.fragmented.get_untracked() {
+            store.close();
         }
         self.loads.begin()
     }
@@ -270,6 +345,7 @@ impl Pools {
                 let choice = self.state.pool.get_untracked();
                 let engine = Arc::new(engine);
                 let session = Session::new(choice, engine.clone(), model, self.semantic, self.llm);
+                self.fragmented.set(None);
                 self.session.set(Some(session.clone()));
                 self.status.set(LoadStatus::Ready);
                 // A light blob's text follows the first results.

@@ -378,13 +378,21 @@ impl LinkState {
     }
 }
 
-/// A manifest pool's file name: `[A-Za-z0-9._-]`, at most [`POOL_MAX`]
-/// bytes.
+/// A manifest pool's file name: `[A-Za-z0-9._-]`, or a fragmented pool's
+/// meta file `DIR/meta` with such a `DIR` (not starting with a dot), at
+/// most [`POOL_MAX`] bytes.
 fn is_pool_file(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= POOL_MAX
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    };
+    let name = match s.strip_suffix("/meta") {
+        Some(dir) if dir.starts_with('.') => return false,
+        Some(dir) => dir,
+        None => s,
+    };
+    s.len() <= POOL_MAX && plain(name)
 }
 
 /// `query`'s first [`QUERY_MAX`] UTF-16 code units (whole characters),
@@ -846,11 +854,17 @@ mod tests {
             Some("el-syntagma.blob")
         );
         assert_eq!(pool("A_1.blob").as_deref(), Some("A_1.blob"));
+        assert_eq!(pool("synth-1e5/meta").as_deref(), Some("synth-1e5/meta"));
         let long = "a".repeat(POOL_MAX + 1);
         for bad in [
             "",
             "../x.blob",
             "a%2Fb",
+            "a/b",
+            "../meta",
+            "./meta",
+            "/meta",
+            "a/b/meta",
             "a%20b",
             "%3Cimg%3E",
             "ελ.blob",

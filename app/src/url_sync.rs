@@ -21,6 +21,7 @@ use wasm_bindgen::JsValue;
 
 use crate::evaluate::config::Config;
 use crate::format::thousands;
+use crate::frag_store::FragStore;
 use crate::llm::Llm;
 use crate::llm_search::RunStatus;
 use crate::pools::{LoadStatus, Pools};
@@ -210,6 +211,50 @@ impl LinkSync {
         }
     }
 
+    /// [`Self::write`] for a fragmented pool: its pool, version, query,
+    /// method, BM25 settings and article.
+    fn write_fragmented(self, store: FragStore) {
+        let state = self.state;
+        let pool = state.pool.get();
+        if store.choice.get_value() != pool {
+            return;
+        }
+        if let Some(link) = self.pending.try_update_value(Option::take).flatten() {
+            // The link's method, settings and article, once its pool is here.
+            if let Some(method) = link.rank {
+                state.method.set(method);
+            }
+            let defaults = store.pool.with_value(|p| p.meta().bm25_params());
+            state
+                .params
+                .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
+            state.article.set(link.article);
+        }
+        let Some(PoolChoice::Listed(file)) = pool else {
+            return;
+        };
+        let link = LinkState {
+            view: state.view.get(),
+            hash: Some(store.pool.with_value(|p| p.content_hash())),
+            pool: Some(file),
+            rank: Some(state.method.get()),
+            method: Some(Bm25Link::from_params(&state.params.get())),
+            query: state.query.get(),
+            article: state.article.get(),
+            ..LinkState::default()
+        };
+        let before = self.written.get_value();
+        if link == before {
+            return;
+        }
+        let new_place =
+            link.view != before.view || link.pool != before.pool || link.article != before.article;
+        set_fragment(&link.encode(), new_place);
+        self.address
+            .set(window().location().href().unwrap_or_default());
+        self.written.set_value(link);
+    }
+
     /// A newly loaded pool takes the waiting link's parts. The session
     /// changes only when a pool loads, never with the method.
     fn on_session(self) {
@@ -297,6 +342,9 @@ impl LinkSync {
     /// loaded and no link waits for it.
     fn write(self) {
         let state = self.state;
+        if let Some(store) = self.pools.fragmented.get() {
+            return self.write_fragmented(store);
+        }
         let Some(session) = self.pools.session.get() else {
             return;
         };

@@ -510,3 +510,54 @@ fn relisted_flips_never_panic() {
         "{refused} {inconsistent}"
     );
 }
+
+/// `nomos manifest` lists a fragmented pool after the blobs, with the
+/// build's title and notes and the meta's content hash, and refuses the
+/// directory when one of its fragments is damaged.
+#[test]
+fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
+    let built = build("stard", "stard", 65536);
+    let site = tempfile::tempdir().unwrap();
+    std::fs::write(site.path().join("stard.blob"), &built.blob).unwrap();
+    let pool = site.path().join("stard-frag");
+    std::fs::create_dir(&pool).unwrap();
+    for (name, bytes) in files(&built.frag_dir) {
+        std::fs::write(pool.join(name), bytes).unwrap();
+    }
+    nomos(&["manifest", site.path().to_str().unwrap()]);
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(site.path().join("manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let entries = manifest["indexes"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    let (blob_entry, frag) = (&entries[0], &entries[1]);
+    let meta = Meta::load(&built.meta).unwrap();
+    let blob = Blob::load(&built.blob).unwrap();
+    assert_eq!(blob_entry["file"], "stard.blob");
+    assert_eq!(frag["file"], "stard-frag/meta");
+    assert_eq!(frag["format"], "fragmented");
+    assert_eq!(frag["title"], blob.header().manifest.title.as_str());
+    assert_eq!(frag["notes"], blob_entry["notes"]);
+    assert_eq!(frag["docs"], blob_entry["docs"]);
+    assert_eq!(frag["bytes"], built.meta.len() as u64);
+    assert_eq!(frag["fragments"], meta.fragments().len() as u64);
+    assert_eq!(
+        frag["content_hash"],
+        format!("{:032x}", meta.content_hash()).as_str()
+    );
+
+    let victim = pool.join(&meta.fragments()[meta.fragments().len() / 2].file);
+    let mut bytes = std::fs::read(&victim).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    std::fs::write(&victim, bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
+        .args(["manifest", site.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let file = victim.file_name().unwrap().to_string_lossy();
+    assert!(stderr.contains(file.as_ref()), "{stderr}");
+}

@@ -50,8 +50,15 @@ use crate::state::use_app_state;
 pub fn EvaluateView() -> impl IntoView {
     let pools = use_pools();
     let state = use_app_state();
-    let summary = move || match pools.engine() {
-        None => "Load a pool to evaluate it.".to_owned(),
+    let summary = move || {
+        match pools.engine() {
+        None => match pools.fragmented.get() {
+            Some(store) => format!(
+                "{} is a fragmented pool, which the page fetches a query's parts of: it has no                  benchmark here, and Evaluate would rank every query over the whole pool.                  Evaluate its blob with `nomos eval`, or choose a pool loaded whole.",
+                store.pool.with_value(|p| p.name.clone())
+            ),
+            None => "Load a pool to evaluate it.".to_owned(),
+        },
         Some(e) if e.n_queries() == 0 => format!(
             "{} has no benchmark queries: judge search results (My judgments) \
              to evaluate with your own, or choose a pool with queries and \
@@ -65,6 +72,7 @@ pub fn EvaluateView() -> impl IntoView {
             thousands(e.blob().header().n_judgments as usize),
             thousands(e.n_docs())
         ),
+    }
     };
     // A pool with a benchmark (its own, or the user's judgments), by
     // session: only a new pool (not a new method) rebuilds the sections,

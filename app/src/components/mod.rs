@@ -6,6 +6,7 @@ pub mod copy_citation;
 pub mod evaluate;
 pub mod explain;
 pub mod filters;
+pub mod fragmented;
 pub mod go_to;
 pub mod header;
 pub mod ids;

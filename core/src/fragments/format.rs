@@ -20,7 +20,7 @@
 
 use rkyv::{Archive, Deserialize, Serialize};
 
-use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
+use crate::blob::format::{Bm25Defaults, Csr, IdfSection, Manifest, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
@@ -79,6 +79,9 @@ pub struct MetaSection {
     pub analyzer: String,
     /// The pool's BM25 defaults.
     pub bm25: Bm25Defaults,
+    /// What the pool is and where it came from, as a blob's header says
+    /// (so `nomos manifest` can list the pool without a blob).
+    pub manifest: Manifest,
     /// xxh3-128 over the fragments' hashes in number order: the pool's
     /// identity, the same whether cut from a blob or by the builder.
     pub content_hash: u128,

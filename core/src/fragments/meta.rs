@@ -10,6 +10,7 @@ use super::format::{
 };
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
+use crate::blob::format::Manifest;
 use crate::blob::{access, aligned, frame, BlobError, Field};
 use crate::search::Bm25Params;
 
@@ -20,6 +21,7 @@ const SECTION: &str = "meta";
 pub struct Meta {
     pub(super) analyzer: Analyzer,
     pub(super) bm25: Bm25Params,
+    pub(super) manifest: Manifest,
     pub(super) content_hash: u128,
     pub(super) n_docs: u32,
     pub(super) fields: Vec<FieldDirectory>,
@@ -104,6 +106,8 @@ impl Meta {
         );
         bm25.validate()
             .map_err(|e| bad(format!("BM25 defaults: {e}")))?;
+        let manifest: Manifest = rkyv::deserialize::<_, rkyv::rancor::Error>(&m.manifest)
+            .map_err(|e| bad(format!("manifest: {e}")))?;
         let n_docs = m.n_docs.to_native();
         if n_docs == 0 {
             return Err(bad("no documents".into()));
@@ -201,6 +205,7 @@ impl Meta {
         Ok(Meta {
             analyzer,
             bm25,
+            manifest,
             content_hash: m.content_hash.to_native(),
             n_docs,
             fields,
@@ -220,6 +225,12 @@ impl Meta {
     /// The pool's BM25 defaults.
     pub fn bm25_params(&self) -> Bm25Params {
         self.bm25
+    }
+
+    /// What the pool is (title, dataset, source files, caveats), as the
+    /// blob it was cut from or the builder's input says.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
     }
 
     /// The pool's identity: xxh3-128 over its fragments' hashes, the same

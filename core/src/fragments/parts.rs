@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::FragmentError;
-use crate::blob::format::Bm25Defaults;
+use crate::blob::format::{Bm25Defaults, Manifest};
 use crate::blob::{document_parts, idf_table, unique_ids, Blob, BlobInput, DocumentParts, Field};
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
@@ -16,6 +16,7 @@ use crate::search::IdfTable;
 pub(super) struct Parts<'a> {
     pub analyzer: &'a str,
     pub bm25: Bm25Defaults,
+    pub manifest: &'a Manifest,
     pub n_docs: usize,
     /// The lexical fields with postings, the text first.
     pub fields: Vec<(Field, &'a InvertedIndex)>,
@@ -121,6 +122,7 @@ impl<'a> Parts<'a> {
         Ok(Parts {
             analyzer: &header.analyzer,
             bm25: header.bm25,
+            manifest: &header.manifest,
             n_docs,
             fields,
             idf,
@@ -146,6 +148,7 @@ impl<'a> Parts<'a> {
         Parts {
             analyzer: &input.analyzer,
             bm25: input.bm25,
+            manifest: &input.manifest,
             n_docs: input.documents.len(),
             fields,
             idf: idf_table(input),

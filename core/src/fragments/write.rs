@@ -14,9 +14,9 @@ use super::write_docs::docs_files;
 use super::write_lists::lists_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
+use crate::blob::DenseModel;
 use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport, Field};
 use crate::dense::{DenseIndex, Ivf};
-use crate::blob::DenseModel;
 use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
@@ -92,7 +92,10 @@ pub fn split(
         implicit_refs_unknown: docs.parts.unknown_implicit,
         ..EncodeReport::default()
     };
-    Ok((cut(&Parts::of_input(input, &docs), max_bytes, None)?, report))
+    Ok((
+        cut(&Parts::of_input(input, &docs), max_bytes, None)?,
+        report,
+    ))
 }
 
 fn cut(
@@ -167,6 +170,7 @@ fn cut(
     let meta = MetaSection {
         analyzer: pool.analyzer.to_owned(),
         bm25: pool.bm25,
+        manifest: pool.manifest.clone(),
         content_hash: pool_hash.digest128(),
         n_docs: count(pool.n_docs)?,
         fields,

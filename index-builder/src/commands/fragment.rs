@@ -71,19 +71,7 @@ pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
     write(&dir.join(META_FILE), &made.meta)?;
 
     let meta = Meta::load(&made.meta)?;
-    let bar = progress::bar(meta.fragments().len(), "checking");
-    for (number, file) in meta.fragments().iter().enumerate() {
-        let data = std::fs::read(dir.join(&file.file))
-            .with_context(|| format!("cannot read back {}", file.file))?;
-        match file.kind {
-            FragmentKind::Postings => drop(meta.open(number, &data)?),
-            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
-            FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
-            FragmentKind::Centroids => drop(meta.open_centroids(number, &data)?),
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+    check_fragments(dir, &meta)?;
     for kind in [
         FragmentKind::Postings,
         FragmentKind::Docs,
@@ -108,6 +96,26 @@ pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
         );
     }
     Ok(meta)
+}
+
+/// Reads every fragment `meta` lists from `dir` through the reader's
+/// checks, so a missing or damaged file fails here, not in a browser.
+pub(super) fn check_fragments(dir: &Path, meta: &Meta) -> Result<()> {
+    let bar = progress::bar(meta.fragments().len(), "checking");
+    for (number, file) in meta.fragments().iter().enumerate() {
+        let path = dir.join(&file.file);
+        let data =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        match file.kind {
+            FragmentKind::Postings => drop(meta.open(number, &data)?),
+            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+            FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
+            FragmentKind::Centroids => drop(meta.open_centroids(number, &data)?),
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
 }
 
 fn write(path: &Path, data: &[u8]) -> Result<()> {

@@ -5,6 +5,11 @@
 //! A light blob's siblings (`nomos split`) are read and checked too, and
 //! listed under `siblings` with their sizes and content hashes.
 //!
+//! Every `DIR/NAME/meta` is a fragmented pool (`nomos build --split`,
+//! `nomos fragment`): its meta and every fragment it lists are read
+//! through the reader's checks, and it is listed after the blobs as
+//! `NAME/meta` with `"format": "fragmented"` and the meta's content hash.
+//!
 //! A blob with document vectors is pointed at the served model directory
 //! whose `manifest.json` has the SHA-256 its vectors record, so the browser
 //! downloads exactly the model that embeds queries like the documents.
@@ -14,8 +19,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use nomos_core::blob::{Blob, FORMAT_VERSION};
 use nomos_core::embed::ModelManifest;
+use nomos_core::fragments::Meta;
 use serde_json::{json, Value};
 
+use super::fragment::check_fragments;
+use super::plan::META_FILE;
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
 
@@ -45,12 +53,73 @@ pub fn run(dir: &Path) -> Result<()> {
         let blob = crate::blob_file::open(path)?;
         indexes.push(describe(path, &blob, &served, &models_dir));
     }
+    let fragmented = fragmented_pools(dir)?;
+    for (name, meta) in &fragmented {
+        indexes.push(describe_fragmented(name, meta, &dir.join(name))?);
+    }
     let manifest = json!({ "format_version": FORMAT_VERSION, "indexes": indexes });
     let out = dir.join("manifest.json");
     std::fs::write(&out, serde_json::to_string_pretty(&manifest)? + "\n")
         .with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!("{}: {} blob(s) listed", out.display(), files.len());
+    eprintln!(
+        "{}: {} blob(s) and {} fragmented pool(s) listed",
+        out.display(),
+        files.len(),
+        fragmented.len()
+    );
     Ok(())
+}
+
+/// Every subdirectory of `dir` with a `meta` file, by name, its meta
+/// loaded and every fragment it lists checked.
+fn fragmented_pools(dir: &Path) -> Result<Vec<(String, Meta)>> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| bad_input(format!("{}: cannot read: {e}", dir.display())))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join(META_FILE).is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut pools = Vec::new();
+    for name in names {
+        let pool = dir.join(&name);
+        let path = pool.join(META_FILE);
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let meta = Meta::load(&bytes).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        check_fragments(&pool, &meta)?;
+        pools.push((name, meta));
+    }
+    Ok(pools)
+}
+
+/// A fragmented pool's entry: what a blob's says, from its meta. Its
+/// `bytes` are the meta's (what opening it fetches); `fragment_bytes`
+/// all its fragments' (what "Make available offline" fetches).
+fn describe_fragmented(name: &str, meta: &Meta, pool: &Path) -> Result<Value> {
+    let meta_bytes = std::fs::metadata(pool.join(META_FILE))
+        .with_context(|| format!("cannot read {}", pool.display()))?
+        .len();
+    let params = meta.bm25_params();
+    let manifest = meta.manifest();
+    Ok(json!({
+        "file": format!("{name}/{META_FILE}"),
+        "format": "fragmented",
+        "title": manifest.title,
+        "dataset": manifest.dataset,
+        "analyzer": meta.analyzer().name(),
+        "bm25": { "variant": params.variant.name(), "k1": params.k1, "b": params.b },
+        "docs": meta.n_docs(),
+        "queries": 0,
+        "judgments": 0,
+        "bytes": meta_bytes,
+        "fragments": meta.fragments().len(),
+        "fragment_bytes": meta.fragments().iter().map(|f| f.len).sum::<u64>(),
+        "content_hash": format!("{:032x}", meta.content_hash()),
+        "dense": null,
+        "siblings": [],
+        "notes": manifest.notes,
+    }))
 }
 
 fn describe(path: &Path, blob: &Blob, served: &[ServedModel], models_dir: &Path) -> Value {

@@ -15,6 +15,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod fragmented;
 mod hostile_host;
 mod hostile_links;
 mod hostile_text;

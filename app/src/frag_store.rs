@@ -1,0 +1,308 @@
+//! A fragmented pool's store: the loaded meta, the fragments fetched so
+//! far (kept in memory within a byte budget, so search-as-you-type reuses
+//! them), the Search view's latest result and open article, and "Make
+//! available offline". A query fetches the fragments it lacks in
+//! parallel; a fragment that fails core's checks fails that query with a
+//! message naming the file, and is dropped from the service worker's
+//! caches so that the next try fetches it anew. The ranking and the rows
+//! are [`crate::fragmented`]'s.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use futures::future::join_all;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use nomos_core::methods::Method;
+use nomos_core::search::Bm25Params;
+
+use crate::engine::{Article, ResultRow};
+use crate::fragmented::{FragPool, FragmentCache, CACHE_BYTES};
+use crate::latest::Latest;
+use crate::state::PoolChoice;
+use crate::web::{ask_service_worker, fetch_bytes, forget_cached, now};
+
+/// Result rows shown (their documents fragments are fetched).
+pub const ROWS: usize = 25;
+/// Fragments fetched at once while making a pool available offline.
+const OFFLINE_PARALLEL: usize = 6;
+
+/// One query's outcome.
+#[derive(Clone, PartialEq)]
+pub struct FragResult {
+    pub query: String,
+    /// The rows, every matching document's count; or why not.
+    pub outcome: Result<(Vec<ResultRow>, usize), String>,
+    /// From the query to its rows, fetches included.
+    pub millis: f64,
+    /// Fragments this query fetched, and their bytes.
+    pub fetched: (usize, u64),
+}
+
+/// Where "Make available offline" stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OfflineStatus {
+    Idle,
+    Fetching { done: u64, total: u64 },
+    Ready,
+    Failed(String),
+}
+
+/// A loaded fragmented pool. `Copy`: signal and stored-value handles.
+#[derive(Clone, Copy)]
+pub struct FragStore {
+    pub choice: StoredValue<Option<PoolChoice>>,
+    pub pool: StoredValue<Arc<FragPool>>,
+    /// Where the meta and fragments are served, ending in `/`.
+    dir: StoredValue<String>,
+    cache: StoredValue<RefCell<FragmentCache>, LocalStorage>,
+    pub result: RwSignal<Option<FragResult>>,
+    pub article: RwSignal<Option<Result<Article, String>>>,
+    pub offline: RwSignal<OfflineStatus>,
+    /// The open article's references: their ids and documents.
+    linked: StoredValue<Vec<(String, u32)>>,
+    searches: Latest,
+    articles: Latest,
+}
+
+impl FragStore {
+    pub fn new(choice: Option<PoolChoice>, pool: FragPool, dir: String) -> Self {
+        FragStore {
+            choice: StoredValue::new(choice),
+            pool: StoredValue::new(Arc::new(pool)),
+            dir: StoredValue::new(dir),
+            cache: StoredValue::new_local(RefCell::new(FragmentCache::new(CACHE_BYTES))),
+            result: RwSignal::new(None),
+            article: RwSignal::new(None),
+            offline: RwSignal::new(OfflineStatus::Idle),
+            linked: StoredValue::new(Vec::new()),
+            searches: Latest::new(),
+            articles: Latest::new(),
+        }
+    }
+
+    /// The pool is being replaced: stop publishing.
+    pub fn close(&self) {
+        self.searches.cancel();
+        self.articles.cancel();
+    }
+
+    fn url(&self, file: &str) -> String {
+        self.dir.with_value(|d| format!("{d}{file}"))
+    }
+
+    /// Fetches and checks fragments `numbers` at once, and keeps them:
+    /// how many bytes came, or the first failure's message.
+    async fn fetch_all(self, numbers: Vec<usize>) -> Result<u64, String> {
+        let pool = self.pool.get_value();
+        let fetches = numbers.iter().map(|&n| {
+            let pool = pool.clone();
+            async move {
+                let listed = &pool.meta().fragments()[n];
+                let url = self.url(&listed.file);
+                let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let opened = pool.open(n, &bytes).map_err(|e| {
+                    forget_cached(vec![url.clone()]);
+                    format!("{} cannot be searched: {e}", pool.name)
+                })?;
+                Ok::<_, String>((n, bytes.len() as u64, opened, url))
+            }
+        });
+        let mut total = 0;
+        let mut kept = Vec::new();
+        for fetched in join_all(fetches).await {
+            let (n, len, opened, url) = fetched?;
+            total += len;
+            kept.push(url);
+            self.cache
+                .with_value(|c| c.borrow_mut().insert(n, len, opened));
+        }
+        keep_offline(kept);
+        Ok(total)
+    }
+
+    /// Ranks `query` with `method` (BM25 only: the others say why not),
+    /// fetching what it lacks, and publishes its first [`ROWS`] rows
+    /// unless a newer query started meanwhile.
+    pub fn search(self, query: String, method: Method, params: Bm25Params) {
+        let ticket = self.searches.begin();
+        spawn_local(async move {
+            let started = now();
+            let mut fetched = (0, 0);
+            let outcome = async {
+                if let Some(why) = FragPool::unavailable(&method) {
+                    return Err(why);
+                }
+                let pool = self.pool.get_value();
+                let tokens = pool.tokens(&query);
+                let missing = self
+                    .cache
+                    .with_value(|c| pool.missing_postings(&tokens, &c.borrow()))
+                    .map_err(|e| e.to_string())?;
+                fetched.0 += missing.len();
+                fetched.1 += self.fetch_all(missing).await?;
+                let ranked = self
+                    .cache
+                    .with_value(|c| pool.rank(&query, params, &mut c.borrow_mut()))
+                    .map_err(|e| e.to_string())?;
+                let shown = &ranked.hits[..ranked.hits.len().min(ROWS)];
+                let docs: Vec<u32> = shown.iter().map(|h| h.doc).collect();
+                let missing = self
+                    .cache
+                    .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+                    .map_err(|e| e.to_string())?;
+                fetched.0 += missing.len();
+                fetched.1 += self.fetch_all(missing).await?;
+                let rows = self
+                    .cache
+                    .with_value(|c| pool.rows(shown, 0, &ranked.terms, &mut c.borrow_mut()))
+                    .map_err(|e| e.to_string())?;
+                Ok((rows, ranked.hits.len()))
+            }
+            .await;
+            if ticket.is_current() {
+                self.result.set(Some(FragResult {
+                    query,
+                    outcome,
+                    millis: now() - started,
+                    fetched,
+                }));
+            }
+        });
+    }
+
+    /// Opens the article `id` (one of the shown rows or their references)
+    /// with `query`'s words marked.
+    pub fn open_article(self, id: Option<String>, query: String) {
+        let ticket = self.articles.begin();
+        let Some(id) = id else {
+            return self.article.set(None);
+        };
+        spawn_local(async move {
+            let outcome = async {
+                let pool = self.pool.get_value();
+                let Some(doc) = self.doc_of(&id) else {
+                    // A link's article opens once the rows naming it are
+                    // shown; only then is its absence an answer.
+                    let shown = self.result.with_untracked(|r| {
+                        r.as_ref()
+                            .is_some_and(|r| r.query == query && r.outcome.is_ok())
+                    });
+                    return match shown {
+                        true => Err(format!("article {id} is not among the results shown")),
+                        false => Ok(None),
+                    };
+                };
+                // First the article's own fragment (which lists its
+                // references), then those of the articles it refers to.
+                for _ in 0..2 {
+                    let docs = self
+                        .cache
+                        .with_value(|c| pool.article_docs(doc, &mut c.borrow_mut()));
+                    let missing = self
+                        .cache
+                        .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+                        .map_err(|e| e.to_string())?;
+                    self.fetch_all(missing).await?;
+                }
+                let terms =
+                    nomos_core::search::highlight::QueryTerms::new(&pool.meta().analyzer(), &query);
+                self.cache.with_value(|c| {
+                    let mut c = c.borrow_mut();
+                    let linked = pool
+                        .article_docs(doc, &mut c)
+                        .into_iter()
+                        .filter_map(|d| Some((pool.doc_id(d, &mut c)?, d)))
+                        .collect();
+                    self.linked.set_value(linked);
+                    pool.article(doc, &terms, &mut c)
+                        .map(Some)
+                        .map_err(|e| e.to_string())
+                })
+            }
+            .await;
+            if ticket.is_current() {
+                self.article.set(outcome.transpose());
+            }
+        });
+    }
+
+    /// The document whose id is `id`, among the rows shown and the open
+    /// article's references (ids are not in the meta: a fragmented pool
+    /// finds a document by what was shown).
+    fn doc_of(&self, id: &str) -> Option<u32> {
+        let in_rows = self.result.with_untracked(|r| {
+            let (rows, _) = r.as_ref()?.outcome.as_ref().ok()?;
+            rows.iter().find(|row| row.id == id).map(|row| row.doc)
+        });
+        in_rows.or_else(|| {
+            self.linked
+                .with_value(|l| l.iter().find(|(i, _)| i == id).map(|(_, d)| *d))
+        })
+    }
+
+    /// Fetches, checks and keeps every fragment for use with no network,
+    /// reporting the bytes done of the total.
+    pub fn make_offline(self) {
+        if matches!(self.offline.get_untracked(), OfflineStatus::Fetching { .. }) {
+            return;
+        }
+        let pool = self.pool.get_value();
+        let total = pool.total_bytes();
+        self.offline.set(OfflineStatus::Fetching { done: 0, total });
+        spawn_local(async move {
+            let numbers: Vec<usize> = (0..pool.meta().fragments().len()).collect();
+            let mut done = 0;
+            for batch in numbers.chunks(OFFLINE_PARALLEL) {
+                let checks = batch.iter().map(|&n| {
+                    let pool = pool.clone();
+                    async move {
+                        let listed = &pool.meta().fragments()[n];
+                        let url = self.url(&listed.file);
+                        let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
+                            .await
+                            .map_err(|e| e.to_string())?;
+                        // Checked, not kept in memory: the service worker keeps it.
+                        pool.check(n, &bytes).map_err(|e| {
+                            forget_cached(vec![url.clone()]);
+                            e.to_string()
+                        })?;
+                        Ok::<_, String>((bytes.len() as u64, url))
+                    }
+                });
+                let mut urls = Vec::new();
+                for checked in join_all(checks).await {
+                    match checked {
+                        Ok((len, url)) => {
+                            done += len;
+                            urls.push(url);
+                        }
+                        Err(e) => return self.offline.set(OfflineStatus::Failed(e)),
+                    }
+                }
+                if let Err(e) = ask_service_worker("keepFragments", &urls).await {
+                    return self.offline.set(OfflineStatus::Failed(format!(
+                        "the service worker did not keep the fragments: {e}"
+                    )));
+                }
+                self.offline.set(OfflineStatus::Fetching { done, total });
+            }
+            self.offline.set(OfflineStatus::Ready);
+        });
+    }
+}
+
+/// Asks the service worker to keep fragments the app checked (and the
+/// meta, revalidated on each load); nothing where there is no worker.
+pub fn keep_offline(urls: Vec<String>) {
+    if urls.is_empty() {
+        return;
+    }
+    spawn_local(async move {
+        if let Err(e) = ask_service_worker("keepFragments", &urls).await {
+            leptos::logging::debug_warn!("fragments not kept: {e}");
+        }
+    });
+}

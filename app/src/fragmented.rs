@@ -1,0 +1,514 @@
+//! A fragmented pool (a meta file and content-addressed fragments, `nomos
+//! fragment`) ready to rank and show, with no browser in sight: which
+//! fragments a query or a result list needs and which of them are held
+//! already, the fetched fragments kept within a byte budget (least
+//! recently used first out), BM25 over them (core's `Meta::rank`, to the
+//! bit as over the blob) and the rows and articles the views show.
+//! Fetching is the fragmented store's; every fragment is checked here by
+//! core before anything in it is used.
+
+use std::sync::Arc;
+
+use nomos_core::blob::Field;
+use nomos_core::fragments::{DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
+use nomos_core::hits::Hit;
+use nomos_core::methods::Method;
+use nomos_core::search::highlight::{self, QueryTerms, Segment};
+use nomos_core::search::Bm25Params;
+
+use crate::engine::{Article, DocLink, MarkedText, ResultRow, SNIPPET_CHARS};
+
+/// Bytes of fragments kept in memory (their file sizes): enough for a
+/// session of search-as-you-type over a 10⁶-chunk pool, far below what
+/// a browser tab may use.
+pub const CACHE_BYTES: u64 = 48 << 20;
+
+/// A loaded meta file and what the user calls the pool.
+pub struct FragPool {
+    pub name: String,
+    meta: Meta,
+}
+
+/// A checked fragment.
+pub enum Opened {
+    Terms(TermFragment),
+    Docs(DocFragment),
+}
+
+/// Checked fragments by number, within a byte budget: the least recently
+/// used leave first. A query holds its own `Arc`s while it ranks, so an
+/// eviction never takes a fragment from under it.
+pub struct FragmentCache {
+    budget: u64,
+    used: u64,
+    /// Least recently used first: (number, bytes, fragment).
+    entries: Vec<(usize, u64, Arc<Opened>)>,
+}
+
+/// The first page of a BM25 ranking over a fragmented pool.
+#[derive(Clone)]
+pub struct FragRanking {
+    pub terms: QueryTerms,
+    /// Every document scoring above zero, best first.
+    pub hits: Vec<Hit>,
+}
+
+impl FragPool {
+    /// Checks `bytes` as a meta file (`Meta::load`).
+    pub fn load(bytes: &[u8], name: &str) -> Result<FragPool, FragmentError> {
+        Ok(FragPool {
+            name: name.to_owned(),
+            meta: Meta::load(bytes)?,
+        })
+    }
+
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    pub fn n_docs(&self) -> usize {
+        self.meta.n_docs()
+    }
+
+    /// The pool's content hash (the meta's, over its fragments' hashes),
+    /// as the manifest and links write it.
+    pub fn content_hash(&self) -> String {
+        format!("{:032x}", self.meta.content_hash())
+    }
+
+    /// Every fragment's bytes together: what "Make available offline"
+    /// downloads.
+    pub fn total_bytes(&self) -> u64 {
+        self.meta.fragments().iter().map(|f| f.len).sum()
+    }
+
+    /// BCP 47 language of the text.
+    pub fn lang(&self) -> &'static str {
+        match self.meta.analyzer().name() {
+            "gbr-greek" => "el",
+            "da" => "da",
+            "zh" => "zh",
+            _ => "",
+        }
+    }
+
+    /// Why `method` cannot rank this pool, or `None` when it can (BM25).
+    pub fn unavailable(method: &Method) -> Option<String> {
+        let why = match method {
+            Method::Bm25 => return None,
+            m if m.needs_llm() => "LLM methods read more of the pool than one query's fragments",
+            Method::Prf { .. } => {
+                "pseudo-relevance feedback needs every document's terms, which fragments \
+                 spread over the whole pool"
+            }
+            _ => "fragmented pools carry no document vectors yet",
+        };
+        Some(format!(
+            "{} cannot rank a fragmented pool: {why}",
+            method.name()
+        ))
+    }
+
+    /// The query's tokens, through the pool's analyzer.
+    pub fn tokens(&self, query: &str) -> Vec<String> {
+        self.meta.analyzer().tokens(query)
+    }
+
+    /// The postings fragments ranking `tokens` needs that `cache` lacks.
+    pub fn missing_postings(
+        &self,
+        tokens: &[String],
+        cache: &FragmentCache,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let needed = self.meta.needed(Field::Text, tokens)?;
+        Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
+    }
+
+    /// The documents fragments showing `docs` needs that `cache` lacks.
+    pub fn missing_docs(
+        &self,
+        docs: &[u32],
+        cache: &FragmentCache,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let needed = self.meta.needed_docs(docs)?;
+        Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
+    }
+
+    /// Fragment `number`'s file name, relative to the meta file.
+    pub fn file(&self, number: usize) -> Option<&str> {
+        self.meta.fragments().get(number).map(|f| f.file.as_str())
+    }
+
+    /// Checks `bytes` as fragment `number`, of the kind the meta lists.
+    pub fn open(&self, number: usize, bytes: &[u8]) -> Result<Opened, FragmentError> {
+        let kind = self.meta.fragments().get(number).map(|f| f.kind);
+        match kind {
+            Some(FragmentKind::Postings) => self.meta.open(number, bytes).map(Opened::Terms),
+            Some(FragmentKind::Docs) => self.meta.open_docs(number, bytes).map(Opened::Docs),
+            Some(FragmentKind::Lists | FragmentKind::Centroids) => Err(FragmentError::Input(
+                "this page does not rank dense lists yet".into(),
+            )),
+            None => Err(FragmentError::Input(format!(
+                "the meta lists no fragment number {number}"
+            ))),
+        }
+    }
+
+    /// Checks `bytes` as fragment `number` of any kind, keeping nothing:
+    /// what "Make available offline" does to every fragment.
+    pub fn check(&self, number: usize, bytes: &[u8]) -> Result<(), FragmentError> {
+        match self.meta.fragments().get(number).map(|f| f.kind) {
+            Some(FragmentKind::Lists) => self.meta.open_lists(number, bytes).map(drop),
+            Some(FragmentKind::Centroids) => self.meta.open_centroids(number, bytes).map(drop),
+            _ => self.open(number, bytes).map(drop),
+        }
+    }
+
+    /// `query` ranked with BM25 `params` over the cached fragments (which
+    /// must hold those [`Self::missing_postings`] named).
+    pub fn rank(
+        &self,
+        query: &str,
+        params: Bm25Params,
+        cache: &mut FragmentCache,
+    ) -> Result<FragRanking, FragmentError> {
+        let tokens = self.tokens(query);
+        let held: Vec<Arc<Opened>> = self
+            .meta
+            .needed(Field::Text, &tokens)?
+            .into_iter()
+            .filter_map(|n| cache.get(n))
+            .collect();
+        let fragments: Vec<&TermFragment> = held
+            .iter()
+            .filter_map(|o| match o.as_ref() {
+                Opened::Terms(t) => Some(t),
+                Opened::Docs(_) => None,
+            })
+            .collect();
+        let hits = self
+            .meta
+            .rank(Field::Text, params, &tokens, &fragments, usize::MAX)?;
+        Ok(FragRanking {
+            terms: QueryTerms::new(&self.meta.analyzer(), query),
+            hits,
+        })
+    }
+
+    /// The documents fragment holding `doc`, if cached.
+    fn docs_of(&self, doc: u32, cache: &mut FragmentCache) -> Option<Arc<Opened>> {
+        let n = *self.meta.needed_docs(&[doc]).ok()?.first()?;
+        cache.get(n)
+    }
+
+    /// The rows of `hits` (ranked from `first`, 0-based), their snippets
+    /// marked with `terms`; the documents fragments must be cached.
+    pub fn rows(
+        &self,
+        hits: &[Hit],
+        first: usize,
+        terms: &QueryTerms,
+        cache: &mut FragmentCache,
+    ) -> Result<Vec<ResultRow>, FragmentError> {
+        let analyzer = self.meta.analyzer();
+        hits.iter()
+            .enumerate()
+            .map(|(i, hit)| {
+                let docs = self.held_docs(hit.doc, cache)?;
+                let Opened::Docs(d) = docs.as_ref() else {
+                    unreachable!("held_docs gives documents fragments")
+                };
+                let text = d.article(hit.doc)?.text;
+                let snip = highlight::snippet(&analyzer, &text, terms, SNIPPET_CHARS);
+                let range = snip.range.clone();
+                let segments = snip
+                    .segments
+                    .iter()
+                    .map(|s| Segment {
+                        range: s.range.start - range.start..s.range.end - range.start,
+                        marked: s.marked,
+                    })
+                    .collect();
+                Ok(ResultRow {
+                    rank: first + i + 1,
+                    doc: hit.doc,
+                    id: d.id(hit.doc).unwrap_or_default().to_owned(),
+                    title: d.title(hit.doc).unwrap_or_default().to_owned(),
+                    source: d.source(hit.doc).unwrap_or_default().to_owned(),
+                    score: hit.score,
+                    snippet: MarkedText {
+                        text: text[range.clone()].to_owned(),
+                        segments,
+                    },
+                    cut_start: range.start > 0,
+                    cut_end: range.end < text.len(),
+                    passage: None,
+                })
+            })
+            .collect()
+    }
+
+    /// The documents fragment holding `doc`, which must be cached.
+    fn held_docs(&self, doc: u32, cache: &mut FragmentCache) -> Result<Arc<Opened>, FragmentError> {
+        let n = *self.meta.needed_docs(&[doc])?.first().ok_or_else(|| {
+            FragmentError::Input(format!("no documents fragment holds document {doc}"))
+        })?;
+        cache.get(n).ok_or_else(|| FragmentError::Missing {
+            file: self.file(n).unwrap_or_default().to_owned(),
+        })
+    }
+
+    /// Document `doc`'s id, if its fragment is cached.
+    pub fn doc_id(&self, doc: u32, cache: &mut FragmentCache) -> Option<String> {
+        match self.docs_of(doc, cache).as_deref()? {
+            Opened::Docs(d) => d.id(doc).map(str::to_owned),
+            Opened::Terms(_) => None,
+        }
+    }
+
+    /// The documents an article needs shown: `doc` and those it cites and
+    /// is a sibling of (their ids and titles), once `doc`'s own fragment
+    /// is cached; else `doc` alone.
+    pub fn article_docs(&self, doc: u32, cache: &mut FragmentCache) -> Vec<u32> {
+        let mut docs = vec![doc];
+        if let Some(Opened::Docs(d)) = self.docs_of(doc, cache).as_deref() {
+            docs.extend(d.explicit_refs(doc).unwrap_or_default());
+            docs.extend(d.implicit_refs(doc).unwrap_or_default());
+        }
+        docs
+    }
+
+    /// Article `doc` with `terms` marked; its fragment and those of
+    /// [`Self::article_docs`] must be cached. "Cited by" needs the whole
+    /// graph, which no fragment holds: it stays empty.
+    pub fn article(
+        &self,
+        doc: u32,
+        terms: &QueryTerms,
+        cache: &mut FragmentCache,
+    ) -> Result<Article, FragmentError> {
+        let held = self.held_docs(doc, cache)?;
+        let Opened::Docs(d) = held.as_ref() else {
+            unreachable!("held_docs gives documents fragments")
+        };
+        let text = d.article(doc)?;
+        let paragraphs: Vec<String> = match text.paragraphs.is_empty() {
+            true => text
+                .text
+                .split('\n')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(str::to_owned)
+                .collect(),
+            false => text.paragraphs,
+        };
+        let analyzer = self.meta.analyzer();
+        let paragraphs = paragraphs
+            .into_iter()
+            .map(|p| {
+                let marks = highlight::merged_spans(&highlight::matches(&analyzer, &p, terms));
+                MarkedText {
+                    segments: highlight::segments(0..p.len(), &marks),
+                    text: p,
+                }
+            })
+            .collect();
+        let mut links = |targets: &[u32]| -> Vec<DocLink> {
+            targets
+                .iter()
+                .filter_map(|&t| {
+                    let held = self.held_docs(t, cache).ok()?;
+                    let Opened::Docs(f) = held.as_ref() else {
+                        return None;
+                    };
+                    Some(DocLink {
+                        id: f.id(t)?.to_owned(),
+                        title: f.title(t)?.to_owned(),
+                    })
+                })
+                .collect()
+        };
+        let cites = links(d.explicit_refs(doc).unwrap_or_default());
+        let siblings = links(d.implicit_refs(doc).unwrap_or_default());
+        let id = d.id(doc).unwrap_or_default().to_owned();
+        let title = d.title(doc).unwrap_or_default().to_owned();
+        let source = d.source(doc).unwrap_or_default().to_owned();
+        Ok(Article {
+            citation: format!("{title}, {source}"),
+            id,
+            lang: self.lang(),
+            title,
+            source,
+            area: None,
+            paragraphs,
+            cites,
+            cited_by: Vec::new(),
+            siblings,
+        })
+    }
+}
+
+impl FragmentCache {
+    pub fn new(budget: u64) -> Self {
+        FragmentCache {
+            budget,
+            used: 0,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Whether fragment `number` is held.
+    pub fn has(&self, number: usize) -> bool {
+        self.entries.iter().any(|(n, _, _)| *n == number)
+    }
+
+    /// Fragment `number`, now the most recently used.
+    pub fn get(&mut self, number: usize) -> Option<Arc<Opened>> {
+        let at = self.entries.iter().position(|(n, _, _)| *n == number)?;
+        let entry = self.entries.remove(at);
+        let opened = entry.2.clone();
+        self.entries.push(entry);
+        Some(opened)
+    }
+
+    /// Holds `opened` as fragment `number` of `bytes`, letting the least
+    /// recently used go while over budget (never the one just added).
+    pub fn insert(&mut self, number: usize, bytes: u64, opened: Opened) {
+        if self.has(number) {
+            return;
+        }
+        self.entries.push((number, bytes, Arc::new(opened)));
+        self.used += bytes;
+        while self.used > self.budget && self.entries.len() > 1 {
+            let (_, gone, _) = self.entries.remove(0);
+            self.used -= gone;
+        }
+    }
+
+    /// Bytes held.
+    #[cfg(test)]
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nomos_core::fragments::fragment;
+
+    /// The test engine's blob, cut into fragments of at most `max` bytes:
+    /// the meta's bytes and each fragment's.
+    fn pool() -> (FragPool, Vec<Vec<u8>>, crate::engine::Engine) {
+        let engine = crate::engine::tests::engine();
+        // A blob as loaded (an engine moves its index into its pool).
+        let bytes = crate::engine::tests::blob_with(None, false);
+        let blob = nomos_core::blob::Blob::load(&bytes).unwrap();
+        let cut = fragment(&blob, nomos_core::fragments::MIN_FRAGMENT_BYTES).unwrap();
+        let pool = FragPool::load(&cut.meta, "frag").unwrap();
+        let files = cut.fragments.into_iter().map(|(_, bytes)| bytes).collect();
+        (pool, files, engine)
+    }
+
+    fn fill(pool: &FragPool, files: &[Vec<u8>], numbers: &[usize], cache: &mut FragmentCache) {
+        for &n in numbers {
+            let opened = pool.open(n, &files[n]).unwrap();
+            cache.insert(n, files[n].len() as u64, opened);
+        }
+    }
+
+    #[test]
+    fn ranks_as_the_blob_and_shows_rows_and_articles() {
+        let (pool, files, engine) = pool();
+        let mut cache = FragmentCache::new(CACHE_BYTES);
+        let tokens = pool.tokens("skat lov");
+        let missing = pool.missing_postings(&tokens, &cache).unwrap();
+        assert!(!missing.is_empty());
+        fill(&pool, &files, &missing, &mut cache);
+        assert!(pool.missing_postings(&tokens, &cache).unwrap().is_empty());
+        let params = Bm25Params::default();
+        let ranked = pool.rank("skat lov", params, &mut cache).unwrap();
+        let blob = engine
+            .rank(Field::Text, &Method::Bm25, &params, "skat lov", None)
+            .unwrap();
+        assert_eq!(ranked.hits, blob.hits, "to the bit, as the blob");
+
+        let docs: Vec<u32> = ranked.hits.iter().map(|h| h.doc).collect();
+        // Rows need their documents fragments: missing ones say so.
+        let missing = pool.missing_docs(&docs, &cache).unwrap();
+        let Err(FragmentError::Missing { .. }) =
+            pool.rows(&ranked.hits, 0, &ranked.terms, &mut cache)
+        else {
+            panic!("rows without their documents fragments");
+        };
+        fill(&pool, &files, &missing, &mut cache);
+        let rows = pool
+            .rows(&ranked.hits, 0, &ranked.terms, &mut cache)
+            .unwrap();
+        let expected: Vec<ResultRow> = ranked
+            .hits
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| engine.row(i + 1, h, &blob))
+            .collect();
+        for (row, want) in rows.iter().zip(&expected) {
+            assert_eq!(
+                (&row.id, &row.title, row.score, &row.snippet),
+                (&want.id, &want.title, want.score, &want.snippet)
+            );
+        }
+        let doc = ranked.hits[0].doc;
+        let wanted = pool.article_docs(doc, &mut cache);
+        let more = pool.missing_docs(&wanted, &cache).unwrap();
+        fill(&pool, &files, &more, &mut cache);
+        let article = pool.article(doc, &ranked.terms, &mut cache).unwrap();
+        let blob_article = engine.article(&rows[0].id, &blob.terms).unwrap();
+        assert_eq!(article.paragraphs, blob_article.paragraphs);
+        assert_eq!(article.cites, blob_article.cites);
+        assert_eq!(article.siblings, blob_article.siblings);
+    }
+
+    #[test]
+    fn a_damaged_fragment_is_refused_by_name() {
+        let (pool, mut files, _) = pool();
+        let n = pool
+            .missing_postings(&pool.tokens("skat"), &FragmentCache::new(1))
+            .unwrap()[0];
+        let middle = files[n].len() / 2;
+        files[n][middle] ^= 0xff;
+        let Err(e) = pool.open(n, &files[n]) else {
+            panic!("a damaged fragment opened");
+        };
+        let file = pool.file(n).unwrap();
+        assert!(e.to_string().contains(file), "{e}");
+    }
+
+    #[test]
+    fn the_cache_lets_the_least_recently_used_go() {
+        let (pool, files, _) = pool();
+        let sizes: Vec<u64> = files.iter().map(|f| f.len() as u64).collect();
+        assert!(sizes.len() >= 2);
+        let mut cache = FragmentCache::new(sizes[0] + sizes[1] - 1);
+        fill(&pool, &files, &[0], &mut cache);
+        fill(&pool, &files, &[1], &mut cache);
+        assert!(!cache.has(0) && cache.has(1), "over budget: the older goes");
+        assert_eq!(cache.used(), sizes[1]);
+        let mut cache = FragmentCache::new(sizes[0] + sizes[1]);
+        fill(&pool, &files, &[0, 1], &mut cache);
+        assert!(cache.get(0).is_some());
+        if sizes.len() > 2 {
+            fill(&pool, &files, &[2], &mut cache);
+            assert!(cache.has(0) && !cache.has(1), "the recently used stays");
+        }
+    }
+
+    #[test]
+    fn only_bm25_ranks_and_the_others_say_why() {
+        assert_eq!(FragPool::unavailable(&Method::Bm25), None);
+        for m in ["dense", "rrf", "prf", "react-bm25"] {
+            let m: Method = m.parse().unwrap();
+            let why = FragPool::unavailable(&m).unwrap();
+            assert!(why.starts_with(m.name()), "{why}");
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! What a query costs the browser on a fragmented pool (BENCHMARKS.md,
+//! "Fragmented pools in the browser"): a measurement, not a test. Serves
+//! the built app over loopback with brotli (as a compressing host would),
+//! opens the pool in headless Chromium, and for each query reports the
+//! bytes of the pool's files sent (beyond the app and the manifest), the
+//! time from the query to its rows (the app's own timing: fetches,
+//! checks, ranking, rows), the same query again with its fragments held,
+//! and the page's memory.
+//!
+//! ```text
+//! cargo run -p nomos-e2e --example fragmented_cost -- [POOL] [QUERY...]
+//! ```
+//! `POOL` is the manifest's name for it (default `synth-da-1e5/meta`).
+//! With `PLAIN=1` the server does not compress: the test server
+//! compresses a pool's file with brotli 11 when first asked for it, which
+//! costs far more time than the app spends, so the bytes come from a
+//! brotli run and the times from a plain one.
+
+use anyhow::{bail, Context, Result};
+use nomos_e2e::app::App;
+use nomos_e2e::paths::dist_dir;
+use nomos_e2e::server::StaticServer;
+use serde_json::Value;
+
+const DEFAULT_POOL: &str = "synth-da-1e5/meta";
+const DEFAULT_QUERIES: [&str; 3] = [
+    "erstatning for skade på ejendom",
+    "klage over afgørelse fra ministeren",
+    "tilladelse til erhverv af fast ejendom",
+];
+/// Between two queries, so the next query's timing is its own.
+const SPACER: &str = "zzzz";
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let pool = args.first().cloned().unwrap_or_else(|| DEFAULT_POOL.into());
+    let queries: Vec<String> = match args.len() > 1 {
+        true => args[1..].to_vec(),
+        false => DEFAULT_QUERIES.iter().map(|q| q.to_string()).collect(),
+    };
+    let dir = format!("/indexes/{}", pool.trim_end_matches("meta"));
+    let server = StaticServer::start(&dist_dir()?)?;
+    if std::env::var_os("PLAIN").is_none() {
+        server.send_brotli(&[])?;
+    }
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        let pool_bytes = |sent: &[(String, u64)]| -> u64 {
+            sent.iter()
+                .filter(|(p, _)| p.starts_with(&dir))
+                .map(|(_, b)| b)
+                .sum()
+        };
+        app.choose_pool(&pool).await?;
+        let meta = pool_bytes(&server.sent());
+        println!("pool {pool}: meta {meta} bytes sent");
+        for query in &queries {
+            let before = pool_bytes(&server.sent());
+            app.search(query).await?;
+            let cold = timing(&app).await?;
+            let sent = pool_bytes(&server.sent()) - before;
+            app.search(SPACER).await?;
+            app.search(query).await?;
+            let warm = timing(&app).await?;
+            println!("{query:?}: cold {cold}, {sent} bytes of the pool sent while typing it; warm {warm}");
+        }
+        let (wasm, js) = heap(&app).await?;
+        println!(
+            "after {} queries: WebAssembly memory {:.1} MB, JS heap {:.1} MB",
+            queries.len(),
+            wasm / 1e6,
+            js / 1e6
+        );
+        Ok::<_, anyhow::Error>(())
+    }
+    .await;
+    app.close().await?;
+    outcome
+}
+
+/// The app's timing line for the results shown.
+async fn timing(app: &App) -> Result<String> {
+    let got = app
+        .client()
+        .execute(
+            "return document.querySelector('.status .timing')?.textContent ?? null;",
+            vec![],
+        )
+        .await?;
+    got.as_str().map(str::to_owned).context("no timing line")
+}
+
+/// The app's WebAssembly memory and the JS heap, in bytes (as
+/// `tests/tests/e2e/memory.rs` measures them).
+async fn heap(app: &App) -> Result<(f64, f64)> {
+    let script = "const done = arguments[arguments.length - 1];
+        const glue = [...document.querySelectorAll('link[rel=modulepreload]')]
+            .map(l => l.href).find(h => /\\/nomos-app-[0-9a-f]+\\.js$/.test(h));
+        import(glue).then(m => m.default()).then(
+            wasm => done({ wasm: wasm.memory.buffer.byteLength,
+                           js: performance.memory.usedJSHeapSize }),
+            e => done({ error: String(e) }));";
+    let got: Value = app.client().execute_async(script, vec![]).await?;
+    if let Some(error) = got["error"].as_str() {
+        bail!("could not measure the heap: {error}");
+    }
+    let bytes = |k: &str| got[k].as_f64().with_context(|| format!("no {k} in {got}"));
+    Ok((bytes("wasm")?, bytes("js")?))
+}

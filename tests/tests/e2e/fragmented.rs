@@ -1,0 +1,243 @@
+//! A fragmented pool (the demo's synthetic 10⁵-chunk Danish pool, cut by
+//! `nomos fragment`): the app fetches its meta file, then per query only
+//! the fragments the query's words and shown results need, and ranks to
+//! the score digits as the CLI ranks the whole blob it was cut from. Made
+//! available offline, it searches with the server gone; a damaged
+//! fragment fails the query with a message naming the file, and the page
+//! goes on; a method that needs more than fragments hold says why.
+
+use std::path::PathBuf;
+
+use anyhow::{ensure, Context, Result};
+use nomos_core::blob::Field;
+use nomos_core::fragments::Meta;
+use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::paths::{dist_dir, repo_root};
+use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
+use serde_json::json;
+
+/// The manifest's name for the pool: its meta file.
+const POOL: &str = "synth-da-1e5/meta";
+const DIR: &str = "indexes/synth-da-1e5/";
+/// Three words of the synthetic text (damages to property).
+const QUERY: &str = "erstatning for skade på ejendom";
+/// A query of other words, for offline use and after a failure.
+const OTHER: &str = "klage over afgørelse";
+const PARITY_DEPTH: usize = 10;
+
+/// The blob the fragments were cut from (`scripts/build-demo.sh`).
+fn whole_blob() -> Result<PathBuf> {
+    let path = repo_root().join(".synth/blob/synth-da-1e5.blob");
+    ensure!(
+        path.is_file(),
+        "{} is missing: run scripts/build-demo.sh",
+        path.display()
+    );
+    Ok(path)
+}
+
+/// The app's top rows must be the CLI's over the whole blob: ids and
+/// scores to two decimals, in order.
+fn expect_cli_ranking(rows: &[Row], query: &str) -> Result<()> {
+    let native: Vec<(String, String)> = cli::search(&whole_blob()?, query, PARITY_DEPTH)?
+        .into_iter()
+        .map(|h| (h.id, format!("{:.2}", h.score)))
+        .collect();
+    let shown: Vec<(String, String)> = rows
+        .iter()
+        .take(PARITY_DEPTH)
+        .map(|r| (r.id.clone(), r.score.clone()))
+        .collect();
+    ensure!(
+        native.len() == PARITY_DEPTH,
+        "the CLI found fewer than {PARITY_DEPTH} for {query:?}"
+    );
+    ensure!(
+        shown == native,
+        "the fragmented pool's top {PARITY_DEPTH} for {query:?} differ from the CLI's\n\
+         app: {shown:?}\ncli: {native:?}"
+    );
+    Ok(())
+}
+
+/// The bytes of every file of the fragmented pool, and their count.
+fn pool_size() -> Result<(u64, usize)> {
+    let mut total = (0, 0);
+    for entry in std::fs::read_dir(dist_dir()?.join(DIR))? {
+        total.0 += entry?.metadata()?.len();
+        total.1 += 1;
+    }
+    Ok(total)
+}
+
+#[tokio::test]
+async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.choose_pool(POOL).await?;
+        let rows = app.search(QUERY).await?;
+        expect_cli_ranking(&rows, QUERY)?;
+        // Only some of the pool came: the meta, the query's postings
+        // fragments and the shown rows' documents fragments.
+        let (pool_bytes, pool_files) = pool_size()?;
+        let sent: Vec<(String, u64)> = server
+            .sent()
+            .into_iter()
+            .filter(|(path, _)| path.contains(DIR))
+            .collect();
+        let bytes: u64 = sent.iter().map(|(_, b)| b).sum();
+        ensure!(
+            !sent.is_empty() && bytes * 4 < pool_bytes && sent.len() * 4 < pool_files,
+            "a query fetched {bytes} bytes in {} files of the pool's {pool_bytes} in {pool_files}",
+            sent.len()
+        );
+        // The open article comes from its documents fragment.
+        let first = app.open_result(0).await?;
+        ensure!(
+            first.id == rows[0].id,
+            "opened {} for {}",
+            first.id,
+            rows[0].id
+        );
+        ensure!(!first.text.is_empty(), "the article has no text");
+        app.screenshot("fragmented-pool").await?;
+
+        // Every fragment kept by the service worker, then no server.
+        app.poll(
+            "the service worker to control the page",
+            "return navigator.serviceWorker?.controller ? true : null;",
+            vec![],
+        )
+        .await?;
+        let button = app
+            .poll(
+                "the offline button with the pool's size",
+                "return document.querySelector('[data-testid=make-offline]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            button.as_str().is_some_and(|t| t.contains(" MB")),
+            "the button should say the size first: {button}"
+        );
+        app.client()
+            .execute(
+                "document.querySelector('[data-testid=make-offline]').click();",
+                vec![],
+            )
+            .await?;
+        app.poll(
+            "every fragment to be kept offline",
+            "const error = document.querySelector('.sidebar .error');
+             if (error) return { error: error.textContent };
+             return document.querySelector('[data-testid=fragments-offline]') ? true : null;",
+            vec![],
+        )
+        .await
+        .and_then(|v| match v["error"].as_str() {
+            Some(e) => anyhow::bail!("offline prefetch failed: {e}"),
+            None => Ok(()),
+        })?;
+        let kept = app
+            .client()
+            .execute(
+                "return caches.open('nomos-fragments').then(c => c.keys()).then(k => k.length);",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            kept.as_u64() == Some(pool_files as u64),
+            "the worker keeps {kept} of the pool's {pool_files} files"
+        );
+
+        server.stop();
+        app.client().refresh().await?;
+        // The link keeps the pool, the query and the open article.
+        app.wait_for_pool(POOL).await?;
+        ensure!(app.results(QUERY).await? == rows, "offline ranking differs");
+        let reopened = app.article(&first.id).await?;
+        ensure!(reopened.text == first.text, "the article differs offline");
+        ensure!(app.results(QUERY).await? == rows, "offline ranking differs");
+        let other = app.search(OTHER).await?;
+        expect_cli_ranking(&other, OTHER)?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+#[tokio::test]
+async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let dir = dist_dir()?.join(DIR);
+    let meta = Meta::load(&std::fs::read(dir.join("meta"))?)?;
+    let tokens = meta.analyzer().tokens(QUERY);
+    let number = *meta
+        .needed(Field::Text, &tokens)?
+        .first()
+        .context("no fragment")?;
+    let file = meta.fragments()[number].file.clone();
+    let mut damaged = std::fs::read(dir.join(&file))?;
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0xff;
+
+    let server = StaticServer::start(&dist_dir()?)?;
+    server.replace(&format!("{DIR}{file}"), damaged);
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.choose_pool(POOL).await?;
+        let rows = app.search(QUERY).await?;
+        ensure!(
+            rows.is_empty(),
+            "a damaged fragment gave a ranking: {rows:?}"
+        );
+        let message = app
+            .poll(
+                "the query's error",
+                "return document.querySelector('.frag-error[role=alert]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        let message = message.as_str().unwrap_or_default();
+        ensure!(
+            message.contains(&file) && message.contains("damaged"),
+            "the error {message:?} should name {file} and say it is damaged"
+        );
+        app.screenshot("fragmented-damaged").await?;
+
+        // The host is fixed: the next query fetches the fragment anew.
+        server.restore(&format!("{DIR}{file}"));
+        expect_cli_ranking(&app.search(OTHER).await?, OTHER)?;
+        let rows = app.search(QUERY).await?;
+        expect_cli_ranking(&rows, QUERY)?;
+        let gone = app
+            .client()
+            .execute(
+                "return document.querySelector('.frag-error') === null;",
+                vec![json!(0)],
+            )
+            .await?;
+        ensure!(gone == json!(true), "the error stays after a good query");
+
+        // A method the pool cannot run says why, rather than listing nothing.
+        app.choose_method("dense").await?;
+        let why = app
+            .poll(
+                "dense to say why it cannot rank",
+                "return document.querySelector('.frag-error[role=alert]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            why.as_str()
+                .is_some_and(|w| w.contains("dense cannot rank a fragmented pool")),
+            "dense on a fragmented pool said {why}"
+        );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
