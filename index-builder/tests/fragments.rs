@@ -525,10 +525,9 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
         std::fs::write(pool.join(name), bytes).unwrap();
     }
     nomos(&["manifest", site.path().to_str().unwrap()]);
-    let manifest: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(site.path().join("manifest.json")).unwrap(),
-    )
-    .unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.path().join("manifest.json")).unwrap())
+            .unwrap();
     let entries = manifest["indexes"].as_array().unwrap();
     assert_eq!(entries.len(), 2);
     let (blob_entry, frag) = (&entries[0], &entries[1]);

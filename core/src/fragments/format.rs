@@ -20,7 +20,7 @@
 
 use rkyv::{Archive, Deserialize, Serialize};
 
-use crate::blob::format::{Bm25Defaults, Csr, IdfSection, Manifest, StrTable, TextSection};
+use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
@@ -79,9 +79,9 @@ pub struct MetaSection {
     pub analyzer: String,
     /// The pool's BM25 defaults.
     pub bm25: Bm25Defaults,
-    /// What the pool is and where it came from, as a blob's header says
-    /// (so `nomos manifest` can list the pool without a blob).
-    pub manifest: Manifest,
+    /// What the pool is, as a blob's header says (so `nomos manifest` can
+    /// list the pool without a blob).
+    pub info: PoolInfo,
     /// xxh3-128 over the fragments' hashes in number order: the pool's
     /// identity, the same whether cut from a blob or by the builder.
     pub content_hash: u128,
@@ -122,6 +122,19 @@ pub struct DenseMeta {
     pub list_starts: Vec<u32>,
     /// The fragment number of each range of lists.
     pub list_fragments: Vec<u32>,
+}
+
+/// A blob manifest's title, dataset and notes, without its list of
+/// source files: every query fetches the meta, and at 10⁶ synthetic
+/// chunks that list (1,543 files and their SHA-256) would add 150 KB.
+#[derive(Archive, Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
+pub struct PoolInfo {
+    /// Dataset name (`gbr`, `da-statutes`, ...).
+    pub dataset: String,
+    /// Human-readable pool name for pickers.
+    pub title: String,
+    /// Caveats to show next to any score computed on this pool.
+    pub notes: Vec<String>,
 }
 
 /// One lexical field's statistics and term directory.

@@ -5,12 +5,11 @@ use rkyv::util::AlignedVec;
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::format::{
-    fragment_file, ArchivedDenseMeta, ArchivedMetaSection, FRAGMENT_MAGIC, FRAGMENT_VERSION,
-    META_MAGIC, META_TAG,
+    fragment_file, ArchivedDenseMeta, ArchivedMetaSection, PoolInfo, FRAGMENT_MAGIC,
+    FRAGMENT_VERSION, META_MAGIC, META_TAG,
 };
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
-use crate::blob::format::Manifest;
 use crate::blob::{access, aligned, frame, BlobError, Field};
 use crate::search::Bm25Params;
 
@@ -21,7 +20,7 @@ const SECTION: &str = "meta";
 pub struct Meta {
     pub(super) analyzer: Analyzer,
     pub(super) bm25: Bm25Params,
-    pub(super) manifest: Manifest,
+    pub(super) info: PoolInfo,
     pub(super) content_hash: u128,
     pub(super) n_docs: u32,
     pub(super) fields: Vec<FieldDirectory>,
@@ -106,8 +105,8 @@ impl Meta {
         );
         bm25.validate()
             .map_err(|e| bad(format!("BM25 defaults: {e}")))?;
-        let manifest: Manifest = rkyv::deserialize::<_, rkyv::rancor::Error>(&m.manifest)
-            .map_err(|e| bad(format!("manifest: {e}")))?;
+        let info: PoolInfo = rkyv::deserialize::<_, rkyv::rancor::Error>(&m.info)
+            .map_err(|e| bad(format!("pool info: {e}")))?;
         let n_docs = m.n_docs.to_native();
         if n_docs == 0 {
             return Err(bad("no documents".into()));
@@ -205,7 +204,7 @@ impl Meta {
         Ok(Meta {
             analyzer,
             bm25,
-            manifest,
+            info,
             content_hash: m.content_hash.to_native(),
             n_docs,
             fields,
@@ -227,10 +226,10 @@ impl Meta {
         self.bm25
     }
 
-    /// What the pool is (title, dataset, source files, caveats), as the
-    /// blob it was cut from or the builder's input says.
-    pub fn manifest(&self) -> &Manifest {
-        &self.manifest
+    /// What the pool is (title, dataset, caveats), as the blob it was
+    /// cut from or the builder's input says.
+    pub fn info(&self) -> &PoolInfo {
+        &self.info
     }
 
     /// The pool's identity: xxh3-128 over its fragments' hashes, the same

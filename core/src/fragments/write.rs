@@ -6,7 +6,7 @@
 use xxhash_rust::xxh3::{xxh3_128, Xxh3};
 
 use super::format::{
-    fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PostingsSection,
+    fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PoolInfo, PostingsSection,
     FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
@@ -170,7 +170,11 @@ fn cut(
     let meta = MetaSection {
         analyzer: pool.analyzer.to_owned(),
         bm25: pool.bm25,
-        manifest: pool.manifest.clone(),
+        info: PoolInfo {
+            dataset: pool.manifest.dataset.clone(),
+            title: pool.manifest.title.clone(),
+            notes: pool.manifest.notes.clone(),
+        },
         content_hash: pool_hash.digest128(),
         n_docs: count(pool.n_docs)?,
         fields,

@@ -101,12 +101,12 @@ fn describe_fragmented(name: &str, meta: &Meta, pool: &Path) -> Result<Value> {
         .with_context(|| format!("cannot read {}", pool.display()))?
         .len();
     let params = meta.bm25_params();
-    let manifest = meta.manifest();
+    let info = meta.info();
     Ok(json!({
         "file": format!("{name}/{META_FILE}"),
         "format": "fragmented",
-        "title": manifest.title,
-        "dataset": manifest.dataset,
+        "title": info.title,
+        "dataset": info.dataset,
         "analyzer": meta.analyzer().name(),
         "bm25": { "variant": params.variant.name(), "k1": params.k1, "b": params.b },
         "docs": meta.n_docs(),
@@ -118,7 +118,7 @@ fn describe_fragmented(name: &str, meta: &Meta, pool: &Path) -> Result<Value> {
         "content_hash": format!("{:032x}", meta.content_hash()),
         "dense": null,
         "siblings": [],
-        "notes": manifest.notes,
+        "notes": info.notes,
     }))
 }
 
