@@ -345,7 +345,10 @@ impl Pools {
                 let choice = self.state.pool.get_untracked();
                 let engine = Arc::new(engine);
                 let session = Session::new(choice, engine.clone(), model, self.semantic, self.llm);
-                self.fragmented.set(None);
+                // Set only when it changes: a set notifies even when equal.
+                if self.fragmented.with_untracked(Option::is_some) {
+                    self.fragmented.set(None);
+                }
                 self.session.set(Some(session.clone()));
                 self.status.set(LoadStatus::Ready);
                 // A light blob's text follows the first results.

@@ -349,8 +349,15 @@ impl LinkSync {
             return;
         };
         let pool = state.pool.get();
-        if session.choice != pool || self.pending.with_value(Option::is_some) {
+        if session.choice != pool {
             return;
+        }
+        // A link waiting for this pool takes it here or in `on_session`,
+        // whichever runs first: returning early instead would leave this
+        // effect tracking none of the state below, and no later change
+        // would be written.
+        if let Some(link) = self.pending.try_update_value(Option::take).flatten() {
+            self.apply_to_pool(link);
         }
         // A blob opened from disk cannot be fetched from a link.
         let listed = match pool {
