@@ -17,13 +17,15 @@ use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 use crate::engine::{Article, ResultRow};
-use crate::fragmented::{FragPool, FragmentCache, CACHE_BYTES};
+use crate::fragmented::{FragPool, FragRanking, FragmentCache, CACHE_BYTES};
 use crate::latest::Latest;
 use crate::state::PoolChoice;
 use crate::web::{ask_service_worker, fetch_bytes, forget_cached, now};
 
-/// Result rows shown (their documents fragments are fetched).
-pub const ROWS: usize = 25;
+/// Result rows shown first, and added by "Show more". Fewer than a blob's
+/// 25: each row costs its documents fragment (about 35 KB, text that is
+/// deflated already), most of a query's bytes at 10⁶ chunks.
+pub const PAGE: usize = 10;
 /// Fragments fetched at once while making a pool available offline.
 const OFFLINE_PARALLEL: usize = 6;
 
@@ -31,8 +33,10 @@ const OFFLINE_PARALLEL: usize = 6;
 #[derive(Clone, PartialEq)]
 pub struct FragResult {
     pub query: String,
-    /// The rows, every matching document's count; or why not.
+    /// The rows shown, every matching document's count; or why not.
     pub outcome: Result<(Vec<ResultRow>, usize), String>,
+    /// The whole ranking, for "Show more".
+    pub ranking: Option<Arc<FragRanking>>,
     /// From the query to its rows, fetches included.
     pub millis: f64,
     /// Fragments this query fetched, and their bytes.
@@ -124,13 +128,14 @@ impl FragStore {
     }
 
     /// Ranks `query` with `method` (BM25 only: the others say why not),
-    /// fetching what it lacks, and publishes its first [`ROWS`] rows
+    /// fetching what it lacks, and publishes its first [`PAGE`] rows
     /// unless a newer query started meanwhile.
     pub fn search(self, query: String, method: Method, params: Bm25Params) {
         let ticket = self.searches.begin();
         spawn_local(async move {
             let started = now();
             let mut fetched = (0, 0);
+            let mut ranking = None;
             let outcome = async {
                 if let Some(why) = FragPool::unavailable(&method) {
                     return Err(why);
@@ -143,22 +148,15 @@ impl FragStore {
                     .map_err(|e| e.to_string())?;
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
-                let ranked = self
-                    .cache
-                    .with_value(|c| pool.rank(&query, params, &mut c.borrow_mut()))
-                    .map_err(|e| e.to_string())?;
-                let shown = &ranked.hits[..ranked.hits.len().min(ROWS)];
-                let docs: Vec<u32> = shown.iter().map(|h| h.doc).collect();
-                let missing = self
-                    .cache
-                    .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
-                    .map_err(|e| e.to_string())?;
-                fetched.0 += missing.len();
-                fetched.1 += self.fetch_all(missing).await?;
-                let rows = self
-                    .cache
-                    .with_value(|c| pool.rows(shown, 0, &ranked.terms, &mut c.borrow_mut()))
-                    .map_err(|e| e.to_string())?;
+                let ranked = Arc::new(
+                    self.cache
+                        .with_value(|c| pool.rank(&query, params, &mut c.borrow_mut()))
+                        .map_err(|e| e.to_string())?,
+                );
+                ranking = Some(ranked.clone());
+                let (rows, got) = self.page(&ranked, 0).await?;
+                fetched.0 += got.0;
+                fetched.1 += got.1;
                 Ok((rows, ranked.hits.len()))
             }
             .await;
@@ -166,10 +164,65 @@ impl FragStore {
                 self.result.set(Some(FragResult {
                     query,
                     outcome,
+                    ranking,
                     millis: now() - started,
                     fetched,
                 }));
             }
+        });
+    }
+
+    /// The rows of `ranked` from `first` (at most [`PAGE`]), fetching the
+    /// documents fragments they lack; with the fragments and bytes fetched.
+    async fn page(
+        self,
+        ranked: &FragRanking,
+        first: usize,
+    ) -> Result<(Vec<ResultRow>, (usize, u64)), String> {
+        let pool = self.pool.get_value();
+        let shown =
+            &ranked.hits[first.min(ranked.hits.len())..(first + PAGE).min(ranked.hits.len())];
+        let docs: Vec<u32> = shown.iter().map(|h| h.doc).collect();
+        let missing = self
+            .cache
+            .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+            .map_err(|e| e.to_string())?;
+        let n = missing.len();
+        let bytes = self.fetch_all(missing).await?;
+        let rows = self
+            .cache
+            .with_value(|c| pool.rows(shown, first, &ranked.terms, &mut c.borrow_mut()))
+            .map_err(|e| e.to_string())?;
+        Ok((rows, (n, bytes)))
+    }
+
+    /// Adds the next [`PAGE`] rows of the shown query's ranking, unless a
+    /// newer query is shown by then. A failure shows as the query's.
+    pub fn show_more(self) {
+        let Some((ranked, first)) = self.result.with_untracked(|r| {
+            let r = r.as_ref()?;
+            let (rows, _) = r.outcome.as_ref().ok()?;
+            Some((r.ranking.clone()?, rows.len()))
+        }) else {
+            return;
+        };
+        spawn_local(async move {
+            let page = self.page(&ranked, first).await;
+            self.result.update(|r| {
+                let Some(r) = r.as_mut() else { return };
+                if !r.ranking.as_ref().is_some_and(|s| Arc::ptr_eq(s, &ranked)) {
+                    return;
+                }
+                match (page, &mut r.outcome) {
+                    (Ok((more, got)), Ok((rows, _))) if rows.len() == first => {
+                        rows.extend(more);
+                        r.fetched.0 += got.0;
+                        r.fetched.1 += got.1;
+                    }
+                    (Err(e), outcome) => *outcome = Err(e),
+                    _ => {}
+                }
+            });
         });
     }
 

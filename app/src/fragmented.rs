@@ -46,7 +46,7 @@ pub struct FragmentCache {
 }
 
 /// The first page of a BM25 ranking over a fragmented pool.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct FragRanking {
     pub terms: QueryTerms,
     /// Every document scoring above zero, best first.

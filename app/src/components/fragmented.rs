@@ -12,7 +12,7 @@ use super::marked::marked_text;
 use super::pool_picker::LoadLine;
 use crate::engine::DocLink;
 use crate::format::{megabytes, plural, quoted, thousands};
-use crate::frag_store::{FragStore, OfflineStatus, ROWS};
+use crate::frag_store::{FragStore, OfflineStatus, PAGE};
 use crate::fragmented::FragPool;
 use crate::state::use_app_state;
 use crate::url_state::QUERY_MAX;
@@ -202,16 +202,18 @@ fn FragResults(store: FragStore) -> impl IntoView {
             .collect_view()
     };
     let more = move || {
-        let (_, total) = rows()?;
-        (total > ROWS).then(|| {
+        let (rows, total) = rows()?;
+        let next = PAGE.min(total - rows.len());
+        (next > 0).then(|| {
             view! {
-                <p class="more">
-                    {format!(
-                        "Showing the best {} of {}; refine the query to see others.",
-                        ROWS,
-                        thousands(total),
-                    )}
-                </p>
+                <div class="more">
+                    <span>
+                        {format!("Showing {} of {}", rows.len(), thousands(total))}
+                    </span>
+                    <button type="button" class="button" on:click=move |_| store.show_more()>
+                        {format!("Show {next} more")}
+                    </button>
+                </div>
             }
         })
     };

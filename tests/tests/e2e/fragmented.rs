@@ -24,6 +24,7 @@ const DIR: &str = "indexes/synth-da-1e5/";
 const QUERY: &str = "erstatning for skade på ejendom";
 /// A query of other words, for offline use and after a failure.
 const OTHER: &str = "klage over afgørelse";
+/// The first page of rows (the app shows 10, then 10 more a click).
 const PARITY_DEPTH: usize = 10;
 
 /// The blob the fragments were cut from (`scripts/build-demo.sh`).
@@ -37,25 +38,25 @@ fn whole_blob() -> Result<PathBuf> {
     Ok(path)
 }
 
-/// The app's top rows must be the CLI's over the whole blob: ids and
-/// scores to two decimals, in order.
-fn expect_cli_ranking(rows: &[Row], query: &str) -> Result<()> {
-    let native: Vec<(String, String)> = cli::search(&whole_blob()?, query, PARITY_DEPTH)?
+/// The app's top `depth` rows must be the CLI's over the whole blob: ids
+/// and scores to two decimals, in order.
+fn expect_cli_ranking(rows: &[Row], query: &str, depth: usize) -> Result<()> {
+    let native: Vec<(String, String)> = cli::search(&whole_blob()?, query, depth)?
         .into_iter()
         .map(|h| (h.id, format!("{:.2}", h.score)))
         .collect();
     let shown: Vec<(String, String)> = rows
         .iter()
-        .take(PARITY_DEPTH)
+        .take(depth)
         .map(|r| (r.id.clone(), r.score.clone()))
         .collect();
     ensure!(
-        native.len() == PARITY_DEPTH,
-        "the CLI found fewer than {PARITY_DEPTH} for {query:?}"
+        native.len() == depth,
+        "the CLI found fewer than {depth} for {query:?}"
     );
     ensure!(
         shown == native,
-        "the fragmented pool's top {PARITY_DEPTH} for {query:?} differ from the CLI's\n\
+        "the fragmented pool's top {depth} for {query:?} differ from the CLI's\n\
          app: {shown:?}\ncli: {native:?}"
     );
     Ok(())
@@ -79,7 +80,7 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
     let outcome = async {
         app.choose_pool(POOL).await?;
         let rows = app.search(QUERY).await?;
-        expect_cli_ranking(&rows, QUERY)?;
+        expect_cli_ranking(&rows, QUERY, PARITY_DEPTH)?;
         // Only some of the pool came: the meta, the query's postings
         // fragments and the shown rows' documents fragments.
         let (pool_bytes, pool_files) = pool_size()?;
@@ -94,6 +95,27 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
             "a query fetched {bytes} bytes in {} files of the pool's {pool_bytes} in {pool_files}",
             sent.len()
         );
+        // "Show more" adds the next rows, fetching their documents
+        // fragments, still the CLI's ranking.
+        app.client()
+            .execute(
+                "document.querySelector('.results-pane .more button').click();",
+                vec![],
+            )
+            .await?;
+        app.poll(
+            "the next rows",
+            "return document.querySelectorAll('.results .result').length > 10 ? true : null;",
+            vec![],
+        )
+        .await?;
+        let more = app.results(QUERY).await?;
+        ensure!(
+            more.len() == 2 * PARITY_DEPTH,
+            "{} rows after Show more",
+            more.len()
+        );
+        expect_cli_ranking(&more, QUERY, 2 * PARITY_DEPTH)?;
         // The open article comes from its documents fragment.
         let first = app.open_result(0).await?;
         ensure!(
@@ -162,7 +184,7 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
         ensure!(reopened.text == first.text, "the article differs offline");
         ensure!(app.results(QUERY).await? == rows, "offline ranking differs");
         let other = app.search(OTHER).await?;
-        expect_cli_ranking(&other, OTHER)?;
+        expect_cli_ranking(&other, OTHER, PARITY_DEPTH)?;
         Ok(())
     }
     .await;
@@ -210,9 +232,9 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
 
         // The host is fixed: the next query fetches the fragment anew.
         server.restore(&format!("{DIR}{file}"));
-        expect_cli_ranking(&app.search(OTHER).await?, OTHER)?;
+        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
         let rows = app.search(QUERY).await?;
-        expect_cli_ranking(&rows, QUERY)?;
+        expect_cli_ranking(&rows, QUERY, PARITY_DEPTH)?;
         let gone = app
             .client()
             .execute(
