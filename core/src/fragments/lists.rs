@@ -115,19 +115,8 @@ impl Meta {
         let c: &ArchivedCentroidsSection =
             access(&section, "centroids").map_err(|e| inconsistent(e.to_string()))?;
         let lists = dense.list_sizes.len();
-        let codes: Vec<i8> = c.codes.iter().copied().collect();
-        if Some(codes.len()) != lists.checked_mul(dense.dim) || codes.contains(&i8::MIN) {
-            return Err(inconsistent(format!(
-                "its codes are not {lists} centroids of {} values in -127..=127",
-                dense.dim
-            )));
-        }
-        let scales: Vec<f32> = c.scales.iter().map(|x| x.to_native()).collect();
-        if scales.len() != lists || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
-            return Err(inconsistent(format!(
-                "its scales are not {lists} finite non-negative values"
-            )));
-        }
+        let (codes, scales) = int8_vectors(&c.codes, &c.scales, lists, dense.dim, "centroids")
+            .map_err(inconsistent)?;
         Ok(Centroids {
             number,
             codes,
@@ -225,19 +214,8 @@ impl Meta {
                 self.n_docs
             )));
         }
-        let codes: Vec<i8> = s.codes.iter().copied().collect();
-        if Some(codes.len()) != members.checked_mul(dense.dim) || codes.contains(&i8::MIN) {
-            return Err(inconsistent(format!(
-                "its codes are not {members} vectors of {} values in -127..=127",
-                dense.dim
-            )));
-        }
-        let scales: Vec<f32> = s.scales.iter().map(|x| x.to_native()).collect();
-        if scales.len() != members || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
-            return Err(inconsistent(format!(
-                "its scales are not {members} finite non-negative values"
-            )));
-        }
+        let (codes, scales) = int8_vectors(&s.codes, &s.scales, members, dense.dim, "vectors")
+            .map_err(inconsistent)?;
         Ok(ListsFragment {
             number,
             lists,
@@ -302,4 +280,26 @@ fn check_query(dense: &DenseDirectory, query: &[f32]) -> Result<(), FragmentErro
         ));
     }
     Ok(())
+}
+
+/// `n` int8 vectors of `dim` values as a fragment stores them, checked as
+/// the blob checks its own: codes in -127..=127 (so that a negated code
+/// fits), one finite non-negative scale per vector.
+fn int8_vectors(
+    codes: &[i8],
+    scales: &[rkyv::rend::f32_le],
+    n: usize,
+    dim: usize,
+    what: &str,
+) -> Result<(Vec<i8>, Vec<f32>), String> {
+    if Some(codes.len()) != n.checked_mul(dim) || codes.contains(&i8::MIN) {
+        return Err(format!(
+            "its codes are not {n} {what} of {dim} values in -127..=127"
+        ));
+    }
+    let scales: Vec<f32> = scales.iter().map(|x| x.to_native()).collect();
+    if scales.len() != n || scales.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return Err(format!("its scales are not {n} finite non-negative values"));
+    }
+    Ok((codes.to_vec(), scales))
 }
