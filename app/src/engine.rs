@@ -11,7 +11,8 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use nomos_core::blob::{Blob, BlobError, DenseModel, Field, SiblingKind, SiblingRef};
+use nomos_core::analysis::Analyzer;
+use nomos_core::blob::{ArticleText, Blob, BlobError, DenseModel, Field, SiblingKind, SiblingRef};
 use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
@@ -520,27 +521,7 @@ impl Engine {
             .blob
             .article(d)
             .map_err(|e| format!("article {id}: {e}"))?;
-        let paragraphs: Vec<String> = if text.paragraphs.is_empty() {
-            text.text
-                .split('\n')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-                .map(str::to_owned)
-                .collect()
-        } else {
-            text.paragraphs
-        };
-        let analyzer = self.pool.analyzer();
-        let paragraphs = paragraphs
-            .into_iter()
-            .map(|p| {
-                let marks = highlight::merged_spans(&highlight::matches(&analyzer, &p, terms));
-                MarkedText {
-                    segments: highlight::segments(0..p.len(), &marks),
-                    text: p,
-                }
-            })
-            .collect();
+        let paragraphs = marked_paragraphs(&self.pool.analyzer(), &text, terms);
         let links = |docs: &[u32]| docs.iter().map(|&t| self.link(t)).collect();
         Ok(Article {
             id: id.to_owned(),
@@ -578,6 +559,35 @@ impl Engine {
             title: self.blob.title(d).unwrap_or_default().to_owned(),
         }
     }
+}
+
+/// An article's paragraphs for display (its text's lines when it has
+/// none) with `terms` marked: what the blob's and the fragments' article
+/// views show.
+pub(crate) fn marked_paragraphs(
+    analyzer: &Analyzer,
+    text: &ArticleText,
+    terms: &QueryTerms,
+) -> Vec<MarkedText> {
+    let lines: Vec<&str> = match text.paragraphs.is_empty() {
+        true => text
+            .text
+            .split('\n')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect(),
+        false => text.paragraphs.iter().map(String::as_str).collect(),
+    };
+    lines
+        .into_iter()
+        .map(|p| {
+            let marks = highlight::merged_spans(&highlight::matches(analyzer, p, terms));
+            MarkedText {
+                segments: highlight::segments(0..p.len(), &marks),
+                text: p.to_owned(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

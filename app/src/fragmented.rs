@@ -16,7 +16,7 @@ use nomos_core::methods::Method;
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
 use nomos_core::search::Bm25Params;
 
-use crate::engine::{Article, DocLink, MarkedText, ResultRow, SNIPPET_CHARS};
+use crate::engine::{marked_paragraphs, Article, DocLink, MarkedText, ResultRow, SNIPPET_CHARS};
 
 /// Bytes of fragments kept in memory (their file sizes): enough for a
 /// session of search-as-you-type over a 10⁶-chunk pool, far below what
@@ -292,27 +292,7 @@ impl FragPool {
             unreachable!("held_docs gives documents fragments")
         };
         let text = d.article(doc)?;
-        let paragraphs: Vec<String> = match text.paragraphs.is_empty() {
-            true => text
-                .text
-                .split('\n')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            false => text.paragraphs,
-        };
-        let analyzer = self.meta.analyzer();
-        let paragraphs = paragraphs
-            .into_iter()
-            .map(|p| {
-                let marks = highlight::merged_spans(&highlight::matches(&analyzer, &p, terms));
-                MarkedText {
-                    segments: highlight::segments(0..p.len(), &marks),
-                    text: p,
-                }
-            })
-            .collect();
+        let paragraphs = marked_paragraphs(&self.meta.analyzer(), &text, terms);
         let mut links = |targets: &[u32]| -> Vec<DocLink> {
             targets
                 .iter()
