@@ -16,11 +16,10 @@
 //! costs far more time than the app spends, so the bytes come from a
 //! brotli run and the times from a plain one.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use nomos_e2e::app::App;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
-use serde_json::Value;
 
 const DEFAULT_POOL: &str = "synth-da-1e5/meta";
 const DEFAULT_QUERIES: [&str; 3] = [
@@ -65,7 +64,7 @@ async fn main() -> Result<()> {
             let warm = timing(&app).await?;
             println!("{query:?}: cold {cold}, {sent} bytes of the pool sent while typing it; warm {warm}");
         }
-        let (wasm, js) = heap(&app).await?;
+        let (wasm, js) = app.heap().await?;
         println!(
             "after {} queries: WebAssembly memory {:.1} MB, JS heap {:.1} MB",
             queries.len(),
@@ -89,22 +88,4 @@ async fn timing(app: &App) -> Result<String> {
         )
         .await?;
     got.as_str().map(str::to_owned).context("no timing line")
-}
-
-/// The app's WebAssembly memory and the JS heap, in bytes (as
-/// `tests/tests/e2e/memory.rs` measures them).
-async fn heap(app: &App) -> Result<(f64, f64)> {
-    let script = "const done = arguments[arguments.length - 1];
-        const glue = [...document.querySelectorAll('link[rel=modulepreload]')]
-            .map(l => l.href).find(h => /\\/nomos-app-[0-9a-f]+\\.js$/.test(h));
-        import(glue).then(m => m.default()).then(
-            wasm => done({ wasm: wasm.memory.buffer.byteLength,
-                           js: performance.memory.usedJSHeapSize }),
-            e => done({ error: String(e) }));";
-    let got: Value = app.client().execute_async(script, vec![]).await?;
-    if let Some(error) = got["error"].as_str() {
-        bail!("could not measure the heap: {error}");
-    }
-    let bytes = |k: &str| got[k].as_f64().with_context(|| format!("no {k} in {got}"));
-    Ok((bytes("wasm")?, bytes("js")?))
 }

@@ -525,6 +525,25 @@ impl App {
         let path = screenshots_dir()?.join(format!("{name}.png"));
         std::fs::write(&path, png).with_context(|| format!("writing {}", path.display()))
     }
+
+    /// The app's WebAssembly memory and the JS heap, in bytes. The app's
+    /// module (wasm-bindgen's glue) hands out its instance again when
+    /// asked to start a second time.
+    pub async fn heap(&self) -> Result<(f64, f64)> {
+        let script = "const done = arguments[arguments.length - 1];
+            const glue = [...document.querySelectorAll('link[rel=modulepreload]')]
+                .map(l => l.href).find(h => /\\/nomos-app-[0-9a-f]+\\.js$/.test(h));
+            import(glue).then(m => m.default()).then(
+                wasm => done({ wasm: wasm.memory.buffer.byteLength,
+                               js: performance.memory.usedJSHeapSize }),
+                e => done({ error: String(e) }));";
+        let got: Value = self.client().execute_async(script, vec![]).await?;
+        if let Some(error) = got["error"].as_str() {
+            bail!("could not measure the heap: {error}");
+        }
+        let bytes = |k: &str| got[k].as_f64().with_context(|| format!("no {k} in {got}"));
+        Ok((bytes("wasm")?, bytes("js")?))
+    }
 }
 
 /// The built app's `indexes/manifest.json`.

@@ -6,34 +6,14 @@
 //! with a clear message and without reading it whole; the page goes on
 //! searching after each.
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Result};
 use nomos_core::blob::{BlobError, FORMAT_VERSION};
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::{dist_dir, served_blob};
 use nomos_e2e::server::StaticServer;
-use serde_json::Value;
 
 use crate::search::DA_QUERY;
-
-/// The app's WebAssembly memory and the JS heap, in bytes. The app's
-/// module (wasm-bindgen's glue) hands out its instance again when asked
-/// to start a second time.
-async fn heap(app: &App) -> Result<(f64, f64)> {
-    let script = "const done = arguments[arguments.length - 1];
-        const glue = [...document.querySelectorAll('link[rel=modulepreload]')]
-            .map(l => l.href).find(h => /\\/nomos-app-[0-9a-f]+\\.js$/.test(h));
-        import(glue).then(m => m.default()).then(
-            wasm => done({ wasm: wasm.memory.buffer.byteLength,
-                           js: performance.memory.usedJSHeapSize }),
-            e => done({ error: String(e) }));";
-    let got: Value = app.client().execute_async(script, vec![]).await?;
-    if let Some(error) = got["error"].as_str() {
-        bail!("could not measure the heap: {error}");
-    }
-    let bytes = |k: &str| got[k].as_f64().with_context(|| format!("no {k} in {got}"));
-    Ok((bytes("wasm")?, bytes("js")?))
-}
 
 fn mb(bytes: f64) -> String {
     format!("{:.1} MB", bytes / 1e6)
@@ -47,7 +27,7 @@ async fn memory_after_loading_the_danish_acts() -> Result<()> {
     let app = App::open(&server.url()).await?;
     let outcome = async {
         ensure!(!app.search(DA_QUERY).await?.is_empty(), "no results");
-        let (wasm, js) = heap(&app).await?;
+        let (wasm, js) = app.heap().await?;
         let blob = std::fs::metadata(served_blob("da-acts.blob")?)?.len() as f64;
         println!(
             "memory after loading da-acts.blob ({}) and one search: WebAssembly memory {} \
@@ -90,7 +70,7 @@ async fn open_blob_refuses_empty_huge_and_other_version_files() -> Result<()> {
     let server = StaticServer::start(&dist_dir()?)?;
     let app = App::open(&server.url()).await?;
     let outcome = async {
-        let (before, _) = heap(&app).await?;
+        let (before, _) = app.heap().await?;
         // The Danish acts again after each: a pool with vectors would
         // fetch the embedding model into the memory measured.
         for (path, says) in [
@@ -118,7 +98,7 @@ async fn open_blob_refuses_empty_huge_and_other_version_files() -> Result<()> {
                 "no results after {says:?}"
             );
         }
-        let (after, _) = heap(&app).await?;
+        let (after, _) = app.heap().await?;
         ensure!(
             after - before < 16e6,
             "the WebAssembly memory grew from {} to {}: a refused file was read",
