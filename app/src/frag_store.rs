@@ -95,6 +95,24 @@ impl FragStore {
         self.dir.with_value(|d| format!("{d}{file}"))
     }
 
+    /// Fetches fragment `n` of `pool` and checks it with `check`, with its
+    /// length and URL; a fragment that fails is dropped from the service
+    /// worker's caches, so that the next try fetches it anew.
+    async fn fetch_checked<T>(
+        self,
+        pool: &FragPool,
+        n: usize,
+        check: impl FnOnce(&[u8]) -> Result<T, String>,
+    ) -> Result<(T, u64, String), String> {
+        let listed = &pool.meta().fragments()[n];
+        let url = self.url(&listed.file);
+        let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
+            .await
+            .map_err(|e| e.to_string())?;
+        let checked = check(&bytes).inspect_err(|_| forget_cached(vec![url.clone()]))?;
+        Ok((checked, bytes.len() as u64, url))
+    }
+
     /// Fetches and checks fragments `numbers` at once, and keeps them:
     /// how many bytes came, or the first failure's message.
     async fn fetch_all(self, numbers: Vec<usize>) -> Result<u64, String> {
@@ -102,16 +120,12 @@ impl FragStore {
         let fetches = numbers.iter().map(|&n| {
             let pool = pool.clone();
             async move {
-                let listed = &pool.meta().fragments()[n];
-                let url = self.url(&listed.file);
-                let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let opened = pool.open(n, &bytes).map_err(|e| {
-                    forget_cached(vec![url.clone()]);
-                    format!("{} cannot be searched: {e}", pool.name)
-                })?;
-                Ok::<_, String>((n, bytes.len() as u64, opened, url))
+                let open = |bytes: &[u8]| {
+                    pool.open(n, bytes)
+                        .map_err(|e| format!("{} cannot be searched: {e}", pool.name))
+                };
+                let (opened, len, url) = self.fetch_checked(&pool, n, open).await?;
+                Ok::<_, String>((n, len, opened, url))
             }
         });
         let mut total = 0;
@@ -312,17 +326,10 @@ impl FragStore {
                 let checks = batch.iter().map(|&n| {
                     let pool = pool.clone();
                     async move {
-                        let listed = &pool.meta().fragments()[n];
-                        let url = self.url(&listed.file);
-                        let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
-                            .await
-                            .map_err(|e| e.to_string())?;
                         // Checked, not kept in memory: the service worker keeps it.
-                        pool.check(n, &bytes).map_err(|e| {
-                            forget_cached(vec![url.clone()]);
-                            e.to_string()
-                        })?;
-                        Ok::<_, String>((bytes.len() as u64, url))
+                        let check = |bytes: &[u8]| pool.check(n, bytes).map_err(|e| e.to_string());
+                        let ((), len, url) = self.fetch_checked(&pool, n, check).await?;
+                        Ok::<_, String>((len, url))
                     }
                 });
                 let mut urls = Vec::new();
