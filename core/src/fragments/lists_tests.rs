@@ -5,13 +5,17 @@
 
 use super::format::{ListsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, LISTS_TAG};
 use super::{
-    fragment_with_lists, relist, Centroids, FragmentError, FragmentKind, ListsFragment, Meta,
+    fragment_with_lists, relist, Centroids, Fetched, FragmentError, FragmentKind, ListsFragment,
+    Meta, TermFragment,
 };
 use crate::analysis::Analyzer;
-use crate::blob::{archive, encode, frame, reseal, Blob, BlobInput, DenseInput, DocumentInput};
+use crate::blob::{
+    archive, encode, frame, reseal, Blob, BlobInput, DenseInput, DocumentInput, Field,
+};
 use crate::dense::{DenseIndex, Ivf, Passages};
 use crate::embed::{Pooling, Windows};
 use crate::index::InvertedIndex;
+use crate::methods::Method;
 use crate::search::{Bm25Params, Bm25Variant};
 
 const DIM: usize = 64;
@@ -144,6 +148,96 @@ fn fragments_rank_as_the_index_does() {
                 .sum();
             assert_eq!(listed == c.dense.n_vectors(), probes == 0 || probes >= 20);
         }
+    }
+}
+
+#[test]
+fn methods_rank_fragments_as_the_blob_with_the_same_lists() {
+    let c = cut();
+    let mut blob = Blob::load(&pool().1).unwrap();
+    let whole = crate::pool::Pool::from_blob(&mut blob).unwrap();
+    assert!(whole.add_ivf(c.ivf.clone()));
+    let params = Bm25Params::new(Bm25Variant::Okapi);
+    let tokens = c.meta.analyzer().tokens("number 7 of text");
+    let terms: Vec<TermFragment> = c
+        .meta
+        .needed(Field::Text, &tokens)
+        .unwrap()
+        .into_iter()
+        .map(|n| c.meta.open(n, &c.files[n]).unwrap())
+        .collect();
+    let terms: Vec<&TermFragment> = terms.iter().collect();
+    for (q, query) in noise(42, 4 * DIM).chunks(DIM).enumerate() {
+        for spec in [
+            "dense:probes=3",
+            "rrf:probes=2,depth=40",
+            "weighted:probes=5",
+            "bm25",
+        ] {
+            let method: Method = spec.parse().unwrap();
+            let probes = Meta::probes_of(&method);
+            let lists: Vec<ListsFragment> = match probes {
+                Some(p) => c
+                    .meta
+                    .needed_lists(&c.centroids, query, p)
+                    .unwrap()
+                    .into_iter()
+                    .map(|n| c.meta.open_lists(n, &c.files[n]).unwrap())
+                    .collect(),
+                None => Vec::new(),
+            };
+            let lists: Vec<&ListsFragment> = lists.iter().collect();
+            let fetched = Fetched {
+                terms: &terms,
+                centroids: Some(&c.centroids),
+                lists: &lists,
+            };
+            let ranked = c
+                .meta
+                .rank_method(&method, params, &tokens, Some(query), &fetched, 30)
+                .unwrap();
+            let expected = whole
+                .rank(&method, &params, &tokens, Some(query), 30, true)
+                .unwrap();
+            assert!(!ranked.is_empty());
+            assert_eq!(ranked, expected, "query {q}, {spec}");
+        }
+    }
+    // Without the probed lists, or the centroids, a dense method says
+    // which file it lacks.
+    let method: Method = "rrf".parse().unwrap();
+    let query = &noise(1, DIM)[..];
+    let bare = Fetched {
+        terms: &terms,
+        ..Fetched::default()
+    };
+    let Err(FragmentError::Missing { file }) =
+        c.meta
+            .rank_method(&method, params, &tokens, Some(query), &bare, 10)
+    else {
+        panic!("ranked without the centroids");
+    };
+    assert_eq!(file, c.meta.fragments()[c.centroids.number()].file);
+    let without_lists = Fetched {
+        centroids: Some(&c.centroids),
+        ..bare
+    };
+    assert!(matches!(
+        c.meta
+            .rank_method(&method, params, &tokens, Some(query), &without_lists, 10),
+        Err(FragmentError::Missing { .. })
+    ));
+    for (spec, can) in [
+        ("dense", true),
+        ("rrf", true),
+        ("weighted", true),
+        ("bm25", true),
+    ]
+    .into_iter()
+    .chain([("dense-binary", false), ("rocchio", false), ("prf", false)])
+    {
+        let method: Method = spec.parse().unwrap();
+        assert_eq!(c.meta.cannot_rank(&method).is_none(), can, "{spec}");
     }
 }
 

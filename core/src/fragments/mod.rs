@@ -36,7 +36,8 @@
 //! vectors, go into lists fragments. [`Meta::needed_lists`] says which
 //! fragments the `probes` nearest lists need, [`Meta::open_lists`] checks
 //! one, and [`Meta::rank_dense`] ranks over them, equal to the bit to
-//! [`crate::dense::DenseIndex::search_ivf`].
+//! [`crate::dense::DenseIndex::search_ivf`]. [`Meta::rank_method`] ranks
+//! with `dense`, `rrf` and `weighted` too, fused as over a blob.
 
 mod error;
 pub mod format;
@@ -45,6 +46,7 @@ mod lists;
 mod lists_tests;
 mod meta;
 mod parts;
+mod rank_method;
 mod read_docs;
 mod reader;
 mod relist;
@@ -55,6 +57,7 @@ mod write_lists;
 pub use error::FragmentError;
 pub use lists::{Centroids, ListsFragment};
 pub use meta::Meta;
+pub use rank_method::Fetched;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use relist::relist;

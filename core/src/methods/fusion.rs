@@ -5,7 +5,28 @@
 
 use std::collections::HashMap;
 
+use super::spec::Method;
 use crate::hits::{sort_hits, Hit};
+
+/// A hybrid method's last step: fuses its BM25 ranking and its dense
+/// ranking (each the top `depth` of its list, see [`Method::hybrid`]) as
+/// the method says and keeps the best `k`; `None` for a method that is
+/// not a fusion of the two. One place, so a blob and a fragmented pool
+/// fuse alike.
+pub fn fuse_hybrid(
+    method: &Method,
+    lexical: &[Hit],
+    semantic: &[Hit],
+    k: usize,
+) -> Option<Vec<Hit>> {
+    let mut fused = match *method {
+        Method::Rrf { k: rrf_k, .. } => rrf(&[lexical, semantic], rrf_k),
+        Method::Weighted { w, .. } => weighted_fusion(&[(lexical, 1.0 - w), (semantic, w)]),
+        _ => return None,
+    };
+    fused.truncate(k);
+    Some(fused)
+}
 
 /// Reciprocal rank fusion (Cormack et al., 2009):
 /// `score(d) = Σ_lists 1 / (k + rank(d))`, ranks counted from 1; a list

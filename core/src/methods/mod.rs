@@ -15,7 +15,7 @@ mod rank;
 mod spec;
 
 pub use feedback::{expansion_terms, ForwardIndex};
-pub use fusion::{rrf, weighted_fusion};
+pub use fusion::{fuse_hybrid, rrf, weighted_fusion};
 pub use rank::RankError;
 pub(crate) use rank::{rank, Collection, MethodQuery};
 pub use spec::{Method, MethodError};

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 use super::feedback::{expansion_terms, ForwardIndex};
-use super::fusion::{rrf, weighted_fusion};
+use super::fusion::fuse_hybrid;
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex, Ivf};
 use crate::hits::Hit;
@@ -118,25 +118,11 @@ pub fn rank<S: AsRef<str>>(
             let moved = index.rocchio(q, &feedback, alpha, beta);
             search(index, &moved, k, probes)?
         }
-        Method::Rrf {
-            k: rrf_k,
-            depth,
-            probes,
-        } => {
+        Method::Rrf { depth, probes, .. } | Method::Weighted { depth, probes, .. } => {
             let (index, q) = dense()?;
             let lexical = bm25(&tokens, depth, true);
             let semantic = search(index, q, depth, probes)?;
-            let mut fused = rrf(&[&lexical, &semantic], rrf_k);
-            fused.truncate(k);
-            fused
-        }
-        Method::Weighted { w, depth, probes } => {
-            let (index, q) = dense()?;
-            let lexical = bm25(&tokens, depth, true);
-            let semantic = search(index, q, depth, probes)?;
-            let mut fused = weighted_fusion(&[(&lexical, 1.0 - w), (&semantic, w)]);
-            fused.truncate(k);
-            fused
+            fuse_hybrid(method, &lexical, &semantic, k).expect("a hybrid method")
         }
         Method::ReformSparse
         | Method::ReformDense

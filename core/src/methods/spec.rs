@@ -242,6 +242,17 @@ impl Method {
         }
     }
 
+    /// A fusion of BM25 and dense ([`Method::Rrf`], [`Method::Weighted`]):
+    /// how deep each ranking goes and how many lists dense probes.
+    pub fn hybrid(&self) -> Option<(usize, usize)> {
+        match *self {
+            Method::Rrf { depth, probes, .. } | Method::Weighted { depth, probes, .. } => {
+                Some((depth, probes))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the method needs document vectors and a query embedding.
     pub fn needs_dense(&self) -> bool {
         !matches!(
