@@ -1,11 +1,13 @@
 //! A fragmented pool's store: the loaded meta, the fragments fetched so
 //! far (kept in memory within a byte budget, so search-as-you-type reuses
-//! them), the Search view's latest result and open article, and "Make
-//! available offline". A query fetches the fragments it lacks in
-//! parallel; a fragment that fails core's checks fails that query with a
-//! message naming the file, and is dropped from the service worker's
-//! caches so that the next try fetches it anew. The ranking and the rows
-//! are [`crate::fragmented`]'s.
+//! them; the lists' centroids kept apart, once fetched), the Search
+//! view's latest result and open article, and "Make available offline".
+//! A query fetches the fragments it lacks in parallel: a dense or hybrid
+//! one first embeds the query with the pool's model and fetches the
+//! centroids, then its postings and probed lists at once. A fragment that
+//! fails core's checks fails that query with a message naming the file,
+//! and is dropped from the service worker's caches so that the next try
+//! fetches it anew. The ranking and the rows are [`crate::fragmented`]'s.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -13,12 +15,14 @@ use std::sync::Arc;
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::fragments::Centroids;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 use crate::engine::{Article, ResultRow};
-use crate::fragmented::{FragPool, FragRanking, FragmentCache, CACHE_BYTES};
+use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::latest::Latest;
+use crate::semantic::Semantic;
 use crate::state::PoolChoice;
 use crate::web::{ask_service_worker, fetch_bytes, forget_cached, now};
 
@@ -33,12 +37,15 @@ const OFFLINE_PARALLEL: usize = 6;
 #[derive(Clone, PartialEq)]
 pub struct FragResult {
     pub query: String,
+    pub method: Method,
     /// The rows shown, every matching document's count; or why not.
     pub outcome: Result<(Vec<ResultRow>, usize), String>,
     /// The whole ranking, for "Show more".
     pub ranking: Option<Arc<FragRanking>>,
-    /// From the query to its rows, fetches included.
+    /// From the query to its rows, fetches (and embedding) included.
     pub millis: f64,
+    /// Embedding the query, for a dense method.
+    pub embed_millis: Option<f64>,
     /// Fragments this query fetched, and their bytes.
     pub fetched: (usize, u64),
 }
@@ -60,6 +67,9 @@ pub struct FragStore {
     /// Where the meta and fragments are served, ending in `/`.
     dir: StoredValue<String>,
     cache: StoredValue<RefCell<FragmentCache>, LocalStorage>,
+    /// The lists' centroids, once a dense query fetched them.
+    centroids: StoredValue<Option<Arc<Centroids>>>,
+    semantic: Semantic,
     pub result: RwSignal<Option<FragResult>>,
     pub article: RwSignal<Option<Result<Article, String>>>,
     pub offline: RwSignal<OfflineStatus>,
@@ -70,12 +80,19 @@ pub struct FragStore {
 }
 
 impl FragStore {
-    pub fn new(choice: Option<PoolChoice>, pool: FragPool, dir: String) -> Self {
+    pub fn new(
+        choice: Option<PoolChoice>,
+        pool: FragPool,
+        dir: String,
+        semantic: Semantic,
+    ) -> Self {
         FragStore {
             choice: StoredValue::new(choice),
             pool: StoredValue::new(Arc::new(pool)),
             dir: StoredValue::new(dir),
             cache: StoredValue::new_local(RefCell::new(FragmentCache::new(CACHE_BYTES))),
+            centroids: StoredValue::new(None),
+            semantic,
             result: RwSignal::new(None),
             article: RwSignal::new(None),
             offline: RwSignal::new(OfflineStatus::Idle),
@@ -141,30 +158,97 @@ impl FragStore {
         Ok(total)
     }
 
-    /// Ranks `query` with `method` (BM25 only: the others say why not),
-    /// fetching what it lacks, and publishes its first [`PAGE`] rows
-    /// unless a newer query started meanwhile.
+    /// The pool's centroids, fetched and checked on first need and kept;
+    /// with the bytes fetched (0 when kept already).
+    async fn centroids(self) -> Result<(Arc<Centroids>, u64), String> {
+        if let Some(kept) = self.centroids.get_value() {
+            return Ok((kept, 0));
+        }
+        let pool = self.pool.get_value();
+        let n = pool.centroids().map_err(|e| e.to_string())?;
+        let open = |bytes: &[u8]| match pool.open(n, bytes) {
+            Ok(Opened::Centroids(c)) => Ok(c),
+            Ok(_) => Err(format!("{} lists no centroids fragment", pool.name)),
+            Err(e) => Err(format!("{} cannot be searched: {e}", pool.name)),
+        };
+        let (centroids, len, url) = self.fetch_checked(&pool, n, open).await?;
+        keep_offline(vec![url]);
+        let centroids = Arc::new(centroids);
+        self.centroids.set_value(Some(centroids.clone()));
+        Ok((centroids, len))
+    }
+
+    /// `query`'s embedding with the pool's model (waiting for its load,
+    /// which the model line shows), and how long embedding took.
+    async fn embed(self, query: &str) -> Result<(Vec<f32>, f64), String> {
+        self.semantic
+            .ready()
+            .await
+            .map_err(|e| format!("semantic search is unavailable: {e}"))?;
+        let started = now();
+        let vector = self
+            .semantic
+            .embed_query(query.to_owned())
+            .await
+            .map_err(|e| format!("the query could not be embedded: {e}"))?;
+        Ok((vector, now() - started))
+    }
+
+    /// Ranks `query` with `method` (BM25; dense and hybrid where the pool
+    /// has lists: the others say why not), fetching what it lacks, and
+    /// publishes its first [`PAGE`] rows unless a newer query started
+    /// meanwhile.
     pub fn search(self, query: String, method: Method, params: Bm25Params) {
         let ticket = self.searches.begin();
         spawn_local(async move {
             let started = now();
             let mut fetched = (0, 0);
             let mut ranking = None;
+            let mut embed_millis = None;
             let outcome = async {
-                if let Some(why) = FragPool::unavailable(&method) {
+                let pool = self.pool.get_value();
+                if let Some(why) = pool.unavailable(&method) {
                     return Err(why);
                 }
-                let pool = self.pool.get_value();
+                let dense = method.needs_dense() && !query.trim().is_empty();
+                if method.needs_dense() && !dense {
+                    return Ok((Vec::new(), 0));
+                }
+                // A dense query's embedding and the centroids come first:
+                // they name the lists to fetch.
+                let dense = match dense {
+                    true => {
+                        let (embedding, millis) = self.embed(&query).await?;
+                        embed_millis = Some(millis);
+                        let (centroids, len) = self.centroids().await?;
+                        if len > 0 {
+                            fetched.0 += 1;
+                            fetched.1 += len;
+                        }
+                        Some((embedding, centroids))
+                    }
+                    false => None,
+                };
                 let tokens = pool.tokens(&query);
                 let missing = self
                     .cache
-                    .with_value(|c| pool.missing_postings(&tokens, &c.borrow()))
+                    .with_value(|c| {
+                        let c = c.borrow();
+                        let mut missing = pool.missing_postings(&tokens, &c)?;
+                        if let Some((embedding, centroids)) = &dense {
+                            missing.extend(pool.missing_lists(&method, centroids, embedding, &c)?);
+                        }
+                        Ok::<_, nomos_core::fragments::FragmentError>(missing)
+                    })
                     .map_err(|e| e.to_string())?;
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
+                let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
                 let ranked = Arc::new(
                     self.cache
-                        .with_value(|c| pool.rank(&query, params, &mut c.borrow_mut()))
+                        .with_value(|c| {
+                            pool.rank(&query, &method, params, given, &mut c.borrow_mut())
+                        })
                         .map_err(|e| e.to_string())?,
                 );
                 ranking = Some(ranked.clone());
@@ -177,9 +261,11 @@ impl FragStore {
             if ticket.is_current() {
                 self.result.set(Some(FragResult {
                     query,
+                    method,
                     outcome,
                     ranking,
                     millis: now() - started,
+                    embed_millis,
                     fetched,
                 }));
             }

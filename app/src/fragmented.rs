@@ -2,21 +2,27 @@
 //! fragment`) ready to rank and show, with no browser in sight: which
 //! fragments a query or a result list needs and which of them are held
 //! already, the fetched fragments kept within a byte budget (least
-//! recently used first out), BM25 over them (core's `Meta::rank`, to the
-//! bit as over the blob) and the rows and articles the views show.
+//! recently used first out), the ranking over them (core's
+//! `Meta::rank_method`: BM25, and where the pool was cut with lists dense
+//! and hybrid over the probed lists, to the bit as over the blob with the
+//! same lists) and the rows and articles the views show.
 //! Fetching is the fragmented store's; every fragment is checked here by
 //! core before anything in it is used.
 
 use std::sync::Arc;
 
 use nomos_core::blob::Field;
-use nomos_core::fragments::{DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
+use nomos_core::fragments::{
+    Centroids, DocFragment, Fetched, FragmentError, FragmentKind, ListsFragment, Meta, TermFragment,
+};
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
 use nomos_core::search::Bm25Params;
 
-use crate::engine::{marked_paragraphs, Article, DocLink, MarkedText, ResultRow, SNIPPET_CHARS};
+use crate::engine::{
+    marked_paragraphs, Article, DocLink, MarkedText, ResultRow, DENSE_RESULTS, SNIPPET_CHARS,
+};
 
 /// Bytes of fragments kept in memory (their file sizes): enough for a
 /// session of search-as-you-type over a 10⁶-chunk pool, far below what
@@ -33,6 +39,8 @@ pub struct FragPool {
 pub enum Opened {
     Terms(TermFragment),
     Docs(DocFragment),
+    Lists(ListsFragment),
+    Centroids(Centroids),
 }
 
 /// Checked fragments by number, within a byte budget: the least recently
@@ -45,11 +53,12 @@ pub struct FragmentCache {
     entries: Vec<(usize, u64, Arc<Opened>)>,
 }
 
-/// The first page of a BM25 ranking over a fragmented pool.
+/// A ranking over a fragmented pool.
 #[derive(Clone, PartialEq)]
 pub struct FragRanking {
     pub terms: QueryTerms,
-    /// Every document scoring above zero, best first.
+    /// Best first: every document BM25 scores above zero, the fusions'
+    /// union, dense methods' [`DENSE_RESULTS`] nearest (as over a blob).
     pub hits: Vec<Hit>,
 }
 
@@ -92,21 +101,32 @@ impl FragPool {
         }
     }
 
-    /// Why `method` cannot rank this pool, or `None` when it can (BM25).
-    pub fn unavailable(method: &Method) -> Option<String> {
-        let why = match method {
-            Method::Bm25 => return None,
-            m if m.needs_llm() => "LLM methods read more of the pool than one query's fragments",
-            Method::Prf { .. } => {
-                "pseudo-relevance feedback needs every document's terms, which fragments \
-                 spread over the whole pool"
-            }
-            _ => "fragmented pools carry no document vectors yet",
+    /// Why `method` cannot rank this pool, or `None` when it can (BM25;
+    /// dense and hybrid where the pool was cut with lists).
+    pub fn unavailable(&self, method: &Method) -> Option<String> {
+        self.meta.cannot_rank(method)
+    }
+
+    /// The centroids fragment's number, which a dense query fetches first
+    /// (and the store keeps).
+    pub fn centroids(&self) -> Result<usize, FragmentError> {
+        self.meta.needed_centroids()
+    }
+
+    /// The lists fragments ranking `embedding` with `method` needs that
+    /// `cache` lacks (none for a method that ranks without vectors).
+    pub fn missing_lists(
+        &self,
+        method: &Method,
+        centroids: &Centroids,
+        embedding: &[f32],
+        cache: &FragmentCache,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let Some(probes) = Meta::probes_of(method) else {
+            return Ok(Vec::new());
         };
-        Some(format!(
-            "{} cannot rank a fragmented pool: {why}",
-            method.name()
-        ))
+        let needed = self.meta.needed_lists(centroids, embedding, probes)?;
+        Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
     }
 
     /// The query's tokens, through the pool's analyzer.
@@ -145,9 +165,11 @@ impl FragPool {
         match kind {
             Some(FragmentKind::Postings) => self.meta.open(number, bytes).map(Opened::Terms),
             Some(FragmentKind::Docs) => self.meta.open_docs(number, bytes).map(Opened::Docs),
-            Some(FragmentKind::Lists | FragmentKind::Centroids) => Err(FragmentError::Input(
-                "this page does not rank dense lists yet".into(),
-            )),
+            Some(FragmentKind::Lists) => self.meta.open_lists(number, bytes).map(Opened::Lists),
+            Some(FragmentKind::Centroids) => self
+                .meta
+                .open_centroids(number, bytes)
+                .map(Opened::Centroids),
             None => Err(FragmentError::Input(format!(
                 "the meta lists no fragment number {number}"
             ))),
@@ -157,38 +179,59 @@ impl FragPool {
     /// Checks `bytes` as fragment `number` of any kind, keeping nothing:
     /// what "Make available offline" does to every fragment.
     pub fn check(&self, number: usize, bytes: &[u8]) -> Result<(), FragmentError> {
-        match self.meta.fragments().get(number).map(|f| f.kind) {
-            Some(FragmentKind::Lists) => self.meta.open_lists(number, bytes).map(drop),
-            Some(FragmentKind::Centroids) => self.meta.open_centroids(number, bytes).map(drop),
-            _ => self.open(number, bytes).map(drop),
-        }
+        self.open(number, bytes).map(drop)
     }
 
-    /// `query` ranked with BM25 `params` over the cached fragments (which
-    /// must hold those [`Self::missing_postings`] named).
+    /// `query` ranked with `method` and BM25 `params` over the cached
+    /// fragments (which must hold those [`Self::missing_postings`] and,
+    /// for a dense method, [`Self::missing_lists`] named), `embedding`
+    /// being the query's and `centroids` the pool's for a dense method.
     pub fn rank(
         &self,
         query: &str,
+        method: &Method,
         params: Bm25Params,
+        dense: Option<(&[f32], &Centroids)>,
         cache: &mut FragmentCache,
     ) -> Result<FragRanking, FragmentError> {
         let tokens = self.tokens(query);
-        let held: Vec<Arc<Opened>> = self
+        let mut held: Vec<Arc<Opened>> = self
             .meta
             .needed(Field::Text, &tokens)?
             .into_iter()
             .filter_map(|n| cache.get(n))
             .collect();
-        let fragments: Vec<&TermFragment> = held
+        if let (Some((embedding, centroids)), Some(probes)) = (dense, Meta::probes_of(method)) {
+            let lists = self.meta.needed_lists(centroids, embedding, probes)?;
+            held.extend(lists.into_iter().filter_map(|n| cache.get(n)));
+        }
+        let terms: Vec<&TermFragment> = held
             .iter()
             .filter_map(|o| match o.as_ref() {
                 Opened::Terms(t) => Some(t),
-                Opened::Docs(_) => None,
+                _ => None,
             })
             .collect();
+        let lists: Vec<&ListsFragment> = held
+            .iter()
+            .filter_map(|o| match o.as_ref() {
+                Opened::Lists(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        let fetched = Fetched {
+            terms: &terms,
+            centroids: dense.map(|(_, c)| c),
+            lists: &lists,
+        };
+        let k = match method.needs_lexical() {
+            true => usize::MAX,
+            false => DENSE_RESULTS,
+        };
+        let embedding = dense.map(|(e, _)| e);
         let hits = self
             .meta
-            .rank(Field::Text, params, &tokens, &fragments, usize::MAX)?;
+            .rank_method(method, params, &tokens, embedding, &fetched, k)?;
         Ok(FragRanking {
             terms: QueryTerms::new(&self.meta.analyzer(), query),
             hits,
@@ -262,7 +305,7 @@ impl FragPool {
     pub fn doc_id(&self, doc: u32, cache: &mut FragmentCache) -> Option<String> {
         match self.docs_of(doc, cache).as_deref()? {
             Opened::Docs(d) => d.id(doc).map(str::to_owned),
-            Opened::Terms(_) => None,
+            _ => None,
         }
     }
 
@@ -407,7 +450,9 @@ mod tests {
         fill(&pool, &files, &missing, &mut cache);
         assert!(pool.missing_postings(&tokens, &cache).unwrap().is_empty());
         let params = Bm25Params::default();
-        let ranked = pool.rank("skat lov", params, &mut cache).unwrap();
+        let ranked = pool
+            .rank("skat lov", &Method::Bm25, params, None, &mut cache)
+            .unwrap();
         let blob = engine
             .rank(Field::Text, &Method::Bm25, &params, "skat lov", None)
             .unwrap();
@@ -448,6 +493,74 @@ mod tests {
         assert_eq!(article.siblings, blob_article.siblings);
     }
 
+    /// The dense test engine's blob cut with lists, every stage of a dense
+    /// query as the store takes them: the centroids, the probed lists,
+    /// the ranking. With every list probed, dense and rrf rank as the
+    /// blob's brute force does.
+    #[test]
+    fn dense_and_hybrid_rank_as_the_blob() {
+        let engine = crate::engine::tests::dense_engine();
+        let vectors = [1.0, 0.0, 0.0, 1.0, 0.6, 0.8];
+        let dense = nomos_core::dense::DenseIndex::build_passages(&vectors, 2, None).unwrap();
+        let pooling = nomos_core::embed::Pooling::new(nomos_core::embed::Windows::First, false);
+        let bytes = crate::engine::tests::blob_with(Some((dense.clone(), pooling)), false);
+        let blob = nomos_core::blob::Blob::load(&bytes).unwrap();
+        let ivf = nomos_core::dense::Ivf::build(&dense, 2, 1).unwrap();
+        let cut = nomos_core::fragments::fragment_with_lists(
+            &blob,
+            nomos_core::fragments::MIN_FRAGMENT_BYTES,
+            Some(&ivf),
+        )
+        .unwrap();
+        let pool = FragPool::load(&cut.meta, "frag").unwrap();
+        let files: Vec<Vec<u8>> = cut.fragments.into_iter().map(|(_, b)| b).collect();
+        let mut cache = FragmentCache::new(CACHE_BYTES);
+        let n = pool.centroids().unwrap();
+        let Opened::Centroids(centroids) = pool.open(n, &files[n]).unwrap() else {
+            panic!("fragment {n} is not the centroids");
+        };
+        let params = Bm25Params::default();
+        let query = "skat";
+        let embedding = [0.8f32, 0.6];
+        for method in [Method::Dense { probes: 0 }, "rrf:probes=0".parse().unwrap()] {
+            assert_eq!(pool.unavailable(&method), None);
+            let tokens = pool.tokens(query);
+            let postings = pool.missing_postings(&tokens, &cache).unwrap();
+            fill(&pool, &files, &postings, &mut cache);
+            let lists = pool
+                .missing_lists(&method, &centroids, &embedding, &cache)
+                .unwrap();
+            // A probed list not yet fetched fails by name.
+            if let Some(&first) = lists.first() {
+                let Err(FragmentError::Missing { file }) = pool.rank(
+                    query,
+                    &method,
+                    params,
+                    Some((&embedding, &centroids)),
+                    &mut cache,
+                ) else {
+                    panic!("ranked without a probed list");
+                };
+                assert_eq!(Some(file.as_str()), pool.file(first));
+            }
+            fill(&pool, &files, &lists, &mut cache);
+            let ranked = pool
+                .rank(
+                    query,
+                    &method,
+                    params,
+                    Some((&embedding, &centroids)),
+                    &mut cache,
+                )
+                .unwrap();
+            let whole = engine
+                .rank(Field::Text, &method, &params, query, Some(&embedding))
+                .unwrap();
+            assert!(!ranked.hits.is_empty());
+            assert_eq!(ranked.hits, whole.hits, "{method}");
+        }
+    }
+
     #[test]
     fn a_damaged_fragment_is_refused_by_name() {
         let (pool, mut files, _) = pool();
@@ -483,12 +596,15 @@ mod tests {
     }
 
     #[test]
-    fn only_bm25_ranks_and_the_others_say_why() {
-        assert_eq!(FragPool::unavailable(&Method::Bm25), None);
+    fn without_lists_only_bm25_ranks_and_the_others_say_why() {
+        let (pool, _, _) = pool();
+        assert_eq!(pool.unavailable(&Method::Bm25), None);
         for m in ["dense", "rrf", "prf", "react-bm25"] {
             let m: Method = m.parse().unwrap();
-            let why = FragPool::unavailable(&m).unwrap();
+            let why = pool.unavailable(&m).unwrap();
             assert!(why.starts_with(m.name()), "{why}");
         }
+        let why = pool.unavailable(&Method::Dense { probes: 8 }).unwrap();
+        assert!(why.contains("without the vectors' inverted lists"), "{why}");
     }
 }

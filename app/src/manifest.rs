@@ -2,7 +2,6 @@
 //! site serves, and where it serves each pool's embedding model. Pure
 //! data and lookups; fetching it is the pools store's.
 
-use nomos_core::blob::DenseModel;
 use serde::Deserialize;
 
 /// Where the blobs and their manifest are served, relative to the page.
@@ -73,23 +72,24 @@ impl Manifest {
         self.indexes.iter().find(|e| e.file == file)
     }
 
-    /// Where the site serves `model` (any entry with vectors from it will
-    /// do, so a blob opened from disk finds it too), or the model's id
-    /// when it does not.
-    pub fn model_source(&self, model: &DenseModel) -> Result<ModelSource, String> {
+    /// Where the site serves the model `id` whose manifest hashes to
+    /// `manifest_hash` (any entry with vectors from it will do, so a blob
+    /// opened from disk, or a fragmented pool's lists, find it too), or
+    /// the model's id when it does not.
+    pub fn model_source(&self, id: &str, manifest_hash: &str) -> Result<ModelSource, String> {
         self.indexes
             .iter()
             .find_map(|e| {
                 let dense = e.dense.as_ref()?;
                 let dir = relative_dir(dense.path.as_deref()?)?;
-                (dense.manifest_sha256 == model.manifest_hash).then(|| ModelSource {
+                (dense.manifest_sha256 == manifest_hash).then(|| ModelSource {
                     model: dense.model.clone(),
                     dir: format!("{INDEX_DIR}{dir}"),
                     manifest_sha256: dense.manifest_sha256.clone(),
                     bytes: dense.bytes.unwrap_or(0),
                 })
             })
-            .ok_or_else(|| model.id.clone())
+            .ok_or_else(|| id.to_owned())
     }
 }
 
@@ -159,22 +159,13 @@ mod tests {
         Manifest::from_json(json.as_bytes(), "m.json").unwrap()
     }
 
-    fn model(hash: &str) -> DenseModel {
-        DenseModel {
-            id: "e5".into(),
-            manifest_hash: hash.into(),
-            dim: 384,
-            pooling: nomos_core::embed::Pooling::DEFAULT,
-        }
-    }
-
     #[test]
     fn a_served_model_resolves_under_the_index_dir() {
         let m = manifest(Some("../models/e5"));
         assert_eq!(m.entry("a.blob").map(|e| e.docs), Some(2));
         assert!(m.entry("b.blob").is_none());
         assert_eq!(
-            m.model_source(&model("ab")),
+            m.model_source("e5", "ab"),
             Ok(ModelSource {
                 model: "e5".into(),
                 dir: "indexes/../models/e5/".into(),
@@ -182,7 +173,7 @@ mod tests {
                 bytes: 5,
             })
         );
-        assert_eq!(m.model_source(&model("cd")), Err("e5".into()));
+        assert_eq!(m.model_source("e5", "cd"), Err("e5".into()));
     }
 
     #[test]
@@ -236,12 +227,12 @@ mod tests {
             "",
         ] {
             assert_eq!(
-                manifest(Some(bad)).model_source(&model("ab")),
+                manifest(Some(bad)).model_source("e5", "ab"),
                 Err("e5".into()),
                 "{bad}"
             );
         }
-        assert_eq!(manifest(None).model_source(&model("ab")), Err("e5".into()));
+        assert_eq!(manifest(None).model_source("e5", "ab"), Err("e5".into()));
         assert!(Manifest::from_json(b"{", "m.json")
             .unwrap_err()
             .starts_with("m.json"));

@@ -224,10 +224,20 @@ impl Pools {
             match loaded {
                 Ok(pool) => {
                     crate::timings::mark("pool");
+                    // Lists' vectors need the model they were made with,
+                    // found by its manifest's hash as a blob's are.
+                    let model = pool.meta().dense_model().map(|(id, hash, _)| {
+                        self.manifest.with_untracked(|manifest| match manifest {
+                            Some(Ok(manifest)) => manifest.model_source(id, hash),
+                            _ => Err(id.to_owned()),
+                        })
+                    });
+                    self.semantic.set_source(model);
                     self.state
                         .reset_for_new_pool(Method::Bm25, pool.meta().bm25_params());
                     let choice = self.state.pool.get_untracked();
-                    self.fragmented.set(Some(FragStore::new(choice, pool, dir)));
+                    let store = FragStore::new(choice, pool, dir, self.semantic);
+                    self.fragmented.set(Some(store));
                     self.status.set(LoadStatus::Ready);
                     keep_offline(vec![url]);
                 }
@@ -334,7 +344,7 @@ impl Pools {
                 crate::timings::mark("pool");
                 let model = engine.dense_model().map(|m| {
                     self.manifest.with_untracked(|manifest| match manifest {
-                        Some(Ok(manifest)) => manifest.model_source(m),
+                        Some(Ok(manifest)) => manifest.model_source(&m.id, &m.manifest_hash),
                         _ => Err(m.id.clone()),
                     })
                 });

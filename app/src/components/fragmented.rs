@@ -9,19 +9,21 @@ use leptos::prelude::*;
 
 use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
+use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
 use crate::engine::DocLink;
 use crate::format::{megabytes, plural, quoted, thousands};
 use crate::frag_store::{FragStore, OfflineStatus, PAGE};
-use crate::fragmented::FragPool;
 use crate::state::use_app_state;
 use crate::url_state::QUERY_MAX;
 use crate::web::focus_id;
 
 /// Typing restarts this timer, so a burst of keystrokes fetches once.
 const DEBOUNCE: Duration = Duration::from_millis(100);
-/// The methods the picker offers; only BM25 ranks a fragmented pool.
-const METHODS: [&str; 5] = ["bm25", "prf", "dense", "rrf", "react-bm25"];
+/// The methods the picker offers: BM25 ranks every fragmented pool, the
+/// dense ones and the fusions a pool cut with lists; the others say why
+/// not.
+const METHODS: [&str; 6] = ["bm25", "dense", "rrf", "weighted", "prf", "react-bm25"];
 
 #[component]
 pub fn FragSearchView(store: FragStore) -> impl IntoView {
@@ -66,8 +68,13 @@ pub fn FragSearchView(store: FragStore) -> impl IntoView {
     let timing = move || {
         let r = store.result.get()?;
         let (n, bytes) = r.fetched;
+        let embedded = r
+            .embed_millis
+            .map(|ms| format!(" (embedding {ms:.0} ms)"))
+            .unwrap_or_default();
         Some(format!(
-            "bm25 over fragments: {:.0} ms, {} fetched ({:.1} KB)",
+            "{} over fragments: {:.0} ms{embedded}, {} fetched ({:.1} KB)",
+            r.method.name(),
             r.millis,
             plural(n, "fragment", "fragments"),
             bytes as f64 / 1024.0
@@ -92,7 +99,7 @@ pub fn FragSearchView(store: FragStore) -> impl IntoView {
             })
             .collect_view()
     };
-    let unavailable = move || FragPool::unavailable(&state.method.get());
+    let unavailable = move || pool.unavailable(&state.method.get());
 
     view! {
         <div class="search-view">
@@ -119,6 +126,7 @@ pub fn FragSearchView(store: FragStore) -> impl IntoView {
                     }
                 />
                 <LoadLine />
+                {move || state.method.get().needs_dense().then(|| view! { <ModelLine /> })}
                 <p class="status">
                     <span id="search-status" role="status" aria-live="polite">
                         {status}

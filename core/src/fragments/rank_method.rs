@@ -17,8 +17,11 @@ use crate::search::Bm25Params;
 /// dense method the centroids and the probed lists' fragments.
 #[derive(Default, Clone, Copy)]
 pub struct Fetched<'a> {
+    /// The postings fragments [`Meta::needed`] named.
     pub terms: &'a [&'a TermFragment],
+    /// The pool's centroids ([`Meta::needed_centroids`]).
     pub centroids: Option<&'a Centroids>,
+    /// The lists fragments [`Meta::needed_lists`] named.
     pub lists: &'a [&'a ListsFragment],
 }
 
