@@ -316,6 +316,12 @@ fn parse_method(s: &str) -> Result<Method, String> {
 pub struct SearchArgs {
     #[command(flatten)]
     pub pool: PoolArg,
+    /// A fragmented pool's directory (`nomos fragment`, `build --split`)
+    /// to rank instead, reading only the fragments the query needs, as
+    /// the browser does: bm25, and on a pool cut with `--lists` dense, rrf
+    /// and weighted (their `probes` choose the lists).
+    #[arg(long, value_name = "DIR", group = "PoolArg", conflicts_with_all = ["lists", "explain"])]
+    pub fragments: Option<PathBuf>,
     #[command(flatten)]
     pub ranking: RankingArgs,
     /// How many results to print.

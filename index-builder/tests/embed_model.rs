@@ -363,7 +363,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
     let blob = greek_blob();
     let model = model();
     let query = "freedom of the press";
-    let with_lists = |method: &str| {
+    let with_lists_for = |method: &str, query: &str| {
         let out = nomos(&[
             "search",
             "--index",
@@ -381,6 +381,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
         assert!(out.status.success(), "{}", stderr(&out));
         out.stdout
     };
+    let with_lists = |method: &str| with_lists_for(method, query);
     let brute = nomos(&[
         "search",
         "--index",
@@ -413,4 +414,57 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
         "{log}"
     );
     assert!(log.contains("Centroids: 1 fragments"), "{log}");
+
+    // `search --fragments` reads only the query's fragments and ranks as
+    // the blob with the same lists (same k-means, seed 1), to the score;
+    // a Greek query, so that BM25 has terms to fuse.
+    let query = "ελευθερία του τύπου";
+    let fragments = |method: &str| {
+        nomos(&[
+            "search",
+            "--fragments",
+            dir.path().to_str().unwrap(),
+            "--method",
+            method,
+            "--model",
+            model.to_str().unwrap(),
+            "-k",
+            "20",
+            query,
+        ])
+    };
+    for method in [
+        "dense:probes=3",
+        "rrf:probes=3",
+        "weighted:probes=2",
+        "bm25",
+    ] {
+        let out = fragments(method);
+        assert!(out.status.success(), "{method}: {}", stderr(&out));
+        assert!(!out.stdout.is_empty(), "{method}");
+        assert_eq!(out.stdout, with_lists_for(method, query), "{method}");
+    }
+    // A damaged lists fragment fails the query by name.
+    let meta = nomos_core::fragments::Meta::load(&std::fs::read(dir.path().join("meta")).unwrap())
+        .unwrap();
+    let lists: Vec<String> = meta
+        .fragments()
+        .iter()
+        .filter(|f| f.kind == nomos_core::fragments::FragmentKind::Lists)
+        .map(|f| f.file.clone())
+        .collect();
+    for file in &lists {
+        let path = dir.path().join(file);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xff;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let out = fragments("dense:probes=3");
+    assert!(!out.status.success());
+    let log = stderr(&out);
+    assert!(
+        lists.iter().any(|f| log.contains(f.as_str())) && log.contains("damaged"),
+        "{log}"
+    );
 }

@@ -23,6 +23,7 @@ mod plan;
 mod progress;
 mod ranking;
 mod search;
+mod search_fragments;
 mod split;
 mod synth;
 mod trec_eval;

@@ -150,7 +150,7 @@ fn index_pool(
 
 /// BM25 parameters from the flags over `defaults`, validated. Choosing a
 /// variant other than the default's resets k1, b and epsilon to its own.
-fn bm25_params(args: &RankingArgs, defaults: Bm25Params) -> Result<Bm25Params> {
+pub(super) fn bm25_params(args: &RankingArgs, defaults: Bm25Params) -> Result<Bm25Params> {
     let mut params = match args.bm25 {
         Some(variant) if variant != defaults.variant => Bm25Params::new(variant),
         _ => defaults,

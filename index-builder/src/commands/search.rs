@@ -1,6 +1,7 @@
 //! `nomos search`: rank a pool for one query; prints `rank<TAB>id<TAB>score`,
 //! and with `--explain` how BM25 scored each hit, term by term. An LLM
-//! method first says on stderr what the model made of the query.
+//! method first says on stderr what the model made of the query. With
+//! `--fragments DIR`, a fragmented pool (`search_fragments`).
 
 use std::io::Write;
 
@@ -15,6 +16,9 @@ use crate::cli::SearchArgs;
 use crate::error::bad_input;
 
 pub fn run(args: &SearchArgs) -> Result<()> {
+    if let Some(dir) = &args.fragments {
+        return super::search_fragments::run(dir, args);
+    }
     let ranking = Ranking::load(&args.pool, &args.ranking)?;
     let mut ranker = MethodRanker::new(&args.ranking, &ranking)?;
     let analyzer = ranking.pool.analyzer();

@@ -1,0 +1,115 @@
+//! `nomos search --fragments DIR`: a fragmented pool ranked natively by
+//! reading only what the browser fetches for the query — the meta, the
+//! postings fragments of its tokens, for a dense method the centroids and
+//! the probed lists — through core's `Meta::rank_method`, then the shown
+//! documents' fragments for their ids. The reference the browser's
+//! ranking of a fragmented pool is tested against.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use nomos_core::blob::Field;
+use nomos_core::fragments::{Fetched, ListsFragment, Meta, TermFragment};
+use nomos_core::methods::Method;
+
+use super::plan::META_FILE;
+use super::ranking::bm25_params;
+use crate::cli::SearchArgs;
+use crate::embedder;
+use crate::error::bad_input;
+
+pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
+    let read = |file: &str| -> Result<Vec<u8>> {
+        std::fs::read(dir.join(file)).with_context(|| format!("cannot read {file}"))
+    };
+    let meta = Meta::load(&read(META_FILE)?)?;
+    let method = args.ranking.method.unwrap_or(Method::Bm25);
+    if let Some(why) = meta.cannot_rank(&method) {
+        return Err(bad_input(why));
+    }
+    let params = bm25_params(&args.ranking, meta.bm25_params())?;
+    let embedding = match method.needs_dense() {
+        true => Some(embed(&meta, &method, args)?),
+        false => None,
+    };
+    let fragment = |n: usize| read(&meta.fragments()[n].file);
+    let tokens = meta.analyzer().tokens(&args.query);
+    let terms = meta
+        .needed(Field::Text, &tokens)?
+        .into_iter()
+        .map(|n| Ok(meta.open(n, &fragment(n)?)?))
+        .collect::<Result<Vec<TermFragment>>>()?;
+    let (centroids, lists) = match (&embedding, Meta::probes_of(&method)) {
+        (Some(query), Some(probes)) => {
+            let n = meta.needed_centroids()?;
+            let centroids = meta.open_centroids(n, &fragment(n)?)?;
+            let lists = meta
+                .needed_lists(&centroids, query, probes)?
+                .into_iter()
+                .map(|n| Ok(meta.open_lists(n, &fragment(n)?)?))
+                .collect::<Result<Vec<ListsFragment>>>()?;
+            (Some(centroids), lists)
+        }
+        _ => (None, Vec::new()),
+    };
+    let terms: Vec<&TermFragment> = terms.iter().collect();
+    let lists: Vec<&ListsFragment> = lists.iter().collect();
+    let fetched = Fetched {
+        terms: &terms,
+        centroids: centroids.as_ref(),
+        lists: &lists,
+    };
+    let hits = meta.rank_method(
+        &method,
+        params,
+        &tokens,
+        embedding.as_deref(),
+        &fetched,
+        args.k,
+    )?;
+    let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
+    let opened = meta
+        .needed_docs(&docs)?
+        .into_iter()
+        .map(|n| Ok(meta.open_docs(n, &fragment(n)?)?))
+        .collect::<Result<Vec<_>>>()?;
+    if hits.is_empty() {
+        eprintln!("no document matches the query's terms");
+    }
+    let mut out = std::io::stdout().lock();
+    for (rank, hit) in hits.iter().enumerate() {
+        let id = opened
+            .iter()
+            .find_map(|f| f.id(hit.doc))
+            .context("a hit's documents fragment lacks it")?;
+        writeln!(out, "{}\t{id}\t{}", rank + 1, hit.score)?;
+    }
+    Ok(())
+}
+
+/// The query's embedding by `--model`, which must be the model the
+/// pool's lists were made with.
+fn embed(meta: &Meta, method: &Method, args: &SearchArgs) -> Result<Vec<f32>> {
+    let (id, hash, dim) = meta
+        .dense_model()
+        .ok_or_else(|| bad_input("the pool was cut without vectors"))?;
+    let dir = args.ranking.model.as_ref().ok_or_else(|| {
+        bad_input(format!(
+            "--method {} embeds the query: give --model MODEL_DIR with the model the pool's \
+             vectors were made with ({id})",
+            method.name()
+        ))
+    })?;
+    let mut embedder = embedder::open(dir, args.ranking.runtime.ort_lib.as_deref())?;
+    if embedder.manifest_hash() != hash || embedder.dim() != dim {
+        return Err(bad_input(format!(
+            "{} holds model {} (manifest {}), but the pool's vectors come from {id} \
+             (manifest {hash}): embed queries with the same model",
+            dir.display(),
+            embedder.model_id(),
+            embedder.manifest_hash(),
+        )));
+    }
+    embedder.embed_query(&args.query)
+}
