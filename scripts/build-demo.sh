@@ -159,6 +159,23 @@ for pool in "${pools[@]}"; do
   "$nomos" split "$blob"
 done
 
+# el-syntagma, when it has vectors, also cut with inverted lists
+# (`nomos fragment --lists`, 12 lists, seed 1) into indexes/el-syntagma-lists/:
+# a small fragmented pool that dense and hybrid methods rank in the browser
+# by fetching the centroids and the probed lists (tests/tests/e2e/
+# fragmented_dense.rs). About a second; redone when the blob or the CLI is
+# newer than its meta.
+lists_dir="$out/el-syntagma-lists"
+if [ -f "$out/el-syntagma.vectors" ]; then
+  if [ ! -f "$lists_dir/meta" ] || [ "$out/el-syntagma.blob" -nt "$lists_dir/meta" ] \
+    || [ "$nomos" -nt "$lists_dir/meta" ]; then
+    rm -rf "$lists_dir"
+    "$nomos" fragment "$out/el-syntagma.blob" "$lists_dir" --lists 12 --seed 1
+  fi
+else
+  rm -rf "$lists_dir"
+fi
+
 # One fragmented pool beside the blobs: 10^5 chunks of SYNTHETIC Danish
 # (`nomos synth`, drawn from the acts' word statistics; not law), built
 # straight into a meta file and content-addressed fragments
