@@ -158,6 +158,15 @@ impl FragStore {
         Ok(total)
     }
 
+    /// Starts loading the pool's model when `method` embeds queries here,
+    /// so that its download begins when the method is chosen.
+    pub fn prepare(self, method: &Method) {
+        let ranks = self.pool.with_value(|p| p.unavailable(method).is_none());
+        if method.needs_dense() && ranks {
+            self.semantic.ensure_loaded();
+        }
+    }
+
     /// The pool's centroids, fetched and checked on first need and kept;
     /// with the bytes fetched (0 when kept already).
     async fn centroids(self) -> Result<(Arc<Centroids>, u64), String> {

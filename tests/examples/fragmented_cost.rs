@@ -11,12 +11,18 @@
 //! cargo run -p nomos-e2e --example fragmented_cost -- [POOL] [QUERY...]
 //! ```
 //! `POOL` is the manifest's name for it (default `synth-da-1e5/meta`).
+//! `METHOD=rrf` (any method spec, e.g. `dense:probes=32`) ranks with it,
+//! on a pool cut with lists: the model is loaded first (its download is
+//! not a query's), the times include embedding the query, and the bytes
+//! are split into the lists' (and, on the first query, the centroids')
+//! and the rest.
 //! With `PLAIN=1` the server does not compress: the test server
 //! compresses a pool's file with brotli 11 when first asked for it, which
 //! costs far more time than the app spends, so the bytes come from a
 //! brotli run and the times from a plain one.
 
 use anyhow::{Context, Result};
+use nomos_core::fragments::{FragmentKind, Meta};
 use nomos_e2e::app::App;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -38,31 +44,61 @@ async fn main() -> Result<()> {
         true => args[1..].to_vec(),
         false => DEFAULT_QUERIES.iter().map(|q| q.to_string()).collect(),
     };
+    let method = std::env::var("METHOD").ok();
     let dir = format!("/indexes/{}", pool.trim_end_matches("meta"));
+    // The vectors' files: lists and centroids fragments.
+    let served = dist_dir()?.join(dir.trim_start_matches('/'));
+    let meta = Meta::load(&std::fs::read(served.join("meta"))?)?;
+    let vectors: Vec<String> = meta
+        .fragments()
+        .iter()
+        .filter(|f| matches!(f.kind, FragmentKind::Lists | FragmentKind::Centroids))
+        .map(|f| f.file.clone())
+        .collect();
     let server = StaticServer::start(&dist_dir()?)?;
     if std::env::var_os("PLAIN").is_none() {
         server.send_brotli(&[])?;
     }
-    let app = App::open(&server.url()).await?;
+    let app = match &method {
+        Some(m) => App::open_at(&format!("{}#pool={pool}&rank={m}", server.url()), &pool).await?,
+        None => App::open(&server.url()).await?,
+    };
     let outcome = async {
-        let pool_bytes = |sent: &[(String, u64)]| -> u64 {
-            sent.iter()
-                .filter(|(p, _)| p.starts_with(&dir))
-                .map(|(_, b)| b)
-                .sum()
+        // The pool's bytes sent: (lists and centroids, the rest).
+        let pool_bytes = |sent: &[(String, u64)]| -> (u64, u64) {
+            let mut split = (0, 0);
+            for (path, bytes) in sent.iter().filter(|(p, _)| p.starts_with(&dir)) {
+                match vectors.iter().any(|v| path.ends_with(v.as_str())) {
+                    true => split.0 += bytes,
+                    false => split.1 += bytes,
+                }
+            }
+            split
         };
-        app.choose_pool(&pool).await?;
-        let meta = pool_bytes(&server.sent());
-        println!("pool {pool}: meta {meta} bytes sent");
+        if method.is_none() {
+            app.choose_pool(&pool).await?;
+        } else {
+            load_model(&app).await?;
+        }
+        let (_, meta_sent) = pool_bytes(&server.sent());
+        println!(
+            "pool {pool}, {}: meta {meta_sent} bytes sent",
+            method.as_deref().unwrap_or("bm25")
+        );
         for query in &queries {
             let before = pool_bytes(&server.sent());
             app.search(query).await?;
             let cold = timing(&app).await?;
-            let sent = pool_bytes(&server.sent()) - before;
+            let after = pool_bytes(&server.sent());
+            let (vectors, rest) = (after.0 - before.0, after.1 - before.1);
             app.search(SPACER).await?;
             app.search(query).await?;
             let warm = timing(&app).await?;
-            println!("{query:?}: cold {cold}, {sent} bytes of the pool sent while typing it; warm {warm}");
+            println!(
+                "{query:?}: cold {cold}, {} bytes of the pool sent while typing it ({vectors} of \
+                 them lists and centroids); warm {warm}",
+                vectors + rest
+            );
         }
         let (wasm, js) = app.heap().await?;
         println!(
@@ -76,6 +112,19 @@ async fn main() -> Result<()> {
     .await;
     app.close().await?;
     outcome
+}
+
+/// Waits until the pool's model embeds (downloaded and started, which
+/// choosing a dense method begins).
+async fn load_model(app: &App) -> Result<()> {
+    app.poll_for(
+        "the semantic model to load",
+        "return window.__nomosEmbed('x').then(() => true, () => null);",
+        vec![],
+        std::time::Duration::from_secs(300),
+    )
+    .await?;
+    Ok(())
 }
 
 /// The app's timing line for the results shown.

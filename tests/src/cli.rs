@@ -34,6 +34,26 @@ pub fn search_method(
     search_with(blob, query, k, &["--method", method, "--model", &model])
 }
 
+/// `nomos search --fragments <dir>` with `method`: the fragmented pool
+/// ranked natively from the fragments the query needs, embedding the
+/// query with `model` for a dense method.
+pub fn search_fragments(
+    dir: &Path,
+    query: &str,
+    k: usize,
+    method: &str,
+    model: &Path,
+) -> Result<Vec<CliHit>> {
+    let out = run(Command::new(nomos_cli()?)
+        .arg("search")
+        .arg("--fragments")
+        .arg(dir)
+        .args(["--top", &k.to_string(), "--method", method, "--model"])
+        .arg(model)
+        .arg(query))?;
+    out.lines().map(parse_line).collect()
+}
+
 fn search_with(blob: &Path, query: &str, k: usize, extra: &[&str]) -> Result<Vec<CliHit>> {
     let out = run(Command::new(nomos_cli()?)
         .arg("search")

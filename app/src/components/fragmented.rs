@@ -39,6 +39,7 @@ pub fn FragSearchView(store: FragStore) -> impl IntoView {
         let run = move || store.search(query, method, params);
         timer.set_value(set_timeout_with_handle(run, DEBOUNCE).ok());
     });
+    Effect::new(move |_| store.prepare(&state.method.get()));
     // The article opens once the rows that name it are shown (a shared
     // link names the query and the article).
     Effect::new(move |_| {

@@ -396,7 +396,7 @@ fn cosine(a: &[f32], b: &[f32]) -> f64 {
 }
 
 /// Percent-encodes a query for a link's fragment.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.bytes()
         .map(|b| match b.is_ascii_alphanumeric() {
             true => (b as char).to_string(),

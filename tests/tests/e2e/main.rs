@@ -16,6 +16,7 @@ mod dense;
 mod evaluate;
 mod explain;
 mod fragmented;
+mod fragmented_dense;
 mod hostile_host;
 mod hostile_links;
 mod hostile_text;

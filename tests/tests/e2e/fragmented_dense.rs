@@ -1,0 +1,193 @@
+//! Dense and hybrid search on a fragmented pool cut with inverted lists
+//! (the demo's el-syntagma-lists: the Greek Constitution's blob cut by
+//! `nomos fragment --lists 12`): the page embeds the query with the
+//! pool's model, fetches the centroids and only the probed lists'
+//! fragments, and ranks as `nomos search --fragments` does natively, the
+//! probes taken from the link (`rank=rrf:probes=4`). A damaged lists
+//! fragment fails the query with a message naming the file; fixed, the
+//! next query ranks.
+
+use anyhow::{bail, ensure, Result};
+use nomos_core::fragments::{FragmentKind, Meta};
+use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::paths::{dist_dir, model_dir};
+use nomos_e2e::server::StaticServer;
+use nomos_e2e::{cli, one_at_a_time};
+use serde_json::json;
+
+use crate::dense::escape;
+use crate::search::EL_QUERY;
+
+/// The manifest's name for the pool: its meta file.
+const POOL: &str = "el-syntagma-lists/meta";
+const DIR: &str = "indexes/el-syntagma-lists/";
+/// Lists probed, of the pool's 12.
+const PROBES: usize = 4;
+/// Another Greek query (the right of property).
+const OTHER: &str = "δικαίωμα ιδιοκτησίας";
+const PARITY_DEPTH: usize = 10;
+/// How long the model may take to download and load (as in dense.rs).
+const MODEL_LOAD: std::time::Duration = std::time::Duration::from_secs(240);
+
+/// The pool's meta and its lists fragments' file names.
+fn lists_files() -> Result<(Meta, Vec<String>)> {
+    let meta = Meta::load(&std::fs::read(dist_dir()?.join(DIR).join("meta"))?)?;
+    let files: Vec<String> = meta
+        .fragments()
+        .iter()
+        .filter(|f| f.kind == FragmentKind::Lists)
+        .map(|f| f.file.clone())
+        .collect();
+    ensure!(files.len() > PROBES, "{} lists fragments", files.len());
+    Ok((meta, files))
+}
+
+/// Waits (the model's load included) until `method`'s results for
+/// `query` are shown, or the query's error.
+async fn ranked(app: &App, method: &str, query: &str) -> Result<Result<Vec<Row>, String>> {
+    let state = app
+        .poll_for(
+            &format!("{method} results for {query:?}"),
+            "const [method, q] = arguments;
+            const error = document.querySelector('.frag-error[role=alert]')?.textContent;
+            if (error) return { error };
+            const status = document.getElementById('search-status')?.textContent ?? '';
+            const timing = document.querySelector('.status .timing')?.textContent ?? '';
+            return status.includes(q) && timing.startsWith(method + ' over fragments')
+                ? { ready: true } : null;",
+            vec![json!(method), json!(query)],
+            MODEL_LOAD,
+        )
+        .await?;
+    match state["error"].as_str() {
+        Some(e) => Ok(Err(e.to_owned())),
+        None => Ok(Ok(app.results(query).await?)),
+    }
+}
+
+/// The page's top rows are `nomos search --fragments`'s with `spec`: ids,
+/// and with `scores` the scores as shown.
+fn expect_cli(rows: &[Row], query: &str, spec: &str, scores: bool) -> Result<()> {
+    let dir = dist_dir()?.join(DIR);
+    let native = cli::search_fragments(&dir, query, PARITY_DEPTH, spec, &model_dir()?)?;
+    let show = |id: &str, score: String| match scores {
+        true => format!("{id} {score}"),
+        false => id.to_owned(),
+    };
+    let expected: Vec<String> = native
+        .iter()
+        .map(|h| show(&h.id, format!("{:.2}", h.score)))
+        .collect();
+    let shown: Vec<String> = rows
+        .iter()
+        .take(PARITY_DEPTH)
+        .map(|r| show(&r.id, r.score.clone()))
+        .collect();
+    ensure!(
+        expected.len() == PARITY_DEPTH,
+        "the CLI ranked {} for {spec}",
+        expected.len()
+    );
+    ensure!(
+        shown == expected,
+        "{spec} over fragments differs from the CLI's\napp: {shown:?}\ncli: {expected:?}"
+    );
+    Ok(())
+}
+
+/// Opens a link to `query` in the pool ranked with `spec`.
+async fn open(server: &StaticServer, spec: &str, query: &str) -> Result<App> {
+    let link = format!(
+        "{}#pool={POOL}&rank={spec}&q={}",
+        server.url(),
+        escape(query)
+    );
+    App::open_at(&link, POOL).await
+}
+
+#[tokio::test]
+async fn dense_and_hybrid_on_fragments_rank_as_the_cli_and_fetch_only_probed_lists() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let (_, lists) = lists_files()?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let dense = format!("dense:probes={PROBES}");
+    let app = open(&server, &dense, EL_QUERY).await?;
+    let outcome = async {
+        let rows = match ranked(&app, "dense", EL_QUERY).await? {
+            Ok(rows) => rows,
+            Err(e) => bail!("dense over fragments failed: {e}"),
+        };
+        expect_cli(&rows, EL_QUERY, &dense, false)?;
+        // Only the probed lists came (at most one fragment a list).
+        let sent = server.sent();
+        let fetched = lists
+            .iter()
+            .filter(|f| sent.iter().any(|(p, _)| p.ends_with(f.as_str())))
+            .count();
+        ensure!(
+            (1..=PROBES).contains(&fetched),
+            "{fetched} of {} lists fragments fetched for {PROBES} probes",
+            lists.len()
+        );
+
+        // Hybrid from a link with its probes, then from the picker (its
+        // default probes: every list of this small pool).
+        let rrf = format!("rrf:probes={PROBES}");
+        app.client()
+            .goto(&format!(
+                "{}#pool={POOL}&rank={rrf}&q={}",
+                server.url(),
+                escape(OTHER)
+            ))
+            .await?;
+        app.wait_for_pool(POOL).await?;
+        let rows = match ranked(&app, "rrf", OTHER).await? {
+            Ok(rows) => rows,
+            Err(e) => bail!("rrf over fragments failed: {e}"),
+        };
+        expect_cli(&rows, OTHER, &rrf, true)?;
+        app.screenshot("fragmented-hybrid").await?;
+        app.choose_method("rrf").await?;
+        let rows = app.search(EL_QUERY).await?;
+        expect_cli(&rows, EL_QUERY, "rrf", true)?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+#[tokio::test]
+async fn a_damaged_lists_fragment_fails_the_dense_query_by_name() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let (_, lists) = lists_files()?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    // Every lists fragment damaged: whichever the query probes.
+    for file in &lists {
+        let mut bytes = std::fs::read(dist_dir()?.join(DIR).join(file))?;
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xff;
+        server.replace(&format!("{DIR}{file}"), bytes);
+    }
+    let dense = format!("dense:probes={PROBES}");
+    let app = open(&server, &dense, EL_QUERY).await?;
+    let outcome = async {
+        let message = match ranked(&app, "dense", EL_QUERY).await? {
+            Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
+            Err(message) => message,
+        };
+        ensure!(
+            lists.iter().any(|f| message.contains(f.as_str())) && message.contains("damaged"),
+            "the error {message:?} should name a lists fragment and say it is damaged"
+        );
+        app.screenshot("fragmented-dense-damaged").await?;
+        // The host is fixed: the next query fetches the lists anew.
+        for file in &lists {
+            server.restore(&format!("{DIR}{file}"));
+        }
+        let rows = app.search(OTHER).await?;
+        expect_cli(&rows, OTHER, &dense, false)?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
