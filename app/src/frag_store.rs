@@ -121,7 +121,10 @@ impl FragStore {
         n: usize,
         check: impl FnOnce(&[u8]) -> Result<T, String>,
     ) -> Result<(T, u64, String), String> {
-        let listed = &pool.meta().fragments()[n];
+        let listed = self
+            .cache
+            .with_value(|c| pool.listed(n, &c.borrow()))
+            .ok_or_else(|| format!("{}: no fragment number {n} is listed", pool.name))?;
         let url = self.url(&listed.file);
         let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
             .await
@@ -138,7 +141,8 @@ impl FragStore {
             let pool = pool.clone();
             async move {
                 let open = |bytes: &[u8]| {
-                    pool.open(n, bytes)
+                    self.cache
+                        .with_value(|c| pool.open(n, bytes, &c.borrow()))
                         .map_err(|e| format!("{} cannot be searched: {e}", pool.name))
                 };
                 let (opened, len, url) = self.fetch_checked(&pool, n, open).await?;
@@ -175,7 +179,8 @@ impl FragStore {
         }
         let pool = self.pool.get_value();
         let n = pool.centroids().map_err(|e| e.to_string())?;
-        let open = |bytes: &[u8]| match pool.open(n, bytes) {
+        let open = |bytes: &[u8]| match self.cache.with_value(|c| pool.open(n, bytes, &c.borrow()))
+        {
             Ok(Opened::Centroids(c)) => Ok(c),
             Ok(_) => Err(format!("{} lists no centroids fragment", pool.name)),
             Err(e) => Err(format!("{} cannot be searched: {e}", pool.name)),
@@ -292,12 +297,16 @@ impl FragStore {
         let shown =
             &ranked.hits[first.min(ranked.hits.len())..(first + PAGE).min(ranked.hits.len())];
         let docs: Vec<u32> = shown.iter().map(|h| h.doc).collect();
-        let missing = self
-            .cache
-            .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
-            .map_err(|e| e.to_string())?;
-        let n = missing.len();
-        let bytes = self.fetch_all(missing).await?;
+        // Their directory pages, then their documents fragments.
+        let (mut n, mut bytes) = (0, 0);
+        for _ in 0..2 {
+            let missing = self
+                .cache
+                .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+                .map_err(|e| e.to_string())?;
+            n += missing.len();
+            bytes += self.fetch_all(missing).await?;
+        }
         let rows = self
             .cache
             .with_value(|c| pool.rows(shown, first, &ranked.terms, &mut c.borrow_mut()))
@@ -358,8 +367,9 @@ impl FragStore {
                     };
                 };
                 // First the article's own fragment (which lists its
-                // references), then those of the articles it refers to.
-                for _ in 0..2 {
+                // references), then those of the articles it refers to,
+                // each after its directory page.
+                for _ in 0..4 {
                     let docs = self
                         .cache
                         .with_value(|c| pool.article_docs(doc, &mut c.borrow_mut()));
@@ -415,15 +425,30 @@ impl FragStore {
         let total = pool.total_bytes();
         self.offline.set(OfflineStatus::Fetching { done: 0, total });
         spawn_local(async move {
-            let numbers: Vec<usize> = (0..pool.meta().fragments().len()).collect();
+            // The listed fragments first: their directory pages (kept in
+            // memory) list the documents fragments, fetched next.
+            let listed = pool.meta().fragments().len();
+            let mut numbers: Vec<usize> = (0..listed).collect();
             let mut done = 0;
-            for batch in numbers.chunks(OFFLINE_PARALLEL) {
+            let mut at = 0;
+            while at < numbers.len() {
+                let batch = numbers[at..(at + OFFLINE_PARALLEL).min(numbers.len())].to_vec();
+                at += batch.len();
                 let checks = batch.iter().map(|&n| {
                     let pool = pool.clone();
                     async move {
-                        // Checked, not kept in memory: the service worker keeps it.
-                        let check = |bytes: &[u8]| pool.check(n, bytes).map_err(|e| e.to_string());
-                        let ((), len, url) = self.fetch_checked(&pool, n, check).await?;
+                        // Checked, not kept in memory (but pages): the
+                        // service worker keeps it.
+                        let check = |bytes: &[u8]| {
+                            self.cache
+                                .with_value(|c| pool.check(n, bytes, &c.borrow()))
+                                .map_err(|e| e.to_string())
+                        };
+                        let (page, len, url) = self.fetch_checked(&pool, n, check).await?;
+                        if let Some(page) = page {
+                            self.cache
+                                .with_value(|c| c.borrow_mut().insert(n, len, page));
+                        }
                         Ok::<_, String>((len, url))
                     }
                 });
@@ -443,6 +468,17 @@ impl FragStore {
                     )));
                 }
                 self.offline.set(OfflineStatus::Fetching { done, total });
+                if at == listed {
+                    numbers.extend(self.cache.with_value(|c| c.borrow().listed_docs()));
+                }
+            }
+            // The meta's total counts the documents fragments as its
+            // pages' entries must add up to.
+            if done != total {
+                return self.offline.set(OfflineStatus::Failed(format!(
+                    "{}: its fragments hold {done} bytes, its meta says {total}",
+                    pool.name
+                )));
             }
             self.offline.set(OfflineStatus::Ready);
         });

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use nomos_core::blob::Field;
 use nomos_core::fragments::{
-    Centroids, DocFragment, Fetched, FragmentError, FragmentKind, ListsFragment, Meta, TermFragment,
+    Centroids, DocFragment, DocsPage, Fetched, FragmentError, FragmentKind, FragmentRef,
+    ListsFragment, Meta, TermFragment,
 };
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
@@ -41,10 +42,14 @@ pub enum Opened {
     Docs(DocFragment),
     Lists(ListsFragment),
     Centroids(Centroids),
+    /// A page of the documents directory: kept for the session, never let
+    /// go (about 1 KB each, a few hundred at 10⁶ chunks), so the documents
+    /// fragments it lists can be named, fetched and checked.
+    Page(DocsPage),
 }
 
 /// Checked fragments by number, within a byte budget: the least recently
-/// used leave first. A query holds its own `Arc`s while it ranks, so an
+/// used leave first (directory pages stay). A query holds its own `Arc`s while it ranks, so an
 /// eviction never takes a fragment from under it.
 pub struct FragmentCache {
     budget: u64,
@@ -88,7 +93,7 @@ impl FragPool {
     /// Every fragment's bytes together: what "Make available offline"
     /// downloads.
     pub fn total_bytes(&self) -> u64 {
-        self.meta.fragments().iter().map(|f| f.len).sum()
+        self.meta.fragment_bytes()
     }
 
     /// BCP 47 language of the text.
@@ -144,42 +149,71 @@ impl FragPool {
         Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
     }
 
-    /// The documents fragments showing `docs` needs that `cache` lacks.
+    /// What showing `docs` needs next that `cache` lacks: the directory
+    /// pages listing their documents fragments, or once those are held,
+    /// the documents fragments (so a caller fetches until none are
+    /// missing: at most two rounds).
     pub fn missing_docs(
         &self,
         docs: &[u32],
         cache: &FragmentCache,
     ) -> Result<Vec<usize>, FragmentError> {
-        let needed = self.meta.needed_docs(docs)?;
+        let pages = self.meta.needed_pages(docs)?;
+        let missing: Vec<usize> = pages.iter().copied().filter(|&n| !cache.has(n)).collect();
+        if !missing.is_empty() {
+            return Ok(missing);
+        }
+        let needed = self.meta.needed_docs(&cache.pages(&pages), docs)?;
         Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
     }
 
-    /// Fragment `number`'s file name, relative to the meta file.
-    pub fn file(&self, number: usize) -> Option<&str> {
-        self.meta.fragments().get(number).map(|f| f.file.as_str())
+    /// Fragment `number` as the meta lists it, or a directory page in
+    /// `cache` does.
+    pub fn listed(&self, number: usize, cache: &FragmentCache) -> Option<FragmentRef> {
+        match self.meta.fragments().get(number) {
+            Some(listed) => Some(listed.clone()),
+            None => cache.page_listing(number)?.fragment(number).cloned(),
+        }
     }
 
-    /// Checks `bytes` as fragment `number`, of the kind the meta lists.
-    pub fn open(&self, number: usize, bytes: &[u8]) -> Result<Opened, FragmentError> {
+    /// Checks `bytes` as fragment `number`, of the kind the meta (or for a
+    /// documents fragment, its page in `cache`) lists.
+    pub fn open(
+        &self,
+        number: usize,
+        bytes: &[u8],
+        cache: &FragmentCache,
+    ) -> Result<Opened, FragmentError> {
         let kind = self.meta.fragments().get(number).map(|f| f.kind);
         match kind {
             Some(FragmentKind::Postings) => self.meta.open(number, bytes).map(Opened::Terms),
-            Some(FragmentKind::Docs) => self.meta.open_docs(number, bytes).map(Opened::Docs),
+            Some(FragmentKind::DocsPage) => self.meta.open_page(number, bytes).map(Opened::Page),
             Some(FragmentKind::Lists) => self.meta.open_lists(number, bytes).map(Opened::Lists),
             Some(FragmentKind::Centroids) => self
                 .meta
                 .open_centroids(number, bytes)
                 .map(Opened::Centroids),
-            None => Err(FragmentError::Input(format!(
-                "the meta lists no fragment number {number}"
-            ))),
+            Some(FragmentKind::Docs) | None => match cache.page_listing(number) {
+                Some(page) => self.meta.open_docs(page, number, bytes).map(Opened::Docs),
+                None => Err(FragmentError::Input(format!(
+                    "no held directory page lists fragment number {number}"
+                ))),
+            },
         }
     }
 
-    /// Checks `bytes` as fragment `number` of any kind, keeping nothing:
-    /// what "Make available offline" does to every fragment.
-    pub fn check(&self, number: usize, bytes: &[u8]) -> Result<(), FragmentError> {
-        self.open(number, bytes).map(drop)
+    /// Checks `bytes` as fragment `number` of any kind: what "Make
+    /// available offline" does to every fragment. Gives back a directory
+    /// page, which the caller keeps (it lists the documents fragments to
+    /// fetch next), and nothing else.
+    pub fn check(
+        &self,
+        number: usize,
+        bytes: &[u8],
+        cache: &FragmentCache,
+    ) -> Result<Option<Opened>, FragmentError> {
+        self.open(number, bytes, cache)
+            .map(|o| matches!(o, Opened::Page(_)).then_some(o))
     }
 
     /// `query` ranked with `method` and BM25 `params` over the cached
@@ -238,9 +272,19 @@ impl FragPool {
         })
     }
 
+    /// The number of the documents fragment holding `doc`, if its page
+    /// is cached.
+    fn docs_number(&self, doc: u32, cache: &FragmentCache) -> Result<usize, FragmentError> {
+        let pages = self.meta.needed_pages(&[doc])?;
+        let needed = self.meta.needed_docs(&cache.pages(&pages), &[doc])?;
+        needed.first().copied().ok_or_else(|| {
+            FragmentError::Input(format!("no documents fragment holds document {doc}"))
+        })
+    }
+
     /// The documents fragment holding `doc`, if cached.
     fn docs_of(&self, doc: u32, cache: &mut FragmentCache) -> Option<Arc<Opened>> {
-        let n = *self.meta.needed_docs(&[doc]).ok()?.first()?;
+        let n = self.docs_number(doc, cache).ok()?;
         cache.get(n)
     }
 
@@ -293,12 +337,9 @@ impl FragPool {
 
     /// The documents fragment holding `doc`, which must be cached.
     fn held_docs(&self, doc: u32, cache: &mut FragmentCache) -> Result<Arc<Opened>, FragmentError> {
-        let n = *self.meta.needed_docs(&[doc])?.first().ok_or_else(|| {
-            FragmentError::Input(format!("no documents fragment holds document {doc}"))
-        })?;
-        cache.get(n).ok_or_else(|| FragmentError::Missing {
-            file: self.file(n).unwrap_or_default().to_owned(),
-        })
+        let n = self.docs_number(doc, cache)?;
+        let file = self.listed(n, cache).map(|f| f.file).unwrap_or_default();
+        cache.get(n).ok_or(FragmentError::Missing { file })
     }
 
     /// Document `doc`'s id, if its fragment is cached.
@@ -395,17 +436,56 @@ impl FragmentCache {
     }
 
     /// Holds `opened` as fragment `number` of `bytes`, letting the least
-    /// recently used go while over budget (never the one just added).
+    /// recently used go while over budget (never the one just added, nor
+    /// a directory page).
     pub fn insert(&mut self, number: usize, bytes: u64, opened: Opened) {
         if self.has(number) {
             return;
         }
         self.entries.push((number, bytes, Arc::new(opened)));
         self.used += bytes;
-        while self.used > self.budget && self.entries.len() > 1 {
-            let (_, gone, _) = self.entries.remove(0);
+        while self.used > self.budget {
+            let older = &self.entries[..self.entries.len() - 1];
+            let Some(at) = older
+                .iter()
+                .position(|(_, _, o)| !matches!(o.as_ref(), Opened::Page(_)))
+            else {
+                break;
+            };
+            let (_, gone, _) = self.entries.remove(at);
             self.used -= gone;
         }
+    }
+
+    /// The held directory pages among `numbers`.
+    fn pages(&self, numbers: &[usize]) -> Vec<&DocsPage> {
+        self.entries
+            .iter()
+            .filter_map(|(n, _, o)| match o.as_ref() {
+                Opened::Page(p) if numbers.contains(n) => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The held directory page listing documents fragment `number`.
+    fn page_listing(&self, number: usize) -> Option<&DocsPage> {
+        self.entries.iter().find_map(|(_, _, o)| match o.as_ref() {
+            Opened::Page(p) if p.fragment(number).is_some() => Some(p),
+            _ => None,
+        })
+    }
+
+    /// The documents fragments the held directory pages list.
+    pub fn listed_docs(&self) -> Vec<usize> {
+        self.entries
+            .iter()
+            .filter_map(|(_, _, o)| match o.as_ref() {
+                Opened::Page(p) => Some(p.fragments().map(|(n, _)| n)),
+                _ => None,
+            })
+            .flatten()
+            .collect()
     }
 
     /// Bytes held.
@@ -435,7 +515,7 @@ mod tests {
 
     fn fill(pool: &FragPool, files: &[Vec<u8>], numbers: &[usize], cache: &mut FragmentCache) {
         for &n in numbers {
-            let opened = pool.open(n, &files[n]).unwrap();
+            let opened = pool.open(n, &files[n], cache).unwrap();
             cache.insert(n, files[n].len() as u64, opened);
         }
     }
@@ -459,14 +539,20 @@ mod tests {
         assert_eq!(ranked.hits, blob.hits, "to the bit, as the blob");
 
         let docs: Vec<u32> = ranked.hits.iter().map(|h| h.doc).collect();
-        // Rows need their documents fragments: missing ones say so.
+        // Rows need their directory pages, then their documents
+        // fragments: missing ones say so.
+        let pages = pool.missing_docs(&docs, &cache).unwrap();
+        assert!(pages.iter().all(|&n| n < pool.meta().fragments().len()));
+        fill(&pool, &files, &pages, &mut cache);
         let missing = pool.missing_docs(&docs, &cache).unwrap();
+        assert!(!missing.is_empty() && missing.iter().all(|n| !pages.contains(n)));
         let Err(FragmentError::Missing { .. }) =
             pool.rows(&ranked.hits, 0, &ranked.terms, &mut cache)
         else {
             panic!("rows without their documents fragments");
         };
         fill(&pool, &files, &missing, &mut cache);
+        assert!(pool.missing_docs(&docs, &cache).unwrap().is_empty());
         let rows = pool
             .rows(&ranked.hits, 0, &ranked.terms, &mut cache)
             .unwrap();
@@ -484,8 +570,10 @@ mod tests {
         }
         let doc = ranked.hits[0].doc;
         let wanted = pool.article_docs(doc, &mut cache);
-        let more = pool.missing_docs(&wanted, &cache).unwrap();
-        fill(&pool, &files, &more, &mut cache);
+        for _ in 0..2 {
+            let more = pool.missing_docs(&wanted, &cache).unwrap();
+            fill(&pool, &files, &more, &mut cache);
+        }
         let article = pool.article(doc, &ranked.terms, &mut cache).unwrap();
         let blob_article = engine.article(&rows[0].id, &blob.terms).unwrap();
         assert_eq!(article.paragraphs, blob_article.paragraphs);
@@ -516,7 +604,7 @@ mod tests {
         let files: Vec<Vec<u8>> = cut.fragments.into_iter().map(|(_, b)| b).collect();
         let mut cache = FragmentCache::new(CACHE_BYTES);
         let n = pool.centroids().unwrap();
-        let Opened::Centroids(centroids) = pool.open(n, &files[n]).unwrap() else {
+        let Opened::Centroids(centroids) = pool.open(n, &files[n], &cache).unwrap() else {
             panic!("fragment {n} is not the centroids");
         };
         let params = Bm25Params::default();
@@ -541,7 +629,7 @@ mod tests {
                 ) else {
                     panic!("ranked without a probed list");
                 };
-                assert_eq!(Some(file.as_str()), pool.file(first));
+                assert_eq!(Some(file), pool.listed(first, &cache).map(|f| f.file));
             }
             fill(&pool, &files, &lists, &mut cache);
             let ranked = pool
@@ -569,30 +657,34 @@ mod tests {
             .unwrap()[0];
         let middle = files[n].len() / 2;
         files[n][middle] ^= 0xff;
-        let Err(e) = pool.open(n, &files[n]) else {
+        let cache = FragmentCache::new(1);
+        let Err(e) = pool.open(n, &files[n], &cache) else {
             panic!("a damaged fragment opened");
         };
-        let file = pool.file(n).unwrap();
-        assert!(e.to_string().contains(file), "{e}");
+        let file = pool.listed(n, &cache).unwrap().file;
+        assert!(e.to_string().contains(&file), "{e}");
     }
 
     #[test]
-    fn the_cache_lets_the_least_recently_used_go() {
+    fn the_cache_lets_the_least_recently_used_go_but_keeps_pages() {
         let (pool, files, _) = pool();
-        let sizes: Vec<u64> = files.iter().map(|f| f.len() as u64).collect();
-        assert!(sizes.len() >= 2);
-        let mut cache = FragmentCache::new(sizes[0] + sizes[1] - 1);
-        fill(&pool, &files, &[0], &mut cache);
-        fill(&pool, &files, &[1], &mut cache);
-        assert!(!cache.has(0) && cache.has(1), "over budget: the older goes");
-        assert_eq!(cache.used(), sizes[1]);
-        let mut cache = FragmentCache::new(sizes[0] + sizes[1]);
-        fill(&pool, &files, &[0, 1], &mut cache);
-        assert!(cache.get(0).is_some());
-        if sizes.len() > 2 {
-            fill(&pool, &files, &[2], &mut cache);
-            assert!(cache.has(0) && !cache.has(1), "the recently used stays");
-        }
+        let listed = pool.meta().fragments();
+        let kind = |n: usize| listed[n].kind;
+        let page = (0..listed.len()).find(|&n| kind(n) == FragmentKind::DocsPage);
+        let (page, a) = (page.unwrap(), 0);
+        assert_eq!(kind(a), FragmentKind::Postings);
+        // The documents fragments follow the listed ones.
+        let b = listed.len();
+        assert!(b < files.len());
+        let size = |n: usize| files[n].len() as u64;
+        let mut cache = FragmentCache::new(size(page) + size(a) + size(b) - 1);
+        fill(&pool, &files, &[page, a, b], &mut cache);
+        assert!(!cache.has(a) && cache.has(b), "over budget: the older goes");
+        assert!(cache.has(page), "but not a directory page");
+        assert_eq!(cache.used(), size(page) + size(b));
+        let mut cache = FragmentCache::new(1);
+        fill(&pool, &files, &[page, a, b], &mut cache);
+        assert!(cache.has(page) && !cache.has(a) && cache.has(b));
     }
 
     #[test]

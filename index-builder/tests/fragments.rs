@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nomos_core::blob::{reseal, Blob, Field};
-use nomos_core::fragments::{relist, DocFragment, FragmentError, FragmentKind, Meta, TermFragment};
+use nomos_core::fragments::{
+    relist, relist_in_page, DocFragment, DocsPage, FragmentError, FragmentKind, FragmentRef, Meta,
+    TermFragment,
+};
 use nomos_core::hits::top_k;
 use nomos_core::pool::Pool;
 use nomos_core::search::{Bm25Params, Bm25Variant};
@@ -100,7 +103,19 @@ fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 
 impl Built {
     fn fragment_bytes(&self, meta: &Meta, number: usize) -> Vec<u8> {
-        std::fs::read(self.frag_dir.join(&meta.fragments()[number].file)).unwrap()
+        self.file(&meta.fragments()[number])
+    }
+
+    fn file(&self, listed: &FragmentRef) -> Vec<u8> {
+        std::fs::read(self.frag_dir.join(&listed.file)).unwrap()
+    }
+
+    /// Every directory page, opened.
+    fn pages(&self, meta: &Meta) -> Vec<DocsPage> {
+        (0..meta.fragments().len())
+            .filter(|&n| meta.fragments()[n].kind == FragmentKind::DocsPage)
+            .map(|n| meta.open_page(n, &self.fragment_bytes(meta, n)).unwrap())
+            .collect()
     }
 }
 
@@ -207,18 +222,24 @@ fn assert_exact(built: &Built, field: Field, queries: &[String]) -> usize {
 
 /// Every document's id, title, source and references, and every
 /// `article_stride`-th document's text, read from the documents fragments
-/// `Meta::needed_docs` names, are the blob's.
+/// `Meta::needed_docs` names through the pages `Meta::needed_pages`
+/// names, are the blob's.
 fn assert_documents(built: &Built, article_stride: usize) {
     let blob = Blob::load(&built.blob).unwrap();
     let meta = Meta::load(&built.meta).unwrap();
+    let pages = built.pages(&meta);
     let mut seen = 0;
     let mut open: Option<DocFragment> = None;
     for doc in 0..blob.n_docs() as u32 {
-        let needed = meta.needed_docs(&[doc]).unwrap();
+        let page = meta.needed_pages(&[doc]).unwrap();
+        assert_eq!(page.len(), 1);
+        let page = pages.iter().find(|p| p.number() == page[0]).unwrap();
+        let needed = meta.needed_docs(&[page], &[doc]).unwrap();
         assert_eq!(needed.len(), 1);
         if open.as_ref().map(DocFragment::number) != Some(needed[0]) {
+            let listed = page.fragment(needed[0]).unwrap();
             let f = meta
-                .open_docs(needed[0], &built.fragment_bytes(&meta, needed[0]))
+                .open_docs(page, needed[0], &built.file(listed))
                 .unwrap();
             assert_eq!(f.docs().start, doc, "ranges are consecutive");
             open = Some(f);
@@ -236,7 +257,7 @@ fn assert_documents(built: &Built, article_stride: usize) {
         seen += 1;
     }
     assert_eq!(open.unwrap().docs().end as usize, blob.n_docs());
-    assert!(meta.needed_docs(&[seen]).is_err());
+    assert!(meta.needed_pages(&[seen]).is_err());
 }
 
 #[test]
@@ -387,7 +408,8 @@ fn damaged_missing_or_swapped_files_fail_the_query() {
             damaged[at] ^= 0x01;
             let err = match listed.kind {
                 FragmentKind::Postings => meta.open(n, &damaged).map(drop),
-                FragmentKind::Docs => meta.open_docs(n, &damaged).map(drop),
+                FragmentKind::DocsPage => meta.open_page(n, &damaged).map(drop),
+                FragmentKind::Docs => unreachable!("pages list documents fragments"),
                 FragmentKind::Lists => meta.open_lists(n, &damaged).map(drop),
                 FragmentKind::Centroids => meta.open_centroids(n, &damaged).map(drop),
             }
@@ -400,7 +422,26 @@ fn damaged_missing_or_swapped_files_fail_the_query() {
         }
         for cut in [0, 7, 31, bytes.len() / 2, bytes.len() - 1] {
             assert!(meta.open(n, &bytes[..cut]).is_err());
-            assert!(meta.open_docs(n, &bytes[..cut]).is_err());
+            assert!(meta.open_page(n, &bytes[..cut]).is_err());
+        }
+    }
+    // And every documents fragment, through its page.
+    for page in built.pages(&meta) {
+        for (n, listed) in page.fragments() {
+            let bytes = built.file(listed);
+            let stride = (bytes.len() / 20).max(1);
+            for at in (0..bytes.len()).step_by(stride).chain([bytes.len() - 1]) {
+                let mut damaged = bytes.clone();
+                damaged[at] ^= 0x01;
+                let err = meta.open_docs(&page, n, &damaged).unwrap_err();
+                assert!(
+                    err.to_string().contains(&listed.file),
+                    "flip at {at}: {err}"
+                );
+            }
+            for cut in [0, 7, 31, bytes.len() / 2, bytes.len() - 1] {
+                assert!(meta.open_docs(&page, n, &bytes[..cut]).is_err());
+            }
         }
     }
 
@@ -415,13 +456,33 @@ fn damaged_missing_or_swapped_files_fail_the_query() {
         .rank(Field::Text, meta.bm25_params(), &tokens, &given, 10)
         .unwrap();
     let docs: Vec<u32> = best.iter().map(|h| h.doc).collect();
-    let holding = meta.needed_docs(&docs).unwrap();
+    let page_numbers = meta.needed_pages(&docs).unwrap();
+    assert!((1..=10).contains(&page_numbers.len()), "{page_numbers:?}");
+    let pages: Vec<DocsPage> = page_numbers
+        .iter()
+        .map(|&n| meta.open_page(n, &built.fragment_bytes(&meta, n)).unwrap())
+        .collect();
+    let given: Vec<&DocsPage> = pages.iter().collect();
+    let holding = meta.needed_docs(&given, &docs).unwrap();
     assert!((1..=10).contains(&holding.len()), "{holding:?}");
-    let bytes = built.fragment_bytes(&meta, holding[0]);
-    meta.open_docs(holding[0], &bytes).unwrap();
+    // A needed page left out: named.
+    assert_eq!(
+        meta.needed_docs(&given[1..], &docs).unwrap_err(),
+        FragmentError::Missing {
+            file: meta.fragments()[page_numbers[0]].file.clone()
+        }
+    );
+    let page = pages.iter().find(|p| p.fragment(holding[0]).is_some());
+    let page = page.unwrap();
+    let bytes = built.file(page.fragment(holding[0]).unwrap());
+    meta.open_docs(page, holding[0], &bytes).unwrap();
     assert!(
-        meta.open(holding[0], &bytes).is_err(),
+        meta.open(page.number(), &bytes).is_err(),
         "a documents fragment is no postings"
+    );
+    assert!(
+        meta.open_page(page.number(), &bytes).is_err(),
+        "a documents fragment is no page"
     );
 
     // Another fragment's bytes under this number: not the listed file.
@@ -462,9 +523,9 @@ fn relisted_flips_never_panic() {
         all.filter(move |(_, f)| f.kind == kind).take(3)
     };
     let picked: Vec<_> = some(FragmentKind::Postings)
-        .chain(some(FragmentKind::Docs))
+        .chain(some(FragmentKind::DocsPage))
         .collect();
-    assert_eq!(picked.len(), 6);
+    assert!(picked.len() >= 4, "{}", picked.len());
     for (n, listed) in picked {
         let bytes = built.fragment_bytes(&meta, n);
         let stride = (bytes.len() / 300).max(1);
@@ -485,12 +546,11 @@ fn relisted_flips_never_panic() {
                         let _ = meta.rank(field, meta.bm25_params(), &tokens, &[&f], 10);
                     }
                 }),
-                FragmentKind::Docs => meta.open_docs(n, &damaged).map(|f| {
-                    for doc in f.docs() {
-                        let _ = (f.id(doc), f.title(doc), f.source(doc), f.article(doc));
-                        let _ = (f.explicit_refs(doc), f.implicit_refs(doc));
-                    }
+                FragmentKind::DocsPage => meta.open_page(n, &damaged).map(|p| {
+                    let docs: Vec<u32> = (0..meta.n_docs() as u32).collect();
+                    let _ = meta.needed_docs(&[&p], &docs);
                 }),
+                FragmentKind::Docs => unreachable!("pages list documents fragments"),
                 // The sample has no vectors; core's lists tests flip these.
                 FragmentKind::Lists => meta.open_lists(n, &damaged).map(drop),
                 FragmentKind::Centroids => meta.open_centroids(n, &damaged).map(drop),
@@ -499,6 +559,40 @@ fn relisted_flips_never_panic() {
                 let message = e.to_string();
                 assert!(message.contains(&file), "{message}");
                 // Relisted: refused by the checks behind the hash.
+                assert!(!message.contains("is not the file"), "{message}");
+                inconsistent += usize::from(message.contains("is inconsistent"));
+                refused += 1;
+            }
+        }
+    }
+    // Documents fragments: relisted in their page, the page in the meta.
+    let pages = built.pages(&meta);
+    for (n, listed) in pages.iter().flat_map(|p| p.fragments()).take(3) {
+        let page = pages.iter().find(|p| p.fragment(n).is_some()).unwrap();
+        let at_in_page = page.fragments().position(|(m, _)| m == n).unwrap();
+        let page_bytes = built.fragment_bytes(&meta, page.number());
+        let bytes = built.file(listed);
+        let stride = (bytes.len() / 300).max(1);
+        for at in (32..bytes.len()).step_by(stride) {
+            let mut damaged = bytes.clone();
+            damaged[at] ^= 0x41;
+            reseal(&mut damaged);
+            let mut page_relisted = page_bytes.clone();
+            relist_in_page(&mut page_relisted, at_in_page, &damaged).unwrap();
+            let mut relisted = built.meta.clone();
+            relist(&mut relisted, page.number(), &page_relisted).unwrap();
+            let meta = Meta::load(&relisted).unwrap();
+            let page = meta.open_page(page.number(), &page_relisted).unwrap();
+            let file = page.fragment(n).unwrap().file.clone();
+            let result = meta.open_docs(&page, n, &damaged).map(|f| {
+                for doc in f.docs() {
+                    let _ = (f.id(doc), f.title(doc), f.source(doc), f.article(doc));
+                    let _ = (f.explicit_refs(doc), f.implicit_refs(doc));
+                }
+            });
+            if let Err(e) = result {
+                let message = e.to_string();
+                assert!(message.contains(&file), "{message}");
                 assert!(!message.contains("is not the file"), "{message}");
                 inconsistent += usize::from(message.contains("is inconsistent"));
                 refused += 1;
@@ -540,7 +634,7 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
     assert_eq!(frag["notes"], blob_entry["notes"]);
     assert_eq!(frag["docs"], blob_entry["docs"]);
     assert_eq!(frag["bytes"], built.meta.len() as u64);
-    assert_eq!(frag["fragments"], meta.fragments().len() as u64);
+    assert_eq!(frag["fragments"], meta.n_fragments() as u64);
     assert_eq!(
         frag["content_hash"],
         format!("{:032x}", meta.content_hash()).as_str()
@@ -559,4 +653,97 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let file = victim.file_name().unwrap().to_string_lossy();
     assert!(stderr.contains(file.as_ref()), "{stderr}");
+}
+
+/// `search --fragments` and `plan` read the shown documents through their
+/// directory pages: the ids and scores are the blob's; a damaged page or
+/// documents fragment fails them naming the file, and a meta of the
+/// previous format says to cut the pool again.
+#[test]
+fn the_cli_reads_documents_through_pages_and_names_a_damaged_one() {
+    let built = build("stard", "stard", 65536);
+    let blob = built.frag_dir.parent().unwrap().join("pool.blob");
+    let query = "交通事故";
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_nomos"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let search = |dir: &Path| run(&["search", "--fragments", dir.to_str().unwrap(), query]);
+    let plan = |dir: &Path| run(&["plan", dir.to_str().unwrap(), query]);
+    let from_blob = nomos(&["search", "--index", blob.to_str().unwrap(), query]);
+    assert!(from_blob.lines().count() == 10, "{from_blob}");
+    let out = search(&built.frag_dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), from_blob);
+    let planned = nomos(&["plan", built.frag_dir.to_str().unwrap(), query]);
+    let line: serde_json::Value = serde_json::from_str(planned.lines().nth(1).unwrap()).unwrap();
+    assert!(line["pages"].as_u64().unwrap() >= 1, "{planned}");
+    assert!(line["docs"].as_u64().unwrap() >= 1, "{planned}");
+
+    // The top hit's page and documents fragment.
+    let meta = Meta::load(&built.meta).unwrap();
+    let tokens = meta.analyzer().tokens(query);
+    let opened: Vec<TermFragment> = meta
+        .needed(Field::Text, &tokens)
+        .unwrap()
+        .into_iter()
+        .map(|n| meta.open(n, &built.fragment_bytes(&meta, n)).unwrap())
+        .collect();
+    let given: Vec<&TermFragment> = opened.iter().collect();
+    let top = meta
+        .rank(Field::Text, meta.bm25_params(), &tokens, &given, 1)
+        .unwrap()[0]
+        .doc;
+    let page_number = meta.needed_pages(&[top]).unwrap()[0];
+    let page = meta
+        .open_page(page_number, &built.fragment_bytes(&meta, page_number))
+        .unwrap();
+    let docs_number = meta.needed_docs(&[&page], &[top]).unwrap()[0];
+    let victims = [
+        meta.fragments()[page_number].file.clone(),
+        page.fragment(docs_number).unwrap().file.clone(),
+    ];
+    let copy = || {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, bytes) in files(&built.frag_dir) {
+            std::fs::write(dir.path().join(name), bytes).unwrap();
+        }
+        dir
+    };
+    for victim in &victims {
+        let dir = copy();
+        let path = dir.path().join(victim);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, bytes).unwrap();
+        let (searched, planned) = (search(dir.path()), plan(dir.path()));
+        assert!(searched.stdout.is_empty(), "no ranking printed");
+        for out in [searched, planned] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{stderr}");
+            assert!(stderr.contains(victim.as_str()), "{victim}: {stderr}");
+        }
+    }
+
+    // A meta of fragment format version 2.
+    let dir = copy();
+    let mut old = built.meta.clone();
+    old[8..12].copy_from_slice(&2u32.to_le_bytes());
+    reseal(&mut old);
+    std::fs::write(dir.path().join("meta"), old).unwrap();
+    for out in [search(dir.path()), plan(dir.path())] {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{stderr}");
+        assert!(
+            stderr.contains("fragment format version 2") && stderr.contains("cut the pool again"),
+            "{stderr}"
+        );
+    }
 }

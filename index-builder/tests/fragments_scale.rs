@@ -91,11 +91,7 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
     let mut blob = Blob::load(&std::fs::read(&blob_path).unwrap()).unwrap();
     let meta = Meta::load(&std::fs::read(frag_dir.join("meta")).unwrap()).unwrap();
     assert_eq!(meta.n_docs(), DOCS);
-    assert!(
-        meta.fragments().len() > 500,
-        "{} fragments",
-        meta.fragments().len()
-    );
+    assert!(meta.n_fragments() > 500, "{} fragments", meta.n_fragments());
     let queries: Vec<Vec<String>> = (0..)
         .filter_map(|i: usize| {
             let long = i >= SHORT_QUERIES;
@@ -153,14 +149,28 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
     }
     assert!(fetched >= queries.len(), "every query needs a fragment");
 
-    // A damaged fragment, postings or documents, is refused by name.
-    for kind in [FragmentKind::Postings, FragmentKind::Docs] {
-        let n = meta
-            .fragments()
-            .iter()
-            .position(|f| f.kind == kind)
-            .unwrap();
-        let mut bytes = read(n);
+    // A damaged fragment, postings, page or documents, is refused by name.
+    let page_number = meta
+        .fragments()
+        .iter()
+        .position(|f| f.kind == FragmentKind::DocsPage)
+        .unwrap();
+    let page = meta.open_page(page_number, &read(page_number)).unwrap();
+    let (docs_number, docs_listed) = page.fragments().next().unwrap();
+    for kind in [
+        FragmentKind::Postings,
+        FragmentKind::DocsPage,
+        FragmentKind::Docs,
+    ] {
+        let (n, file) = match kind {
+            FragmentKind::Docs => (docs_number, docs_listed.file.clone()),
+            kind => {
+                let n = meta.fragments().iter().position(|f| f.kind == kind);
+                let n = n.unwrap();
+                (n, meta.fragments()[n].file.clone())
+            }
+        };
+        let mut bytes = std::fs::read(frag_dir.join(&file)).unwrap();
         let at = bytes.len() / 2;
         bytes[at] ^= 0x01;
         for damaged in [bytes.clone(), {
@@ -169,12 +179,13 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
         }] {
             let err = match kind {
                 FragmentKind::Postings => meta.open(n, &damaged).map(drop),
-                FragmentKind::Docs => meta.open_docs(n, &damaged).map(drop),
+                FragmentKind::DocsPage => meta.open_page(n, &damaged).map(drop),
+                FragmentKind::Docs => meta.open_docs(&page, n, &damaged).map(drop),
                 FragmentKind::Lists | FragmentKind::Centroids => unreachable!("no vectors"),
             }
             .expect_err("a damaged fragment opened");
             match err {
-                FragmentError::Fragment { file, .. } => assert_eq!(file, meta.fragments()[n].file),
+                FragmentError::Fragment { file: named, .. } => assert_eq!(named, file),
                 other => panic!("{other}"),
             }
         }

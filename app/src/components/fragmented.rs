@@ -301,7 +301,7 @@ fn FragArticle(store: FragStore) -> impl IntoView {
 fn OfflinePrefetch(store: FragStore) -> impl IntoView {
     let pool = store.pool.get_value();
     let total = pool.total_bytes();
-    let count = pool.meta().fragments().len();
+    let count = pool.meta().n_fragments();
     move || match store.offline.get() {
         OfflineStatus::Idle => view! {
             <button

@@ -5,6 +5,7 @@
 //! meta      NOMOSMET  FMET  MetaSection     what every query needs
 //! fragment  NOMOSFRG  FPST  PostingsSection a range of one field's terms
 //! fragment  NOMOSFRG  FDOC  DocsSection     a range of documents
+//! fragment  NOMOSFRG  FDIR  DocsPageSection a run of documents fragments' hashes
 //! fragment  NOMOSFRG  FVEC  ListsSection    a range of inverted lists
 //! fragment  NOMOSFRG  FCEN  CentroidsSection the inverted lists' centroids
 //! ```
@@ -13,6 +14,10 @@
 //! (the meta no longer grows with the vocabulary), named the meta's hash
 //! for the fragments it lists, and added the dense directory
 //! (`MetaSection::dense`), the lists fragments and the centroids fragment.
+//! Version 3 moved the documents fragments' hashes, lengths and first
+//! documents out of the meta into directory pages (`FDIR`), which the
+//! meta lists: at 10⁶ chunks their 8,328 hashes were most of the meta's
+//! 242 KB, and a query needs the entries of its shown documents only.
 //!
 //! A fragment's file name is the lower-case hex xxh3-128 of all its bytes
 //! plus `.frag`, and the meta lists each fragment's hash and length, so a
@@ -24,7 +29,7 @@ use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
-pub const FRAGMENT_VERSION: u32 = 2;
+pub const FRAGMENT_VERSION: u32 = 3;
 /// The first eight bytes of a meta file.
 pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
 /// The first eight bytes of a fragment file.
@@ -35,6 +40,8 @@ pub const META_TAG: [u8; 4] = *b"FMET";
 pub const POSTINGS_TAG: [u8; 4] = *b"FPST";
 /// A documents fragment's one section.
 pub const DOCS_TAG: [u8; 4] = *b"FDOC";
+/// A directory page's one section.
+pub const DOCS_PAGE_TAG: [u8; 4] = *b"FDIR";
 /// A lists fragment's one section.
 pub const LISTS_TAG: [u8; 4] = *b"FVEC";
 /// The centroids fragment's one section.
@@ -82,7 +89,8 @@ pub struct MetaSection {
     /// What the pool is, as a blob's header says (so `nomos manifest` can
     /// list the pool without a blob).
     pub info: PoolInfo,
-    /// xxh3-128 over the fragments' hashes in number order: the pool's
+    /// xxh3-128 over the listed fragments' hashes in number order (the
+    /// pages' cover the documents fragments'): the pool's
     /// identity, the same whether cut from a blob or by the builder.
     pub content_hash: u128,
     /// Documents in the pool.
@@ -91,15 +99,46 @@ pub struct MetaSection {
     pub fields: Vec<FieldMeta>,
     /// Distinct source names (the blob's order); documents index them.
     pub sources: StrTable,
-    /// The first document of each documents fragment, ascending from 0.
-    pub doc_starts: Vec<u32>,
-    /// The fragment number of each document range.
-    pub doc_fragments: Vec<u32>,
-    /// Every fragment, by number.
+    /// Where the documents fragments are listed.
+    pub docs: DocsMeta,
+    /// Every fragment but the documents fragments (their pages list
+    /// them), by number.
     pub fragments: Vec<FragmentEntry>,
     /// The document vectors' inverted lists, when the pool has vectors
     /// and was cut with them.
     pub dense: Option<DenseMeta>,
+}
+
+/// The documents fragments' directory, in pages: the documents fragments
+/// are numbered after the fragments the meta lists, in document order, and
+/// page `p` lists `per_page` of them from the `p × per_page`-th (the last
+/// page fewer). A query fetches the pages of the documents it shows, then
+/// their fragments; the meta keeps a page's first document and its entry.
+#[derive(Archive, Serialize, Debug)]
+pub struct DocsMeta {
+    /// Documents fragments in the pool.
+    pub n_fragments: u32,
+    /// Documents fragments per page.
+    pub per_page: u32,
+    /// The documents fragments' bytes together (what making the pool
+    /// available offline fetches besides the fragments the meta lists).
+    pub bytes: u64,
+    /// The first document of each page, ascending from 0.
+    pub page_starts: Vec<u32>,
+    /// The fragment number of each page.
+    pub pages: Vec<u32>,
+}
+
+/// A run of consecutive documents fragments as a directory page lists
+/// them.
+#[derive(Archive, Serialize, Debug)]
+pub struct DocsPageSection {
+    /// The position of the run's first documents fragment among them.
+    pub first_fragment: u32,
+    /// The first document of each, ascending.
+    pub first_docs: Vec<u32>,
+    /// Each one's hash and length.
+    pub fragments: Vec<FragmentEntry>,
 }
 
 /// What a dense query needs before it fetches lists: the model, where the

@@ -5,8 +5,8 @@ use rkyv::util::AlignedVec;
 use xxhash_rust::xxh3::xxh3_128;
 
 use super::format::{
-    fragment_file, ArchivedDenseMeta, ArchivedMetaSection, PoolInfo, FRAGMENT_MAGIC,
-    FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    fragment_file, ArchivedDenseMeta, ArchivedDocsMeta, ArchivedMetaSection, PoolInfo,
+    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
 };
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
@@ -25,12 +25,37 @@ pub struct Meta {
     pub(super) n_docs: u32,
     pub(super) fields: Vec<FieldDirectory>,
     pub(super) sources: Vec<String>,
-    /// The first document of each documents fragment, ascending from 0.
-    pub(super) doc_starts: Vec<u32>,
-    pub(super) doc_fragments: Vec<usize>,
+    /// Where the documents fragments are listed.
+    pub(super) docs: DocsDirectory,
+    /// The fragments the meta lists (all but the documents fragments).
     pub(super) fragments: Vec<FragmentRef>,
     /// The vectors' inverted lists, if the pool was cut with them.
     pub(super) dense: Option<DenseDirectory>,
+}
+
+/// The meta's directory of documents fragments, checked (see
+/// `format::DocsMeta`).
+#[derive(Debug, Clone)]
+pub(super) struct DocsDirectory {
+    pub n_fragments: usize,
+    pub per_page: usize,
+    pub bytes: u64,
+    /// The first document of each page, ascending from 0.
+    pub page_starts: Vec<u32>,
+    /// The fragment number of each page.
+    pub pages: Vec<usize>,
+}
+
+impl DocsDirectory {
+    /// The position of the page listing the fragment of document `doc`.
+    pub fn page_of(&self, doc: u32) -> usize {
+        self.page_starts.partition_point(|&s| s <= doc) - 1
+    }
+
+    /// How many documents fragments page `p` lists.
+    pub fn page_len(&self, p: usize) -> usize {
+        self.per_page.min(self.n_fragments - p * self.per_page)
+    }
 }
 
 /// The meta's dense part, checked (see `format::DenseMeta`).
@@ -91,8 +116,13 @@ impl Meta {
     /// fragments it alone lists).
     pub fn load(bytes: &[u8]) -> Result<Meta, FragmentError> {
         let bad = |msg: String| FragmentError::Meta(BlobError::invalid(SECTION, msg));
-        let table =
-            frame::parse_as(META_MAGIC, bytes, FRAGMENT_VERSION).map_err(FragmentError::Meta)?;
+        let table = frame::parse_as(META_MAGIC, bytes, FRAGMENT_VERSION).map_err(|e| match e {
+            BlobError::UnsupportedVersion { found, supported } => bad(format!(
+                "it is fragment format version {found}, this build reads version {supported}; \
+                 cut the pool again (`nomos build --split` or `nomos fragment`)"
+            )),
+            e => FragmentError::Meta(e),
+        })?;
         if table.len() != 1 || table[0].tag != META_TAG {
             return Err(bad("not one FMET section".into()));
         }
@@ -163,23 +193,13 @@ impl Meta {
         m.sources
             .validate(SECTION, "sources", None)
             .map_err(FragmentError::Meta)?;
-        let doc_starts: Vec<u32> = m.doc_starts.iter().map(|d| d.to_native()).collect();
-        if doc_starts.first() != Some(&0)
-            || doc_starts.windows(2).any(|w| w[0] >= w[1])
-            || doc_starts.last().is_some_and(|&d| d >= n_docs)
-            || doc_starts.len() != m.doc_fragments.len()
-        {
-            return Err(bad("document ranges do not tile the documents".into()));
-        }
-        let mut doc_fragments = Vec::with_capacity(doc_starts.len());
-        for n in m.doc_fragments.iter() {
-            let n = n.to_native() as usize;
+        let docs = docs_directory(&m.docs, n_docs).map_err(bad)?;
+        for &n in &docs.pages {
             match listed.get_mut(n) {
                 Some(seen @ false) => *seen = true,
                 _ => return Err(bad(format!("fragment number {n} out of range or reused"))),
             }
-            doc_fragments.push(n);
-            fragments[n].kind = FragmentKind::Docs;
+            fragments[n].kind = FragmentKind::DocsPage;
         }
         let dense = match m.dense.as_ref() {
             None => None,
@@ -209,8 +229,7 @@ impl Meta {
             n_docs,
             fields,
             sources: m.sources.iter().map(str::to_owned).collect(),
-            doc_starts,
-            doc_fragments,
+            docs,
             fragments,
             dense,
         })
@@ -243,9 +262,28 @@ impl Meta {
         self.n_docs as usize
     }
 
-    /// Every fragment, by number.
+    /// The fragments the meta lists, by number: every kind but the
+    /// documents fragments, which directory pages list (numbered from
+    /// this slice's length on; see [`Self::open_page`]).
     pub fn fragments(&self) -> &[FragmentRef] {
         &self.fragments
+    }
+
+    /// Fragments in the pool, the documents fragments included.
+    pub fn n_fragments(&self) -> usize {
+        self.fragments.len() + self.docs.n_fragments
+    }
+
+    /// Every fragment's bytes together, the documents fragments included:
+    /// what making the pool available offline fetches.
+    pub fn fragment_bytes(&self) -> u64 {
+        self.fragments.iter().map(|f| f.len).sum::<u64>() + self.docs.bytes
+    }
+
+    /// The documents fragments' bytes together, as the meta says (their
+    /// pages list each one's).
+    pub fn docs_bytes(&self) -> u64 {
+        self.docs.bytes
     }
 
     /// The fields with postings.
@@ -272,25 +310,6 @@ impl Meta {
         Ok(needed)
     }
 
-    /// The numbers of the documents fragments that hold `docs` (a result
-    /// list's documents, say), ascending and each once.
-    pub fn needed_docs(&self, docs: &[u32]) -> Result<Vec<usize>, FragmentError> {
-        let mut needed = Vec::with_capacity(docs.len());
-        for &doc in docs {
-            if doc >= self.n_docs {
-                return Err(FragmentError::Input(format!(
-                    "document {doc} is not in the pool's {} documents",
-                    self.n_docs
-                )));
-            }
-            let range = self.doc_starts.partition_point(|&start| start <= doc) - 1;
-            needed.push(self.doc_fragments[range]);
-        }
-        needed.sort_unstable();
-        needed.dedup();
-        Ok(needed)
-    }
-
     /// The section of fragment `number` once `bytes` passed the frame's
     /// checks (magic, version, length, checksum), are the file the meta
     /// lists (length and hash), and hold one section tagged `tag`.
@@ -303,34 +322,12 @@ impl Meta {
         let listed = self.fragments.get(number).ok_or_else(|| {
             FragmentError::Input(format!("the meta lists no fragment number {number}"))
         })?;
-        let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
-            .map_err(|e| self.refused(number, format!("is damaged: {e}")))?;
-        if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
-            return Err(self.refused(
-                number,
-                "is not the file the meta lists (another version of the pool?)".into(),
-            ));
-        }
-        if table.len() != 1 || table[0].tag != tag {
-            return Err(self.refused(
-                number,
-                format!(
-                    "does not hold one {} section",
-                    String::from_utf8_lossy(&tag)
-                ),
-            ));
-        }
-        Ok(aligned(
-            &bytes[table[0].offset..table[0].offset + table[0].len],
-        ))
+        checked_as(listed, bytes, tag)
     }
 
     /// The error about fragment `number` (listed: see [`Self::checked`]).
     pub(super) fn refused(&self, number: usize, problem: String) -> FragmentError {
-        FragmentError::Fragment {
-            file: self.fragments[number].file.clone(),
-            problem,
-        }
+        refused(&self.fragments[number], problem)
     }
 
     pub(super) fn directory(&self, field: Field) -> Result<&FieldDirectory, FragmentError> {
@@ -339,6 +336,82 @@ impl Meta {
             .find(|d| d.field == field)
             .ok_or_else(|| FragmentError::Input(format!("the pool has no {} field", field.name())))
     }
+}
+
+/// The section of the fragment `listed` once `bytes` passed the frame's
+/// checks (magic, version, length, checksum), are that file (length and
+/// hash), and hold one section tagged `tag`.
+pub(super) fn checked_as(
+    listed: &FragmentRef,
+    bytes: &[u8],
+    tag: [u8; 4],
+) -> Result<AlignedVec<16>, FragmentError> {
+    let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
+        .map_err(|e| refused(listed, format!("is damaged: {e}")))?;
+    if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
+        return Err(refused(
+            listed,
+            "is not the file the meta lists (another version of the pool?)".into(),
+        ));
+    }
+    if table.len() != 1 || table[0].tag != tag {
+        return Err(refused(
+            listed,
+            format!(
+                "does not hold one {} section",
+                String::from_utf8_lossy(&tag)
+            ),
+        ));
+    }
+    Ok(aligned(
+        &bytes[table[0].offset..table[0].offset + table[0].len],
+    ))
+}
+
+/// The error about the fragment `listed`.
+pub(super) fn refused(listed: &FragmentRef, problem: String) -> FragmentError {
+    FragmentError::Fragment {
+        file: listed.file.clone(),
+        problem,
+    }
+}
+
+/// Checks the meta's documents directory: at least one documents
+/// fragment, pages of at least one, as many pages as those need, their
+/// first documents ascending from 0, and each page spanning at least a
+/// document per fragment it lists. Fragment numbers are checked by the
+/// caller.
+fn docs_directory(d: &ArchivedDocsMeta, n_docs: u32) -> Result<DocsDirectory, String> {
+    let n_fragments = d.n_fragments.to_native() as usize;
+    let per_page = d.per_page.to_native() as usize;
+    if n_fragments == 0 || per_page == 0 || n_fragments > n_docs as usize {
+        return Err(format!(
+            "{n_fragments} documents fragments of {n_docs} documents in pages of {per_page}"
+        ));
+    }
+    let page_starts: Vec<u32> = d.page_starts.iter().map(|s| s.to_native()).collect();
+    let pages: Vec<usize> = d.pages.iter().map(|n| n.to_native() as usize).collect();
+    let dir = DocsDirectory {
+        n_fragments,
+        per_page,
+        bytes: d.bytes.to_native(),
+        page_starts,
+        pages,
+    };
+    let starts = &dir.page_starts;
+    let ends = starts.iter().skip(1).copied().chain([n_docs]);
+    if dir.pages.len() != n_fragments.div_ceil(per_page)
+        || starts.len() != dir.pages.len()
+        || starts.first() != Some(&0)
+        || starts
+            .iter()
+            .zip(ends)
+            .enumerate()
+            .any(|(p, (&s, e))| e <= s || ((e - s) as usize) < dir.page_len(p))
+    {
+        return Err("directory pages do not tile the documents".into());
+    }
+    Ok(dir)
 }
 
 /// Checks the meta's dense part: a dimension, at least one list, and

@@ -15,17 +15,20 @@
 //! needs: the analyzer, the BM25 defaults, the document count, per field
 //! the total length, the vocabulary's size
 //! and okapi's sum of log ratios (for the epsilon floor), the first term
-//! of each postings fragment, the first document of each documents
-//! fragment, and every fragment's hash and length.
+//! of each postings fragment, the first document of each page of the
+//! documents directory, and the hash and length of every fragment but the
+//! documents fragments, which those pages list (so the meta stays small
+//! however many documents the pool holds).
 //!
 //! Reading is I/O-free, like the rest of the crate: [`Meta::load`] checks
 //! the meta file's bytes, [`Meta::needed`] says which fragments a query's
 //! tokens need (a caller fetches them, in parallel), [`Meta::open`] checks
 //! each fragment against the meta, and [`Meta::rank`] ranks over them,
 //! equal to the bit to ranking the blob with
-//! [`crate::search::Bm25Scorer`]; [`Meta::needed_docs`] and
-//! [`Meta::open_docs`] give a result list's ids, titles, text and
-//! references. A damaged, missing or foreign fragment fails with a
+//! [`crate::search::Bm25Scorer`]; [`Meta::needed_pages`] and
+//! [`Meta::open_page`] give the directory pages of a result list's
+//! documents, then [`Meta::needed_docs`] and [`Meta::open_docs`] their
+//! ids, titles, text and references. A damaged, missing or foreign fragment fails with a
 //! [`FragmentError`] naming the file; it never yields a ranking.
 //!
 //! Dense retrieval over fragments ([`fragment_with_lists`]): the meta
@@ -45,6 +48,9 @@ mod lists;
 #[cfg(test)]
 mod lists_tests;
 mod meta;
+mod pages;
+#[cfg(test)]
+mod pages_tests;
 mod parts;
 mod rank_method;
 mod read_docs;
@@ -57,10 +63,11 @@ mod write_lists;
 pub use error::FragmentError;
 pub use lists::{Centroids, ListsFragment};
 pub use meta::Meta;
+pub use pages::DocsPage;
 pub use rank_method::Fetched;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
-pub use relist::relist;
+pub use relist::{relist, relist_in_page};
 pub use write::{fragment, fragment_with_lists, split, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.
@@ -70,6 +77,9 @@ pub enum FragmentKind {
     Postings,
     /// A range of documents ([`Meta::open_docs`]).
     Docs,
+    /// A directory page: a run of documents fragments' hashes, lengths
+    /// and first documents ([`Meta::open_page`]).
+    DocsPage,
     /// A range of inverted lists of the vectors ([`Meta::open_lists`]).
     Lists,
     /// The lists' centroids ([`Meta::open_centroids`]).

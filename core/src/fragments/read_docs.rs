@@ -6,7 +6,8 @@ use std::ops::Range;
 use rkyv::util::AlignedVec;
 
 use super::format::{ArchivedDocsSection, DOCS_TAG};
-use super::meta::Meta;
+use super::meta::{checked_as, refused, Meta};
+use super::pages::DocsPage;
 use super::FragmentError;
 use crate::blob::format::{ArchivedCsr, ArchivedTextSection};
 use crate::blob::{access, ArticleText, BlobError};
@@ -26,24 +27,26 @@ pub struct DocFragment {
 }
 
 impl Meta {
-    /// Checks `bytes` as documents fragment `number`: its frame, that it is
-    /// the file the meta lists, its archive, and its contents (the range
-    /// the meta gives it, sources, the text blocks as a blob's are checked,
-    /// every block inflated, and the references).
-    pub fn open_docs(&self, number: usize, bytes: &[u8]) -> Result<DocFragment, FragmentError> {
-        let section = self.checked(number, bytes, DOCS_TAG)?;
-        let inconsistent = |e: String| self.refused(number, format!("is inconsistent: {e}"));
+    /// Checks `bytes` as documents fragment `number`, which `page` lists:
+    /// its frame, that it is the file the page lists, its archive, and its
+    /// contents (the range the page gives it, sources, the text blocks as
+    /// a blob's are checked, every block inflated, and the references).
+    pub fn open_docs(
+        &self,
+        page: &DocsPage,
+        number: usize,
+        bytes: &[u8],
+    ) -> Result<DocFragment, FragmentError> {
+        let (Some(listed), Some(range)) = (page.fragment(number), page.docs_of(number)) else {
+            return Err(FragmentError::Input(format!(
+                "directory page {} lists no documents fragment number {number}",
+                page.number()
+            )));
+        };
+        let section = checked_as(listed, bytes, DOCS_TAG)?;
+        let inconsistent = |e: String| refused(listed, format!("is inconsistent: {e}"));
         let d: &ArchivedDocsSection =
             access(&section, "documents").map_err(|e| inconsistent(e.to_string()))?;
-        let range = self
-            .doc_fragments
-            .iter()
-            .position(|&n| n == number)
-            .map(|at| {
-                let end = self.doc_starts.get(at + 1).copied().unwrap_or(self.n_docs);
-                self.doc_starts[at]..end
-            })
-            .ok_or_else(|| inconsistent("the meta lists it for no documents".into()))?;
         if d.first_doc.to_native() != range.start {
             return Err(inconsistent(format!(
                 "it starts at document {}, the meta says {}",

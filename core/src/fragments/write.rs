@@ -6,11 +6,11 @@
 use xxhash_rust::xxh3::{xxh3_128, Xxh3};
 
 use super::format::{
-    fragment_file, FieldMeta, FieldTag, FragmentEntry, MetaSection, PoolInfo, PostingsSection,
-    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
+    fragment_file, DocsMeta, FieldMeta, FieldTag, FragmentEntry, MetaSection, PoolInfo,
+    PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
-use super::write_docs::docs_files;
+use super::write_docs::{docs_files, docs_pages, DOCS_PER_PAGE};
 use super::write_lists::lists_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable};
@@ -28,7 +28,8 @@ pub const MIN_FRAGMENT_BYTES: usize = 4096;
 pub struct Fragmented {
     /// The meta file's bytes.
     pub meta: Vec<u8>,
-    /// Each fragment, in number order, with its bytes.
+    /// Each fragment, in number order (those the meta lists, then the
+    /// documents fragments), with its bytes.
     pub fragments: Vec<(FragmentRef, Vec<u8>)>,
 }
 
@@ -65,7 +66,24 @@ pub fn fragment_with_lists(
         }
     };
     let docs = BlobDocs::new(blob);
-    cut(&Parts::of_blob(blob, &docs)?, max_bytes, lists)
+    cut(
+        &Parts::of_blob(blob, &docs)?,
+        max_bytes,
+        lists,
+        DOCS_PER_PAGE,
+    )
+}
+
+/// [`fragment`] with `per_page` documents fragments a directory page, so
+/// that tests reach several pages with a small pool.
+#[cfg(test)]
+pub(super) fn fragment_paged(
+    blob: &Blob,
+    max_bytes: usize,
+    per_page: usize,
+) -> Result<Fragmented, FragmentError> {
+    let docs = BlobDocs::new(blob);
+    cut(&Parts::of_blob(blob, &docs)?, max_bytes, None, per_page)
 }
 
 /// A pool's text vectors and the inverted lists over them, for [`cut`].
@@ -93,7 +111,12 @@ pub fn split(
         ..EncodeReport::default()
     };
     Ok((
-        cut(&Parts::of_input(input, &docs), max_bytes, None)?,
+        cut(
+            &Parts::of_input(input, &docs),
+            max_bytes,
+            None,
+            DOCS_PER_PAGE,
+        )?,
         report,
     ))
 }
@@ -102,6 +125,7 @@ fn cut(
     pool: &Parts<'_>,
     max_bytes: usize,
     lists: Option<Lists<'_>>,
+    per_page: usize,
 ) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
         return Err(FragmentError::Input(format!(
@@ -143,12 +167,18 @@ fn cut(
             fragments: numbers,
         });
     }
-    let mut doc_starts = Vec::new();
-    let mut doc_fragments = Vec::new();
-    for (first_doc, bytes) in docs_files(pool, max_bytes)? {
-        doc_starts.push(first_doc);
-        doc_fragments.push(count(fragments.len())?);
-        fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
+    let docs_files = docs_files(pool, max_bytes)?;
+    let mut docs = DocsMeta {
+        n_fragments: count(docs_files.len())?,
+        per_page: count(per_page)?,
+        bytes: docs_files.iter().map(|(_, b)| b.len() as u64).sum(),
+        page_starts: Vec::new(),
+        pages: Vec::new(),
+    };
+    for (first_doc, bytes) in docs_pages(&docs_files, per_page)? {
+        docs.page_starts.push(first_doc);
+        docs.pages.push(count(fragments.len())?);
+        fragments.push((listed(FragmentKind::DocsPage, &bytes), bytes));
     }
     let dense = match lists {
         None => None,
@@ -163,9 +193,21 @@ fn cut(
             Some(dense)
         }
     };
+    // The meta lists these; the pages list the documents fragments,
+    // numbered after them.
+    let listed_fragments: Vec<FragmentEntry> = fragments
+        .iter()
+        .map(|(f, _)| FragmentEntry {
+            hash: f.hash,
+            len: f.len,
+        })
+        .collect();
     let mut pool_hash = Xxh3::new();
-    for (f, _) in &fragments {
+    for f in &listed_fragments {
         pool_hash.update(&f.hash.to_le_bytes());
+    }
+    for (_, bytes) in docs_files {
+        fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
     let meta = MetaSection {
         analyzer: pool.analyzer.to_owned(),
@@ -179,15 +221,8 @@ fn cut(
         n_docs: count(pool.n_docs)?,
         fields,
         sources: StrTable::build(pool.sources.iter().copied()).map_err(input)?,
-        doc_starts,
-        doc_fragments,
-        fragments: fragments
-            .iter()
-            .map(|(f, _)| FragmentEntry {
-                hash: f.hash,
-                len: f.len,
-            })
-            .collect(),
+        docs,
+        fragments: listed_fragments,
         dense,
     };
     let meta = archive(&meta).map_err(input)?;

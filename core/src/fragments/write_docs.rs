@@ -2,7 +2,12 @@
 //! blocks per fragment, with those documents' ids, titles,
 //! sources and cross-references.
 
-use super::format::{DocsSection, DOCS_TAG, FRAGMENT_MAGIC, FRAGMENT_VERSION};
+use xxhash_rust::xxh3::xxh3_128;
+
+use super::format::{
+    DocsPageSection, DocsSection, FragmentEntry, DOCS_PAGE_TAG, DOCS_TAG, FRAGMENT_MAGIC,
+    FRAGMENT_VERSION,
+};
 use super::parts::{Documents, Parts};
 use super::FragmentError;
 use crate::blob::format::{Csr, StrTable, TextSection};
@@ -47,6 +52,46 @@ pub(super) fn docs_files(
         first_block = end_block;
     }
     Ok(files)
+}
+
+/// Documents fragments a directory page lists. A query fetches the page
+/// of each result it shows, so a page costs it about 25 bytes (brotli) per
+/// entry and the meta about 30 per page: see ARCHITECTURE.md, "Fragmented
+/// pools", for the measurements that chose 32.
+pub(super) const DOCS_PER_PAGE: usize = 32;
+
+/// The directory pages of `docs` (documents fragments as
+/// [`docs_files`] makes them), `per_page` entries each: (first document,
+/// file bytes).
+pub(super) fn docs_pages(
+    docs: &[(u32, Vec<u8>)],
+    per_page: usize,
+) -> Result<Vec<(u32, Vec<u8>)>, FragmentError> {
+    let input = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
+    let mut pages = Vec::new();
+    for (p, run) in docs.chunks(per_page).enumerate() {
+        let section = DocsPageSection {
+            first_fragment: u32::try_from(p * per_page)
+                .map_err(|_| FragmentError::Input("too many documents fragments".into()))?,
+            first_docs: run.iter().map(|(first, _)| *first).collect(),
+            fragments: run
+                .iter()
+                .map(|(_, bytes)| FragmentEntry {
+                    hash: xxh3_128(bytes),
+                    len: bytes.len() as u64,
+                })
+                .collect(),
+        };
+        let section = archive(&section).map_err(input)?;
+        let bytes = frame::assemble_as(
+            FRAGMENT_MAGIC,
+            FRAGMENT_VERSION,
+            &[(DOCS_PAGE_TAG, 0, &section)],
+        )
+        .map_err(input)?;
+        pages.push((run[0].0, bytes));
+    }
+    Ok(pages)
 }
 
 /// About a text block's bytes in a fragment: its deflated text, and its

@@ -117,8 +117,8 @@ pub fn run(args: BuildArgs) -> Result<()> {
         summary.push(format!(
             "{} ({} fragments, {} bytes; meta {} bytes)",
             dir.display(),
-            listed.fragments().len(),
-            listed.fragments().iter().map(|f| f.len).sum::<u64>(),
+            listed.n_fragments(),
+            listed.fragment_bytes(),
             made.meta.len()
         ));
     }

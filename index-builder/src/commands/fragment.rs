@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use nomos_core::blob::Field;
 use nomos_core::dense::Ivf;
-use nomos_core::fragments::{fragment_with_lists, FragmentKind, Fragmented, Meta};
+use nomos_core::fragments::{fragment_with_lists, FragmentKind, FragmentRef, Fragmented, Meta};
 
 use super::plan::{plan_query, META_FILE};
 use super::progress;
@@ -40,18 +40,18 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     );
     for query in &args.plan {
         let plan = plan_query(&args.dir, &meta, query)?;
-        let size =
-            |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
+        let size = |files: &[FragmentRef]| -> u64 { files.iter().map(|f| f.len).sum() };
         let ranked = made.meta.len() as u64 + size(&plan.postings);
         println!(
             "{query:?}: {} tokens; meta + {} postings fragments = {ranked} bytes ({:.1}% of the \
-             blob); the top {} in {} documents fragments, {} bytes more",
+             blob); the top {} in {} directory pages and {} documents fragments, {} bytes more",
             plan.tokens,
             plan.postings.len(),
             100.0 * ranked as f64 / bytes.len() as f64,
             plan.hits,
+            plan.pages.len(),
             plan.docs.len(),
-            size(&plan.docs),
+            size(&plan.pages) + size(&plan.docs),
         );
     }
     Ok(())
@@ -74,13 +74,15 @@ pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
     check_fragments(dir, &meta)?;
     for kind in [
         FragmentKind::Postings,
+        FragmentKind::DocsPage,
         FragmentKind::Docs,
         FragmentKind::Lists,
         FragmentKind::Centroids,
     ] {
-        let mut sizes: Vec<u64> = meta
-            .fragments()
+        let mut sizes: Vec<u64> = made
+            .fragments
             .iter()
+            .map(|(f, _)| f)
             .filter(|f| f.kind == kind)
             .map(|f| f.len)
             .collect();
@@ -99,22 +101,40 @@ pub(super) fn write_dir(dir: &Path, made: &Fragmented) -> Result<Meta> {
 }
 
 /// Reads every fragment `meta` lists from `dir` through the reader's
-/// checks, so a missing or damaged file fails here, not in a browser.
+/// checks, and every documents fragment its directory pages list, so a
+/// missing or damaged file fails here, not in a browser.
 pub(super) fn check_fragments(dir: &Path, meta: &Meta) -> Result<()> {
-    let bar = progress::bar(meta.fragments().len(), "checking");
-    for (number, file) in meta.fragments().iter().enumerate() {
+    let bar = progress::bar(meta.n_fragments(), "checking");
+    let read = |file: &FragmentRef| -> Result<Vec<u8>> {
         let path = dir.join(&file.file);
-        let data =
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let mut docs_bytes = 0;
+    for (number, file) in meta.fragments().iter().enumerate() {
+        let data = read(file)?;
         match file.kind {
             FragmentKind::Postings => drop(meta.open(number, &data)?),
-            FragmentKind::Docs => drop(meta.open_docs(number, &data)?),
+            FragmentKind::DocsPage => {
+                let page = meta.open_page(number, &data)?;
+                for (n, docs) in page.fragments() {
+                    drop(meta.open_docs(&page, n, &read(docs)?)?);
+                    docs_bytes += docs.len;
+                    bar.inc(1);
+                }
+            }
+            FragmentKind::Docs => bail!("the meta lists a documents fragment itself"),
             FragmentKind::Lists => drop(meta.open_lists(number, &data)?),
             FragmentKind::Centroids => drop(meta.open_centroids(number, &data)?),
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if docs_bytes != meta.docs_bytes() {
+        bail!(
+            "the meta says its documents fragments hold {} bytes, its pages list {docs_bytes}",
+            meta.docs_bytes()
+        );
+    }
     Ok(())
 }
 

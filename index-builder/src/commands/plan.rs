@@ -1,6 +1,7 @@
 //! `nomos plan DIR QUERY...`: what a query over a fragmented pool fetches
 //! and how long ranking it natively takes: the meta, the postings
-//! fragments of its tokens, and the documents fragments of its top 10,
+//! fragments of its tokens, and the directory pages and documents
+//! fragments of its top 10,
 //! in bytes as stored and as a host would serve them (brotli, quality 11),
 //! and the time to read, check and rank them (the meta loaded once,
 //! beforehand). `fragment --plan` prints the same counts for a cut it just
@@ -12,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Field;
-use nomos_core::fragments::Meta;
+use nomos_core::fragments::{DocFragment, DocsPage, FragmentRef, Meta};
 use serde_json::json;
 
 use super::info::brotli_len;
@@ -26,9 +27,11 @@ const SHOWN: usize = 10;
 /// What one query fetched.
 pub(super) struct Plan {
     pub tokens: usize,
-    /// Fragment numbers: its tokens' postings, its top 10's documents.
-    pub postings: Vec<usize>,
-    pub docs: Vec<usize>,
+    /// Its tokens' postings fragments, its top 10's directory pages and
+    /// documents fragments.
+    pub postings: Vec<FragmentRef>,
+    pub pages: Vec<FragmentRef>,
+    pub docs: Vec<FragmentRef>,
     pub hits: usize,
     /// Reading, checking and ranking, and reading and opening the shown
     /// documents' fragments.
@@ -38,22 +41,26 @@ pub(super) struct Plan {
 /// Plans and runs `query` over the fragments in `dir`.
 pub(super) fn plan_query(dir: &Path, meta: &Meta, query: &str) -> Result<Plan> {
     let started = Instant::now();
-    let read = |n: usize| -> Result<Vec<u8>> {
-        let file = &meta.fragments()[n].file;
-        std::fs::read(dir.join(file)).with_context(|| format!("cannot read {file}"))
+    let read = |f: &FragmentRef| -> Result<Vec<u8>> {
+        std::fs::read(dir.join(&f.file)).with_context(|| format!("cannot read {}", f.file))
+    };
+    let listed = |numbers: &[usize]| -> Vec<FragmentRef> {
+        numbers
+            .iter()
+            .map(|&n| meta.fragments()[n].clone())
+            .collect()
     };
     let tokens = meta.analyzer().tokens(query);
     let postings = meta.needed(Field::Text, &tokens)?;
     let mut opened = Vec::with_capacity(postings.len());
     for &n in &postings {
-        opened.push(meta.open(n, &read(n)?)?);
+        opened.push(meta.open(n, &read(&meta.fragments()[n])?)?);
     }
     let given: Vec<_> = opened.iter().collect();
     let hits = meta.rank(Field::Text, meta.bm25_params(), &tokens, &given, SHOWN)?;
     let shown: Vec<u32> = hits.iter().map(|h| h.doc).collect();
-    let docs = meta.needed_docs(&shown)?;
-    for &n in &docs {
-        let fragment = meta.open_docs(n, &read(n)?)?;
+    let (pages, docs) = shown_docs(dir, meta, &shown)?;
+    for (fragment, _) in &docs {
         for &doc in &shown {
             if fragment.docs().contains(&doc) {
                 std::hint::black_box(fragment.title(doc));
@@ -62,11 +69,44 @@ pub(super) fn plan_query(dir: &Path, meta: &Meta, query: &str) -> Result<Plan> {
     }
     Ok(Plan {
         tokens: tokens.len(),
-        postings,
-        docs,
+        postings: listed(&postings),
+        pages,
+        docs: docs.into_iter().map(|(_, listed)| listed).collect(),
         hits: hits.len(),
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// A checked documents fragment and its entry in its directory page.
+pub(super) type ShownDocs = (DocFragment, FragmentRef);
+
+/// Reads from `dir` and checks what showing `shown` needs: the directory
+/// pages listing their documents fragments, then those fragments (each
+/// with its entry in its page).
+pub(super) fn shown_docs(
+    dir: &Path,
+    meta: &Meta,
+    shown: &[u32],
+) -> Result<(Vec<FragmentRef>, Vec<ShownDocs>)> {
+    let read = |f: &FragmentRef| -> Result<Vec<u8>> {
+        std::fs::read(dir.join(&f.file)).with_context(|| format!("cannot read {}", f.file))
+    };
+    let mut listed = Vec::new();
+    let mut pages = Vec::new();
+    for n in meta.needed_pages(shown)? {
+        let page = &meta.fragments()[n];
+        pages.push(meta.open_page(n, &read(page)?)?);
+        listed.push(page.clone());
+    }
+    let given: Vec<&DocsPage> = pages.iter().collect();
+    let mut docs = Vec::new();
+    for n in meta.needed_docs(&given, shown)? {
+        let page = pages.iter().find(|p| p.fragment(n).is_some());
+        let page = page.context("no directory page lists a needed documents fragment")?;
+        let entry = page.fragment(n).context("no such documents fragment")?;
+        docs.push((meta.open_docs(page, n, &read(entry)?)?, entry.clone()));
+    }
+    Ok((listed, docs))
 }
 
 pub fn run(args: &PlanArgs) -> Result<()> {
@@ -85,14 +125,14 @@ pub fn run(args: &PlanArgs) -> Result<()> {
                 .map(str::to_owned),
         );
     }
-    let mut brotli: HashMap<usize, u64> = HashMap::new();
-    let mut served = |n: usize| -> Result<u64> {
-        if let Some(&len) = brotli.get(&n) {
+    let mut brotli: HashMap<String, u64> = HashMap::new();
+    let mut served = |f: &FragmentRef| -> Result<u64> {
+        if let Some(&len) = brotli.get(&f.file) {
             return Ok(len);
         }
-        let bytes = std::fs::read(args.dir.join(&meta.fragments()[n].file))?;
+        let bytes = std::fs::read(args.dir.join(&f.file))?;
         let len = brotli_len(&bytes)? as u64;
-        brotli.insert(n, len);
+        brotli.insert(f.file.clone(), len);
         Ok(len)
     };
     let meta_brotli = brotli_len(&meta_bytes)? as u64;
@@ -100,18 +140,19 @@ pub fn run(args: &PlanArgs) -> Result<()> {
         "{}",
         json!({
             "meta": { "bytes": meta_bytes.len(), "brotli": meta_brotli, "load_ms": load_seconds * 1e3 },
-            "fragments": meta.fragments().len(),
-            "fragment_bytes": meta.fragments().iter().map(|f| f.len).sum::<u64>(),
+            "fragments": meta.n_fragments(),
+            "fragment_bytes": meta.fragment_bytes(),
             "docs": meta.n_docs(),
         })
     );
     for query in &queries {
         let plan = plan_query(&args.dir, &meta, query)?;
-        let size =
-            |numbers: &[usize]| -> u64 { numbers.iter().map(|&n| meta.fragments()[n].len).sum() };
+        let size = |files: &[FragmentRef]| -> u64 { files.iter().map(|f| f.len).sum() };
         let mut compressed =
-            |numbers: &[usize]| -> Result<u64> { numbers.iter().map(|&n| served(n)).sum() };
-        let (postings_brotli, docs_brotli) = (compressed(&plan.postings)?, compressed(&plan.docs)?);
+            |files: &[FragmentRef]| -> Result<u64> { files.iter().map(&mut served).sum() };
+        let postings_brotli = compressed(&plan.postings)?;
+        let pages_brotli = compressed(&plan.pages)?;
+        let docs_brotli = compressed(&plan.docs)?;
         println!(
             "{}",
             json!({
@@ -119,18 +160,24 @@ pub fn run(args: &PlanArgs) -> Result<()> {
                 "tokens": plan.tokens,
                 "hits": plan.hits,
                 "postings": plan.postings.len(),
+                "pages": plan.pages.len(),
                 "docs": plan.docs.len(),
                 "bytes": {
                     "meta": meta_bytes.len(),
                     "postings": size(&plan.postings),
+                    "pages": size(&plan.pages),
                     "docs": size(&plan.docs),
-                    "total": meta_bytes.len() as u64 + size(&plan.postings) + size(&plan.docs),
+                    "total": meta_bytes.len() as u64
+                        + size(&plan.postings)
+                        + size(&plan.pages)
+                        + size(&plan.docs),
                 },
                 "brotli": {
                     "meta": meta_brotli,
                     "postings": postings_brotli,
+                    "pages": pages_brotli,
                     "docs": docs_brotli,
-                    "total": meta_brotli + postings_brotli + docs_brotli,
+                    "total": meta_brotli + postings_brotli + pages_brotli + docs_brotli,
                 },
                 "ms": plan.seconds * 1e3,
             })

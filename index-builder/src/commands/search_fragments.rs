@@ -2,7 +2,7 @@
 //! reading only what the browser fetches for the query — the meta, the
 //! postings fragments of its tokens, for a dense method the centroids and
 //! the probed lists — through core's `Meta::rank_method`, then the shown
-//! documents' fragments for their ids. The reference the browser's
+//! documents' directory pages and fragments for their ids. The reference the browser's
 //! ranking of a fragmented pool is tested against.
 
 use std::io::Write;
@@ -13,7 +13,7 @@ use nomos_core::blob::Field;
 use nomos_core::fragments::{Fetched, ListsFragment, Meta, TermFragment};
 use nomos_core::methods::Method;
 
-use super::plan::META_FILE;
+use super::plan::{shown_docs, META_FILE};
 use super::ranking::bm25_params;
 use crate::cli::SearchArgs;
 use crate::embedder;
@@ -69,11 +69,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
         args.k,
     )?;
     let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
-    let opened = meta
-        .needed_docs(&docs)?
-        .into_iter()
-        .map(|n| Ok(meta.open_docs(n, &fragment(n)?)?))
-        .collect::<Result<Vec<_>>>()?;
+    let (_, opened) = shown_docs(dir, &meta, &docs)?;
     if hits.is_empty() {
         eprintln!("no document matches the query's terms");
     }
@@ -81,7 +77,7 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
     for (rank, hit) in hits.iter().enumerate() {
         let id = opened
             .iter()
-            .find_map(|f| f.id(hit.doc))
+            .find_map(|(f, _)| f.id(hit.doc))
             .context("a hit's documents fragment lacks it")?;
         writeln!(out, "{}\t{id}\t{}", rank + 1, hit.score)?;
     }
