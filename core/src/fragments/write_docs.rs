@@ -55,9 +55,10 @@ pub(super) fn docs_files(
 }
 
 /// Documents fragments a directory page lists. A query fetches the page
-/// of each result it shows, so a page costs it about 25 bytes (brotli) per
-/// entry and the meta about 30 per page: see ARCHITECTURE.md, "Fragmented
-/// pools", for the measurements that chose 32.
+/// of each row it shows, 28 bytes an entry (a hash, a length, a first
+/// document), and the meta lists each page in about 30: 32 keeps a page
+/// near 1 KB and the meta's share a thirty-second of what it was
+/// (ARCHITECTURE.md, "Directory pages").
 pub(super) const DOCS_PER_PAGE: usize = 32;
 
 /// The directory pages of `docs` (documents fragments as
