@@ -2,15 +2,17 @@
 //! `nomos fragment`): the app fetches its meta file, then per query only
 //! the fragments the query's words and shown results need, and ranks to
 //! the score digits as the CLI ranks the whole blob it was cut from. Made
-//! available offline, it searches with the server gone; a damaged
-//! fragment fails the query with a message naming the file, and the page
-//! goes on; a method that needs more than fragments hold says why.
+//! available offline (every fragment, the documents directory's pages and
+//! the documents fragments they list included), it searches with the
+//! server gone; a damaged fragment or directory page fails the query with
+//! a message naming the file, and the page goes on; a method that needs
+//! more than fragments hold says why.
 
 use std::path::PathBuf;
 
 use anyhow::{ensure, Context, Result};
 use nomos_core::blob::Field;
-use nomos_core::fragments::Meta;
+use nomos_core::fragments::{Meta, TermFragment};
 use nomos_e2e::app::{finish, App, Row};
 use nomos_e2e::paths::{dist_dir, repo_root};
 use nomos_e2e::server::StaticServer;
@@ -60,6 +62,19 @@ fn expect_cli_ranking(rows: &[Row], query: &str, depth: usize) -> Result<()> {
          app: {shown:?}\ncli: {native:?}"
     );
     Ok(())
+}
+
+/// `n` with thousands separated by commas, as the page writes counts.
+fn grouped(n: usize) -> String {
+    let digits: Vec<char> = n.to_string().chars().collect();
+    let mut out = String::new();
+    for (i, c) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(*c);
+    }
+    out
 }
 
 /// The bytes of every file of the fragmented pool, and their count.
@@ -141,9 +156,14 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
                 vec![],
             )
             .await?;
+        // Its count: every fragment, the directory pages and the
+        // documents fragments they list included (all files but the meta).
+        let files = format!("{} files", grouped(pool_files - 1));
         ensure!(
-            button.as_str().is_some_and(|t| t.contains(" MB")),
-            "the button should say the size first: {button}"
+            button
+                .as_str()
+                .is_some_and(|t| t.contains(" MB") && t.contains(&files)),
+            "the button should say the size and {files} first: {button}"
         );
         app.client()
             .execute(
@@ -259,6 +279,56 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
             "dense on a fragmented pool said {why}"
         );
         Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// The directory page listing the documents fragment of `QUERY`'s top hit
+/// is damaged: the query fails naming the page, and once the host is
+/// fixed it ranks as the CLI.
+#[tokio::test]
+async fn a_damaged_directory_page_fails_the_query_by_name() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let dir = dist_dir()?.join(DIR);
+    let meta = Meta::load(&std::fs::read(dir.join("meta"))?)?;
+    let tokens = meta.analyzer().tokens(QUERY);
+    let postings = meta
+        .needed(Field::Text, &tokens)?
+        .into_iter()
+        .map(|n| Ok(meta.open(n, &std::fs::read(dir.join(&meta.fragments()[n].file))?)?))
+        .collect::<Result<Vec<TermFragment>>>()?;
+    let given: Vec<&TermFragment> = postings.iter().collect();
+    let top = meta.rank(Field::Text, meta.bm25_params(), &tokens, &given, 1)?;
+    let top = top.first().context("no hit")?.doc;
+    let page = meta.needed_pages(&[top])?[0];
+    let file = meta.fragments()[page].file.clone();
+    let mut damaged = std::fs::read(dir.join(&file))?;
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0xff;
+
+    let server = StaticServer::start(&dist_dir()?)?;
+    server.replace(&format!("{DIR}{file}"), damaged);
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.choose_pool(POOL).await?;
+        let rows = app.search(QUERY).await?;
+        ensure!(rows.is_empty(), "a damaged page gave rows: {rows:?}");
+        let message = app
+            .poll(
+                "the query's error",
+                "return document.querySelector('.frag-error[role=alert]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        let message = message.as_str().unwrap_or_default();
+        ensure!(
+            message.contains(&file) && message.contains("damaged"),
+            "the error {message:?} should name the page {file} and say it is damaged"
+        );
+        server.restore(&format!("{DIR}{file}"));
+        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
+        expect_cli_ranking(&app.search(QUERY).await?, QUERY, PARITY_DEPTH)
     }
     .await;
     finish(app, outcome).await
