@@ -49,8 +49,8 @@ pub enum Opened {
 }
 
 /// Checked fragments by number, within a byte budget: the least recently
-/// used leave first (directory pages stay). A query holds its own `Arc`s while it ranks, so an
-/// eviction never takes a fragment from under it.
+/// used leave first (directory pages stay). A query holds its own `Arc`s
+/// while it ranks, so an eviction never takes a fragment from under it.
 pub struct FragmentCache {
     budget: u64,
     used: u64,

@@ -28,8 +28,9 @@
 //! [`crate::search::Bm25Scorer`]; [`Meta::needed_pages`] and
 //! [`Meta::open_page`] give the directory pages of a result list's
 //! documents, then [`Meta::needed_docs`] and [`Meta::open_docs`] their
-//! ids, titles, text and references. A damaged, missing or foreign fragment fails with a
-//! [`FragmentError`] naming the file; it never yields a ranking.
+//! ids, titles, text and references. A damaged, missing or foreign
+//! fragment fails with a [`FragmentError`] naming the file; it never
+//! yields a ranking.
 //!
 //! Dense retrieval over fragments ([`fragment_with_lists`]): the meta
 //! holds the model and each inverted list's size
