@@ -248,7 +248,7 @@ impl FragStore {
                     .cache
                     .with_value(|c| {
                         let c = c.borrow();
-                        let mut missing = pool.missing_postings(&tokens, &c)?;
+                        let mut missing = pool.missing_postings(&method, &tokens, &c)?;
                         if let Some((embedding, centroids)) = &dense {
                             missing.extend(pool.missing_lists(&method, centroids, embedding, &c)?);
                         }

@@ -139,14 +139,25 @@ impl FragPool {
         self.meta.analyzer().tokens(query)
     }
 
-    /// The postings fragments ranking `tokens` needs that `cache` lacks.
+    /// The postings fragments ranking `tokens` with `method` needs that
+    /// `cache` lacks: none for a method without BM25 (`dense`), whose
+    /// query would otherwise fetch postings it never reads.
     pub fn missing_postings(
         &self,
+        method: &Method,
         tokens: &[String],
         cache: &FragmentCache,
     ) -> Result<Vec<usize>, FragmentError> {
-        let needed = self.meta.needed(Field::Text, tokens)?;
+        let needed = self.postings(method, tokens)?;
         Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
+    }
+
+    /// The postings fragments `method` ranks `tokens` with.
+    fn postings(&self, method: &Method, tokens: &[String]) -> Result<Vec<usize>, FragmentError> {
+        match method.needs_lexical() {
+            true => self.meta.needed(Field::Text, tokens),
+            false => Ok(Vec::new()),
+        }
     }
 
     /// What showing `docs` needs next that `cache` lacks: the directory
@@ -230,8 +241,7 @@ impl FragPool {
     ) -> Result<FragRanking, FragmentError> {
         let tokens = self.tokens(query);
         let mut held: Vec<Arc<Opened>> = self
-            .meta
-            .needed(Field::Text, &tokens)?
+            .postings(method, &tokens)?
             .into_iter()
             .filter_map(|n| cache.get(n))
             .collect();
@@ -525,10 +535,15 @@ mod tests {
         let (pool, files, engine) = pool();
         let mut cache = FragmentCache::new(CACHE_BYTES);
         let tokens = pool.tokens("skat lov");
-        let missing = pool.missing_postings(&tokens, &cache).unwrap();
+        let missing = pool
+            .missing_postings(&Method::Bm25, &tokens, &cache)
+            .unwrap();
         assert!(!missing.is_empty());
         fill(&pool, &files, &missing, &mut cache);
-        assert!(pool.missing_postings(&tokens, &cache).unwrap().is_empty());
+        assert!(pool
+            .missing_postings(&Method::Bm25, &tokens, &cache)
+            .unwrap()
+            .is_empty());
         let params = Bm25Params::default();
         let ranked = pool
             .rank("skat lov", &Method::Bm25, params, None, &mut cache)
@@ -613,7 +628,9 @@ mod tests {
         for method in [Method::Dense { probes: 0 }, "rrf:probes=0".parse().unwrap()] {
             assert_eq!(pool.unavailable(&method), None);
             let tokens = pool.tokens(query);
-            let postings = pool.missing_postings(&tokens, &cache).unwrap();
+            let postings = pool.missing_postings(&method, &tokens, &cache).unwrap();
+            // Dense alone fetches no postings; the fusion needs its terms'.
+            assert_eq!(postings.is_empty(), !method.needs_lexical(), "{method}");
             fill(&pool, &files, &postings, &mut cache);
             let lists = pool
                 .missing_lists(&method, &centroids, &embedding, &cache)
@@ -653,7 +670,7 @@ mod tests {
     fn a_damaged_fragment_is_refused_by_name() {
         let (pool, mut files, _) = pool();
         let n = pool
-            .missing_postings(&pool.tokens("skat"), &FragmentCache::new(1))
+            .missing_postings(&Method::Bm25, &pool.tokens("skat"), &FragmentCache::new(1))
             .unwrap()[0];
         let middle = files[n].len() / 2;
         files[n][middle] ^= 0xff;

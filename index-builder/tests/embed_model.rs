@@ -444,15 +444,26 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
         assert!(!out.stdout.is_empty(), "{method}");
         assert_eq!(out.stdout, with_lists_for(method, query), "{method}");
     }
-    // A damaged lists fragment fails the query by name.
     let meta = nomos_core::fragments::Meta::load(&std::fs::read(dir.path().join("meta")).unwrap())
         .unwrap();
-    let lists: Vec<String> = meta
-        .fragments()
-        .iter()
-        .filter(|f| f.kind == nomos_core::fragments::FragmentKind::Lists)
-        .map(|f| f.file.clone())
-        .collect();
+    let of_kind = |kind| -> Vec<String> {
+        meta.fragments()
+            .iter()
+            .filter(|f| f.kind == kind)
+            .map(|f| f.file.clone())
+            .collect()
+    };
+    // Dense alone reads no postings: without them it ranks as before.
+    let postings = of_kind(nomos_core::fragments::FragmentKind::Postings);
+    assert!(!postings.is_empty());
+    for file in &postings {
+        std::fs::remove_file(dir.path().join(file)).unwrap();
+    }
+    let out = fragments("dense:probes=3");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, with_lists_for("dense:probes=3", query));
+    // A damaged lists fragment fails the query by name.
+    let lists = of_kind(nomos_core::fragments::FragmentKind::Lists);
     for file in &lists {
         let path = dir.path().join(file);
         let mut bytes = std::fs::read(&path).unwrap();

@@ -1,8 +1,9 @@
 //! `nomos search --fragments DIR`: a fragmented pool ranked natively by
 //! reading only what the browser fetches for the query — the meta, the
-//! postings fragments of its tokens, for a dense method the centroids and
-//! the probed lists — through core's `Meta::rank_method`, then the shown
-//! documents' directory pages and fragments for their ids. The reference the browser's
+//! postings fragments of its tokens for a method with BM25, for a dense
+//! method the centroids and the probed lists — through core's
+//! `Meta::rank_method`, then the shown documents' directory pages and
+//! fragments for their ids. The reference the browser's
 //! ranking of a fragmented pool is tested against.
 
 use std::io::Write;
@@ -35,8 +36,12 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
     };
     let fragment = |n: usize| read(&meta.fragments()[n].file);
     let tokens = meta.analyzer().tokens(&args.query);
-    let terms = meta
-        .needed(Field::Text, &tokens)?
+    // `dense` ranks without BM25: its query reads no postings.
+    let postings = match method.needs_lexical() {
+        true => meta.needed(Field::Text, &tokens)?,
+        false => Vec::new(),
+    };
+    let terms = postings
         .into_iter()
         .map(|n| Ok(meta.open(n, &fragment(n)?)?))
         .collect::<Result<Vec<TermFragment>>>()?;
