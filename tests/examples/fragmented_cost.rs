@@ -12,10 +12,10 @@
 //! ```
 //! `POOL` is the manifest's name for it (default `synth-da-1e5/meta`).
 //! `METHOD=rrf` (any method spec, e.g. `dense:probes=32`) ranks with it,
-//! on a pool cut with lists: the model is loaded first (its download is
-//! not a query's), the times include embedding the query, and the bytes
-//! are split into the lists' (and, on the first query, the centroids')
-//! and the rest.
+//! on a pool cut with lists: a dense method's model is loaded first (its
+//! download is not a query's), the times include embedding the query, and
+//! the bytes are split into the lists' (and, on the first query, the
+//! centroids') and the rest.
 //! With `PLAIN=1` the server does not compress: the test server
 //! compresses a pool's file with brotli 11 when first asked for it, which
 //! costs far more time than the app spends, so the bytes come from a
@@ -23,6 +23,7 @@
 
 use anyhow::{Context, Result};
 use nomos_core::fragments::{FragmentKind, Meta};
+use nomos_core::methods::Method;
 use nomos_e2e::app::App;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -45,6 +46,14 @@ async fn main() -> Result<()> {
         false => DEFAULT_QUERIES.iter().map(|q| q.to_string()).collect(),
     };
     let method = std::env::var("METHOD").ok();
+    // Only a dense method loads the model (a lexical one never does).
+    let embeds = match &method {
+        Some(m) => m
+            .parse::<Method>()
+            .with_context(|| format!("METHOD={m}"))?
+            .needs_dense(),
+        None => false,
+    };
     let dir = format!("/indexes/{}", pool.trim_end_matches("meta"));
     // The vectors' files: lists and centroids fragments.
     let served = dist_dir()?.join(dir.trim_start_matches('/'));
@@ -77,7 +86,7 @@ async fn main() -> Result<()> {
         };
         if method.is_none() {
             app.choose_pool(&pool).await?;
-        } else {
+        } else if embeds {
             load_model(&app).await?;
         }
         let (_, meta_sent) = pool_bytes(&server.sent());
