@@ -86,6 +86,8 @@ mod sibling_tests;
 mod sources;
 mod strtable;
 #[cfg(test)]
+pub(crate) mod test_blob;
+#[cfg(test)]
 mod tests;
 mod text;
 mod text_cache;

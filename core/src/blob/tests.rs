@@ -9,12 +9,10 @@ use super::format::{
     Csr, DenseSection, DenseSet, DocsSection, GraphSection, IdfSection, QrelsSection,
     QueriesSection, SectionKind, StrTable, TextSection, VectorField, FORMAT_VERSION, NONE,
 };
-use super::{encode, frame, reseal, Blob, BlobInput, DocumentInput, JudgmentInput, QueryInput};
-use crate::analysis::Analyzer;
+use super::test_blob::danish_blob;
+use super::{frame, reseal, Blob, DocumentInput, JudgmentInput, QueryInput};
 use crate::dense::DenseIndex;
 use crate::embed::{Pooling, Windows};
-use crate::index::InvertedIndex;
-use crate::search::{Bm25Params, Bm25Variant};
 
 /// Three documents (ids `a`, `b`, `c`), two queries with three judgments,
 /// one citation, and two-dimensional vectors.
@@ -41,29 +39,15 @@ pub(super) fn sample() -> Vec<u8> {
         doc_id: d.into(),
         relevance: 1,
     });
-    let analyzer = Analyzer::by_name("da").unwrap();
-    let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
     let vectors = DenseIndex::build(&[0.6, 0.8, 1.0, 0.0, 0.0, 1.0], 2).unwrap();
-    let input = BlobInput {
-        sources: &[],
-        builder: "hostile tests".into(),
-        analyzer: "da".into(),
-        bm25: Bm25Params::new(Bm25Variant::Okapi).into(),
-        manifest: Default::default(),
-        documents: &documents,
-        queries: &queries,
-        judgments: &judgments,
-        text_index: &index,
-        augmented_index: None,
-        dense: Some(super::DenseInput {
-            model: "m".into(),
-            model_hash: "h".into(),
-            pooling: Pooling::new(Windows::First, false),
-            text: &vectors,
-            augmented: None,
-        }),
+    let dense = super::DenseInput {
+        model: "m".into(),
+        model_hash: "h".into(),
+        pooling: Pooling::new(Windows::First, false),
+        text: &vectors,
+        augmented: None,
     };
-    encode(&input).unwrap().0
+    danish_blob(&documents, &queries, &judgments, Some(dense))
 }
 
 /// A section: its tag, table flags and bytes.

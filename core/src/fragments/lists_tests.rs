@@ -8,13 +8,10 @@ use super::{
     fragment_with_lists, relist, Centroids, Fetched, FragmentError, FragmentKind, ListsFragment,
     Meta, TermFragment,
 };
-use crate::analysis::Analyzer;
-use crate::blob::{
-    archive, encode, frame, reseal, Blob, BlobInput, DenseInput, DocumentInput, Field,
-};
+use crate::blob::test_blob::danish_blob;
+use crate::blob::{archive, frame, reseal, Blob, DenseInput, DocumentInput, Field};
 use crate::dense::{DenseIndex, Ivf, Passages};
 use crate::embed::{Pooling, Windows};
-use crate::index::InvertedIndex;
 use crate::methods::Method;
 use crate::search::{Bm25Params, Bm25Variant};
 
@@ -55,28 +52,14 @@ fn pool() -> (DenseIndex, Vec<u8>) {
             ..DocumentInput::default()
         })
         .collect();
-    let analyzer = Analyzer::by_name("da").unwrap();
-    let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
-    let input = BlobInput {
-        sources: &[],
-        builder: "lists tests".into(),
-        analyzer: "da".into(),
-        bm25: Bm25Params::new(Bm25Variant::Okapi).into(),
-        manifest: Default::default(),
-        documents: &documents,
-        queries: &[],
-        judgments: &[],
-        text_index: &index,
-        augmented_index: None,
-        dense: Some(DenseInput {
-            model: "m".into(),
-            model_hash: "h".into(),
-            pooling: Pooling::new(Windows::Max, false),
-            text: &dense,
-            augmented: None,
-        }),
+    let vectors = DenseInput {
+        model: "m".into(),
+        model_hash: "h".into(),
+        pooling: Pooling::new(Windows::Max, false),
+        text: &dense,
+        augmented: None,
     };
-    let blob = encode(&input).unwrap().0;
+    let blob = danish_blob(&documents, &[], &[], Some(vectors));
     (dense, blob)
 }
 

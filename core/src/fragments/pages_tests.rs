@@ -7,10 +7,8 @@ use super::format::{
 };
 use super::write::fragment_paged;
 use super::{relist, relist_in_page, DocsPage, FragmentError, FragmentKind, Fragmented, Meta};
-use crate::analysis::Analyzer;
-use crate::blob::{archive, encode, frame, reseal, Blob, BlobInput, DocumentInput};
-use crate::index::InvertedIndex;
-use crate::search::{Bm25Params, Bm25Variant};
+use crate::blob::test_blob::danish_blob;
+use crate::blob::{archive, frame, reseal, Blob, DocumentInput};
 
 /// About 1.2 MB of text: eight or so text blocks, so as many documents
 /// fragments.
@@ -31,22 +29,7 @@ fn blob() -> Vec<u8> {
             ..DocumentInput::default()
         })
         .collect();
-    let analyzer = Analyzer::by_name("da").unwrap();
-    let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
-    let input = BlobInput {
-        sources: &[],
-        builder: "pages tests".into(),
-        analyzer: "da".into(),
-        bm25: Bm25Params::new(Bm25Variant::Okapi).into(),
-        manifest: Default::default(),
-        documents: &documents,
-        queries: &[],
-        judgments: &[],
-        text_index: &index,
-        augmented_index: None,
-        dense: None,
-    };
-    encode(&input).unwrap().0
+    danish_blob(&documents, &[], &[], None)
 }
 
 fn cut(blob: &Blob, per_page: usize) -> (Fragmented, Meta) {

@@ -69,13 +69,11 @@ pub fn observed_text(title: &str, body: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Analyzer;
-    use crate::blob::{self, BlobInput, DocumentInput, Manifest};
-    use crate::index::InvertedIndex;
+    use crate::blob::test_blob::danish_blob;
+    use crate::blob::DocumentInput;
 
     #[test]
     fn the_observer_reads_each_title_once() {
-        let analyzer = Analyzer::by_name("da").unwrap();
         let documents = [
             ("Lejeloven § 1", "Lejeloven § 1\nLoven gælder for leje."),
             ("Lejeloven § 2", "Udlejer skal vedligeholde."),
@@ -87,22 +85,7 @@ mod tests {
             text: text.to_owned(),
             ..Default::default()
         });
-        let index =
-            InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
-        let (bytes, _) = blob::encode(&BlobInput {
-            sources: &[],
-            builder: "test".into(),
-            analyzer: analyzer.name().into(),
-            bm25: Bm25Params::default().into(),
-            manifest: Manifest::default(),
-            documents: &documents,
-            queries: &[],
-            judgments: &[],
-            text_index: &index,
-            augmented_index: None,
-            dense: None,
-        })
-        .unwrap();
+        let bytes = danish_blob(&documents, &[], &[], None);
         let mut blob = Blob::load(&bytes).unwrap();
         let pool = Pool::from_blob(&mut blob).unwrap();
         let corpus = PoolCorpus {
