@@ -117,6 +117,17 @@ impl StaticServer {
             .insert(path.to_owned(), Some(bytes));
     }
 
+    /// Serves the site's file at `path` with the byte in its middle
+    /// flipped, as a host or a link may damage it, and returns those
+    /// bytes; [`Self::restore`] undoes it.
+    pub fn damage(&self, path: &str) -> io::Result<Vec<u8>> {
+        let mut bytes = std::fs::read(self.site.root.join(path))?;
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xff;
+        self.replace(path, bytes.clone());
+        Ok(bytes)
+    }
+
     /// Answers `path` with 404 Not Found, as if the file were missing.
     pub fn hide(&self, path: &str) {
         self.overrides

@@ -16,13 +16,9 @@ const FILE: &str = "el-syntagma.blob";
 #[tokio::test]
 async fn corrupted_download_shows_an_error_and_the_app_goes_on() -> Result<()> {
     let _turn = one_at_a_time().await;
-    let mut damaged = std::fs::read(served_blob(FILE)?)?;
-    let middle = damaged.len() / 2;
-    damaged[middle] ^= 0xff;
-    let diagnosis = core_error(&damaged);
-
+    served_blob(FILE)?; // says so if the built app lacks it
     let server = StaticServer::start(&dist_dir()?)?;
-    server.replace(&format!("indexes/{FILE}"), damaged);
+    let diagnosis = core_error(&server.damage(&format!("indexes/{FILE}"))?);
     let app = App::open(&server.url()).await?;
     let outcome = async {
         app.pick_pool(FILE).await?;

@@ -163,10 +163,7 @@ async fn a_damaged_lists_fragment_fails_the_dense_query_by_name() -> Result<()> 
     let server = StaticServer::start(&dist_dir()?)?;
     // Every lists fragment damaged: whichever the query probes.
     for file in &lists {
-        let mut bytes = std::fs::read(dist_dir()?.join(DIR).join(file))?;
-        let middle = bytes.len() / 2;
-        bytes[middle] ^= 0xff;
-        server.replace(&format!("{DIR}{file}"), bytes);
+        server.damage(&format!("{DIR}{file}"))?;
     }
     let dense = format!("dense:probes={PROBES}");
     let app = open(&server, &dense, EL_QUERY).await?;
