@@ -9,16 +9,17 @@
 //! are first reached: the next query clears only those, and selection
 //! looks only at them.
 //!
-//! When a query's postings could reach a large share of the pool (their
-//! count, an upper bound of the documents touched, is at least half the
-//! documents), listing costs more than it saves: the array is then
-//! scored, cleared and selected from whole, in document order, as before.
-//! Measured (BENCHMARKS.md): where queries touch half of 10⁵ or 10⁶
-//! synthetic documents, listing made them 1.2–1.5× slower; on the Danish
-//! acts (a third touched) it makes them 1.2× faster. Both ways give the
-//! same hits.
+//! When a query's postings could reach a fair share of the pool (their
+//! count, an upper bound of the documents touched, is at least an eighth
+//! of the documents), listing costs more than it saves: the array is then
+//! scored, cleared and selected from whole, in document order, where
+//! selection compares blocks of scores at a time (`hits::top_k_into`).
+//! Measured (BENCHMARKS.md): on the Danish acts, where a query touches a
+//! third of the pool, the whole array answers 49k queries/s against 45k
+//! listed; at 10⁵ synthetic documents, where queries touch half, listing
+//! was 1.2–1.5× slower. Both ways give the same hits.
 
-use crate::hits::{top_k_into, top_k_of, Hit};
+use crate::hits::{top_k_into, top_k_positive_among, Hit};
 
 /// Scores of the documents one query touched; reuse it across queries
 /// (the arrays are allocated once, at the pool's size).
@@ -40,6 +41,9 @@ pub struct Accumulator {
     /// The last query was scored into the whole array, untracked: clear
     /// all of it, select over all of it.
     whole: bool,
+    /// Scratch for the query's term ids, kept to save an allocation a
+    /// query.
+    terms: Vec<u32>,
 }
 
 impl Accumulator {
@@ -49,8 +53,8 @@ impl Accumulator {
     }
 
     /// Clears the previous query's scores and sizes the arrays for `n_docs`
-    /// documents, for a query with `postings` postings in all: below half
-    /// the documents, the ones touched are listed ([`ScoreSlots`] for
+    /// documents, for a query with `postings` postings in all: below an
+    /// eighth of the documents, the ones touched are listed ([`ScoreSlots`] for
     /// `Accumulator`); from there on, the caller adds into
     /// [`Self::whole_array`] instead.
     pub(crate) fn reset(&mut self, n_docs: usize, postings: u64) {
@@ -63,10 +67,22 @@ impl Accumulator {
             }
         }
         self.n_touched = 0;
-        self.whole = postings.saturating_mul(2) >= n_docs as u64;
+        self.whole = postings.saturating_mul(8) >= n_docs as u64;
         self.scores.resize(n_docs, 0.0);
         self.seen.resize(n_docs, false);
         self.touched.resize(n_docs + 1, 0);
+    }
+
+    /// The term-id scratch, emptied; give it back with [`Self::put_terms`].
+    pub(crate) fn take_terms(&mut self) -> Vec<u32> {
+        let mut terms = std::mem::take(&mut self.terms);
+        terms.clear();
+        terms
+    }
+
+    /// Returns the scratch taken by [`Self::take_terms`].
+    pub(crate) fn put_terms(&mut self, terms: Vec<u32>) {
+        self.terms = terms;
     }
 
     /// Every document's score, by document id (0 where untouched): what
@@ -104,11 +120,7 @@ impl Accumulator {
             top_k_into(&self.scores, k, positive_only, out);
             return;
         };
-        let touched = touched.iter().map(|&doc| Hit {
-            doc,
-            score: self.scores[doc as usize],
-        });
-        top_k_of(touched, k, true, out);
+        top_k_positive_among(touched, &self.scores, k, out);
         if !positive_only && out.len() < k.min(self.scores.len()) {
             top_k_into(&self.scores, k, false, out);
         }

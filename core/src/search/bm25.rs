@@ -5,9 +5,10 @@
 //! per-document contribution and add it to a running score that starts at 0.
 //! Documents without the term get exactly ±0 added, so visiting only the
 //! term's postings gives the same sums. Everything that does not depend on
-//! the query is precomputed: the idf per term and, per document, the length
-//! norm `k1 · ((1 − b) + b · dl / avgdl)`, which both references evaluate
-//! with exactly these float64 operations in this order.
+//! the query is precomputed: the idf per term, the length norm
+//! `k1 · ((1 − b) + b · dl / avgdl)` per document (both references evaluate
+//! it with exactly these float64 operations in this order), and from them
+//! each posting's contribution ([`Impacts`]).
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use crate::index::InvertedIndex;
 use super::accumulator::{Accumulator, ScoreSlots};
 use super::explain::{Explanation, TermExplanation};
 use super::idf_table::IdfTable;
+use super::impacts::Impacts;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
 use crate::hits::Hit;
 
@@ -28,10 +30,17 @@ pub struct Bm25Scorer {
     params: Bm25Params,
     /// By term id. Lucene: the float32 idf, widened exactly.
     idf: Vec<f64>,
-    /// By document id: `k1 · ((1 − b) + b · dl / avgdl)`.
-    doc_norms: Vec<f64>,
+    /// Every posting's contribution, for the variant of `params`.
+    impacts: VariantImpacts,
     /// The blob's logarithms, when it has them (see [`IdfTable`]).
     idf_table: Option<IdfTable>,
+}
+
+/// What a posting adds: okapi a float64 sum term, lucene a float32 one.
+#[derive(Debug, Clone)]
+enum VariantImpacts {
+    Okapi(Impacts<f64>),
+    Lucene(Impacts<f32>),
 }
 
 impl Bm25Scorer {
@@ -55,7 +64,7 @@ impl Bm25Scorer {
             index: index.into(),
             params,
             idf: Vec::new(),
-            doc_norms: Vec::new(),
+            impacts: VariantImpacts::Okapi(Impacts::default()),
             idf_table,
         };
         scorer.set_params(params)?;
@@ -63,15 +72,38 @@ impl Bm25Scorer {
     }
 
     /// Switches parameters (e.g. in a k1/b sweep), recomputing only the
-    /// per-term and per-document tables.
+    /// tables that depend on them.
     pub fn set_params(&mut self, params: Bm25Params) -> Result<(), ParamsError> {
         params.validate()?;
         self.params = params;
-        self.idf = match params.variant {
-            Bm25Variant::Okapi => okapi_idf(&self.index, params.epsilon, self.idf_table.as_ref()),
-            Bm25Variant::Lucene => lucene_idf(&self.index, self.idf_table.as_ref()),
-        };
-        self.doc_norms = doc_norms(&self.index, params.k1, params.b);
+        let index = &self.index;
+        let norms = doc_norms(index, params.k1, params.b);
+        let norm = |doc: u32| norms[doc as usize];
+        match params.variant {
+            Bm25Variant::Okapi => {
+                let idf = okapi_idf(index, params.epsilon, self.idf_table.as_ref());
+                let k1_plus_1 = params.k1 + 1.0;
+                self.impacts = VariantImpacts::Okapi(Impacts::new(index, |term, doc, tf| {
+                    let mut contribution = 0.0;
+                    add_okapi(
+                        &mut contribution,
+                        idf[term as usize],
+                        k1_plus_1,
+                        tf,
+                        norm(doc),
+                    );
+                    contribution
+                }));
+                self.idf = idf;
+            }
+            Bm25Variant::Lucene => {
+                let idf = lucene_idf(index, self.idf_table.as_ref());
+                self.impacts = VariantImpacts::Lucene(Impacts::new(index, |term, doc, tf| {
+                    lucene_impact(idf[term as usize], tf, norm(doc))
+                }));
+                self.idf = idf;
+            }
+        }
         Ok(())
     }
 
@@ -107,27 +139,50 @@ impl Bm25Scorer {
     /// touched, so that clearing it for the next query and selecting from
     /// it cost what the query touches, not the pool.
     pub fn accumulate<S: AsRef<str>>(&self, query: &[S], scores: &mut Accumulator) {
+        let mut terms = scores.take_terms();
+        terms.extend(
+            query
+                .iter()
+                .filter_map(|token| self.index.term_id(token.as_ref())),
+        );
         let doc_freqs = self.index.doc_freqs();
-        let postings = query
+        let postings = terms
             .iter()
-            .filter_map(|token| self.index.term_id(token.as_ref()))
-            .map(|term| u64::from(doc_freqs[term as usize]))
+            .map(|&t| u64::from(doc_freqs[t as usize]))
             .sum();
         scores.reset(self.index.n_docs(), postings);
         if scores.whole() {
-            self.add_query(query, scores.whole_array());
+            self.add_terms(&terms, scores.whole_array());
         } else {
-            self.add_query(query, scores);
+            self.add_terms(&terms, scores);
         }
+        scores.put_terms(terms);
     }
 
     /// Adds every query token's contributions, in query order.
-    fn add_query<S: AsRef<str>, T: ScoreSlots + ?Sized>(&self, query: &[S], scores: &mut T) {
-        for token in query {
-            if let Some(term) = self.index.term_id(token.as_ref()) {
-                match self.params.variant {
-                    Bm25Variant::Okapi => self.add_okapi(term, scores),
-                    Bm25Variant::Lucene => self.add_lucene(term, scores),
+    fn add_query<S: AsRef<str>>(&self, query: &[S], scores: &mut [f64]) {
+        let terms: Vec<u32> = query
+            .iter()
+            .filter_map(|token| self.index.term_id(token.as_ref()))
+            .collect();
+        self.add_terms(&terms, scores);
+    }
+
+    /// Adds the contributions of `terms` (ids, in query order).
+    fn add_terms<T: ScoreSlots + ?Sized>(&self, terms: &[u32], scores: &mut T) {
+        for &term in terms {
+            match &self.impacts {
+                VariantImpacts::Okapi(impacts) => {
+                    let (docs, values) = impacts.of(term);
+                    for (&doc, &value) in docs.iter().zip(values) {
+                        *scores.slot(doc) += value;
+                    }
+                }
+                VariantImpacts::Lucene(impacts) => {
+                    let (docs, values) = impacts.of(term);
+                    for (&doc, &value) in docs.iter().zip(values) {
+                        add_f32(scores.slot(doc), value);
+                    }
                 }
             }
         }
@@ -168,9 +223,9 @@ impl Bm25Scorer {
     /// operations of [`Self::score_into`] and summed in its order and
     /// precision, so the total is the score bit for bit.
     pub fn explain<S: AsRef<str>>(&self, query: &[S], doc: u32) -> Option<Explanation> {
-        let d = doc as usize;
-        let doc_len = *self.index.doc_lens().get(d)?;
-        let norm = self.doc_norms[d];
+        let doc_len = *self.index.doc_lens().get(doc as usize)?;
+        let avg_len = avg_len(self.index.total_len(), self.index.n_docs());
+        let norm = doc_norm(doc_len, self.params.k1, self.params.b, avg_len);
         let k1_plus_1 = self.params.k1 + 1.0;
         let mut total = 0.0;
         let mut terms = Vec::with_capacity(query.len());
@@ -186,16 +241,15 @@ impl Bm25Scorer {
             let mut contribution = 0.0;
             // Like score_into, which visits only the term's postings.
             if tf > 0 {
-                let tf = f64::from(tf);
                 match self.params.variant {
                     Bm25Variant::Okapi => {
-                        contribution = idf * (tf * k1_plus_1 / (tf + norm));
+                        add_okapi(&mut contribution, idf, k1_plus_1, tf, norm);
                         total += contribution;
                     }
                     Bm25Variant::Lucene => {
-                        let impact = (idf * (tf / (norm + tf))) as f32;
+                        let impact = lucene_impact(idf, tf, norm);
                         contribution = f64::from(impact);
-                        total = f64::from(total as f32 + impact);
+                        add_f32(&mut total, impact);
                     }
                 }
             }
@@ -211,32 +265,11 @@ impl Bm25Scorer {
             doc,
             params: self.params,
             doc_len,
-            avg_len: avg_len(self.index.total_len(), self.index.n_docs()),
+            avg_len,
             norm,
             terms,
             total,
         })
-    }
-
-    /// rank_bm25: `score += idf * (tf * (k1 + 1) / (tf + norm))`, float64.
-    fn add_okapi<T: ScoreSlots + ?Sized>(&self, term: u32, scores: &mut T) {
-        let idf = self.idf[term as usize];
-        let k1_plus_1 = self.params.k1 + 1.0;
-        self.index.postings(term).for_each(|p| {
-            let norm = self.doc_norms[p.doc as usize];
-            add_okapi(scores.slot(p.doc), idf, k1_plus_1, p.tf, norm);
-        });
-    }
-
-    /// bm25s: the impact `idf_f32 * (tf / (norm + tf))` is computed in
-    /// float64 (numpy 2 promotes the float32 operands against the float64
-    /// `avg_doc_len`), stored as float32, and summed in float32.
-    fn add_lucene<T: ScoreSlots + ?Sized>(&self, term: u32, scores: &mut T) {
-        let idf = self.idf[term as usize];
-        self.index.postings(term).for_each(|p| {
-            let norm = self.doc_norms[p.doc as usize];
-            add_lucene(scores.slot(p.doc), idf, p.tf, norm);
-        });
     }
 }
 
@@ -250,8 +283,21 @@ pub(crate) fn add_okapi(score: &mut f64, idf: f64, k1_plus_1: f64, tf: u32, norm
 /// bm25s' contribution of one posting, added to `score` in float32.
 #[inline]
 pub(crate) fn add_lucene(score: &mut f64, idf: f64, tf: u32, norm: f64) {
+    add_f32(score, lucene_impact(idf, tf, norm));
+}
+
+/// bm25s' impact: `idf_f32 * (tf / (norm + tf))` computed in float64
+/// (numpy 2 promotes the float32 operands against the float64
+/// `avg_doc_len`) and stored as float32.
+#[inline]
+fn lucene_impact(idf: f64, tf: u32, norm: f64) -> f32 {
     let tf = f64::from(tf);
-    let impact = (idf * (tf / (norm + tf))) as f32;
+    (idf * (tf / (norm + tf))) as f32
+}
+
+/// Adds a float32 impact to a float32 running score (held widened).
+#[inline]
+fn add_f32(score: &mut f64, impact: f32) {
     // f32 + f32 rounded once: same bits as numpy's float32 add.
     *score = f64::from(*score as f32 + impact);
 }

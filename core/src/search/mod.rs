@@ -23,6 +23,7 @@ mod bm25;
 mod explain;
 pub mod highlight;
 mod idf_table;
+mod impacts;
 mod params;
 mod searcher;
 

@@ -208,7 +208,9 @@ fn a_searcher_analyses_free_text_like_its_index() {
 }
 
 /// A corpus where okapi idf is positive, zero (a term in exactly half the
-/// documents) and floored negative, so touched documents can score ≤ 0.
+/// documents) and floored negative, so touched documents can score ≤ 0;
+/// "rare" and "tenth" have few enough postings for the scorer to list the
+/// documents they touch.
 fn mixed_corpus() -> Vec<Vec<String>> {
     let mut state: u32 = 99;
     (0..400)
@@ -227,6 +229,13 @@ fn mixed_corpus() -> Vec<Vec<String>> {
             if i % 80 == 1 {
                 doc.push("rare".to_owned());
             }
+            if i % 10 == 3 {
+                doc.push("tenth".to_owned());
+            }
+            // Keeps the mean idf, and so okapi's floor, negative.
+            if i % 20 != 0 {
+                doc.push("nearly".to_owned());
+            }
             doc
         })
         .collect()
@@ -241,6 +250,8 @@ fn search_over_touched_documents_equals_selection_over_all_scores() {
         &["most"],
         &["w1"],
         &["rare"],
+        &["tenth"],
+        &["tenth", "rare", "tenth"],
         &["w1", "half", "w1", "most"],
         &["rare", "half", "w0", "w2", "most"],
         &["nothing"],
@@ -275,7 +286,9 @@ fn search_over_touched_documents_equals_selection_over_all_scores() {
 
 #[test]
 fn accumulator_moves_between_pools_of_other_sizes() {
-    let big = scorer(DOCS, Bm25Variant::Okapi);
+    // Empty documents, so that one posting is few enough to be listed.
+    let empty: &[&str] = &[];
+    let big = scorer(&[DOCS, &[empty; 5]].concat(), Bm25Variant::Okapi);
     let small = scorer(&[&["a"], &["b", "a"]], Bm25Variant::Okapi);
     let mut acc = Accumulator::new();
     let mut hits = Vec::new();
