@@ -4,7 +4,8 @@
 //! view's latest result and open article, and "Make available offline".
 //! A query fetches the fragments it lacks in parallel: a dense or hybrid
 //! one first embeds the query with the pool's model and fetches the
-//! centroids, then its postings and probed lists at once. A fragment that
+//! centroids, then its postings and probed lists at once; a query
+//! superseded by then (typing on) fetches nothing more. A fragment that
 //! fails core's checks fails that query with a message naming the file,
 //! and is dropped from the service worker's caches so that the next try
 //! fetches it anew. The ranking and the rows are [`crate::fragmented`]'s.
@@ -214,6 +215,13 @@ impl FragStore {
     /// meanwhile.
     pub fn search(self, query: String, method: Method, params: Bm25Params) {
         let ticket = self.searches.begin();
+        // Typing supersedes queries still waiting for the model or the
+        // centroids: each step that fetches asks first, and stops quietly
+        // (only a current query publishes, so this message never shows).
+        let wanted = move || match ticket.is_current() {
+            true => Ok(()),
+            false => Err("superseded by a newer query".to_owned()),
+        };
         spawn_local(async move {
             let started = now();
             let mut fetched = (0, 0);
@@ -234,6 +242,7 @@ impl FragStore {
                     true => {
                         let (embedding, millis) = self.embed(&query).await?;
                         embed_millis = Some(millis);
+                        wanted()?;
                         let (centroids, len) = self.centroids().await?;
                         if len > 0 {
                             fetched.0 += 1;
@@ -255,6 +264,7 @@ impl FragStore {
                         Ok::<_, nomos_core::fragments::FragmentError>(missing)
                     })
                     .map_err(|e| e.to_string())?;
+                wanted()?;
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
                 let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
@@ -266,6 +276,7 @@ impl FragStore {
                         .map_err(|e| e.to_string())?,
                 );
                 ranking = Some(ranked.clone());
+                wanted()?;
                 let (rows, got) = self.page(&ranked, 0).await?;
                 fetched.0 += got.0;
                 fetched.1 += got.1;
