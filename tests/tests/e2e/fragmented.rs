@@ -14,6 +14,7 @@ use anyhow::{ensure, Context, Result};
 use nomos_core::blob::Field;
 use nomos_core::fragments::{Meta, TermFragment};
 use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::fragment_damage::damaged_then_fixed;
 use nomos_e2e::paths::{dist_dir, repo_root};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
@@ -237,27 +238,8 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
     let file = meta.fragments()[number].file.clone();
 
     let server = StaticServer::start(&dist_dir()?)?;
-    server.damage(&format!("{DIR}{file}"))?;
-    let app = App::open(&server.url()).await?;
-    let outcome = async {
-        app.choose_pool(POOL).await?;
-        let rows = app.search(QUERY).await?;
-        ensure!(
-            rows.is_empty(),
-            "a damaged fragment gave a ranking: {rows:?}"
-        );
-        let message = frag_error(&app, "the query's error").await?;
-        ensure!(
-            message.contains(&file) && message.contains("damaged"),
-            "the error {message:?} should name {file} and say it is damaged"
-        );
-        app.screenshot("fragmented-damaged").await?;
-
-        // The host is fixed: the next query fetches the fragment anew.
-        server.restore(&format!("{DIR}{file}"));
-        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
-        let rows = app.search(QUERY).await?;
-        expect_cli_ranking(&rows, QUERY, PARITY_DEPTH)?;
+    let fixed = async |app: &App| {
+        ranks_again(app).await?;
         let gone = app
             .client()
             .execute(
@@ -269,15 +251,36 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
 
         // A method the pool cannot run says why, rather than listing nothing.
         app.choose_method("dense").await?;
-        let why = frag_error(&app, "dense to say why it cannot rank").await?;
+        let why = frag_error(app, "dense to say why it cannot rank").await?;
         ensure!(
             why.contains("dense cannot rank a fragmented pool"),
             "dense on a fragmented pool said {why:?}"
         );
         Ok(())
-    }
-    .await;
-    finish(app, outcome).await
+    };
+    damaged_then_fixed(
+        &server,
+        &[format!("{DIR}{file}")],
+        App::open(&server.url()),
+        fails,
+        Some("fragmented-damaged"),
+        fixed,
+    )
+    .await
+}
+
+/// `QUERY` in the pool, which must fail: the view's error.
+async fn fails(app: &App) -> Result<String> {
+    app.choose_pool(POOL).await?;
+    let rows = app.search(QUERY).await?;
+    ensure!(rows.is_empty(), "a damaged file gave a ranking: {rows:?}");
+    frag_error(app, "the query's error").await
+}
+
+/// Another query, then `QUERY` again: both rank as the CLI does.
+async fn ranks_again(app: &App) -> Result<()> {
+    expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
+    expect_cli_ranking(&app.search(QUERY).await?, QUERY, PARITY_DEPTH)
 }
 
 /// The directory page listing the documents fragment of `QUERY`'s top hit
@@ -301,21 +304,13 @@ async fn a_damaged_directory_page_fails_the_query_by_name() -> Result<()> {
     let file = meta.fragments()[page].file.clone();
 
     let server = StaticServer::start(&dist_dir()?)?;
-    server.damage(&format!("{DIR}{file}"))?;
-    let app = App::open(&server.url()).await?;
-    let outcome = async {
-        app.choose_pool(POOL).await?;
-        let rows = app.search(QUERY).await?;
-        ensure!(rows.is_empty(), "a damaged page gave rows: {rows:?}");
-        let message = frag_error(&app, "the query's error").await?;
-        ensure!(
-            message.contains(&file) && message.contains("damaged"),
-            "the error {message:?} should name the page {file} and say it is damaged"
-        );
-        server.restore(&format!("{DIR}{file}"));
-        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
-        expect_cli_ranking(&app.search(QUERY).await?, QUERY, PARITY_DEPTH)
-    }
-    .await;
-    finish(app, outcome).await
+    damaged_then_fixed(
+        &server,
+        &[format!("{DIR}{file}")],
+        App::open(&server.url()),
+        fails,
+        None,
+        ranks_again,
+    )
+    .await
 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 use anyhow::{bail, ensure, Result};
 use nomos_core::fragments::{FragmentKind, Meta};
 use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::fragment_damage::damaged_then_fixed;
 use nomos_e2e::paths::{dist_dir, model_dir};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
@@ -184,32 +185,23 @@ async fn a_damaged_lists_fragment_fails_the_dense_query_by_name() -> Result<()> 
     let _turn = one_at_a_time().await;
     let (_, lists) = lists_files()?;
     let server = StaticServer::start(&dist_dir()?)?;
-    // Every lists fragment damaged: whichever the query probes.
-    for file in &lists {
-        server.damage(&format!("{DIR}{file}"))?;
-    }
     let dense = format!("dense:probes={PROBES}");
-    let app = open(&server, &dense, EL_QUERY).await?;
-    let outcome = async {
-        let message = match ranked(&app, "dense", EL_QUERY).await? {
-            Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
-            Err(message) => message,
-        };
-        ensure!(
-            lists.iter().any(|f| message.contains(f.as_str())) && message.contains("damaged"),
-            "the error {message:?} should name a lists fragment and say it is damaged"
-        );
-        app.screenshot("fragmented-dense-damaged").await?;
-        // The host is fixed: the next query fetches the lists anew.
-        for file in &lists {
-            server.restore(&format!("{DIR}{file}"));
-        }
-        let rows = app.search(OTHER).await?;
-        expect_cli(&rows, OTHER, &dense, false)?;
-        Ok(())
-    }
-    .await;
-    finish(app, outcome).await
+    // Every lists fragment damaged: whichever the query probes.
+    let paths: Vec<String> = lists.iter().map(|f| format!("{DIR}{f}")).collect();
+    let fail = async |app: &App| match ranked(app, "dense", EL_QUERY).await? {
+        Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
+        Err(message) => Ok(message),
+    };
+    let fixed = async |app: &App| expect_cli(&app.search(OTHER).await?, OTHER, &dense, false);
+    damaged_then_fixed(
+        &server,
+        &paths,
+        open(&server, &dense, EL_QUERY),
+        fail,
+        Some("fragmented-dense-damaged"),
+        fixed,
+    )
+    .await
 }
 
 /// Search-as-you-type: the link's query waits for the centroids while
