@@ -25,7 +25,7 @@ use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTE
 use crate::latest::Latest;
 use crate::semantic::Semantic;
 use crate::state::PoolChoice;
-use crate::web::{ask_service_worker, fetch_bytes, forget_cached, now};
+use crate::web::{ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, now};
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
 /// 25: each row costs its documents fragment (about 35 KB, text that is
@@ -505,6 +505,17 @@ pub fn keep_offline(urls: Vec<String>) {
     spawn_local(async move {
         if let Err(e) = ask_service_worker("keepFragments", &urls).await {
             leptos::logging::debug_warn!("fragments not kept: {e}");
+        }
+    });
+}
+
+/// [`keep_offline`] for a meta the app fetched before the service worker
+/// controlled the page, with its bytes, so that the worker need not fetch
+/// it again.
+pub fn keep_offline_fetched(url: String, bytes: Vec<u8>) {
+    spawn_local(async move {
+        if let Err(e) = keep_fragment_bytes(&url, &bytes).await {
+            leptos::logging::debug_warn!("meta not kept: {e}");
         }
     });
 }

@@ -6,7 +6,8 @@
 //! the documents fragments they list included), it searches with the
 //! server gone; a damaged fragment or directory page fails the query with
 //! a message naming the file, and the page goes on; a method that needs
-//! more than fragments hold says why.
+//! more than fragments hold says why. A first visit from a link fetches
+//! the meta once, though the service worker does not control that page.
 
 use std::path::PathBuf;
 
@@ -19,6 +20,8 @@ use nomos_e2e::paths::{dist_dir, repo_root};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::json;
+
+use crate::dense::escape;
 
 /// The manifest's name for the pool: its meta file.
 const POOL: &str = "synth-da-1e5/meta";
@@ -313,4 +316,47 @@ async fn a_damaged_directory_page_fails_the_query_by_name() -> Result<()> {
         ranks_again,
     )
     .await
+}
+
+/// A first visit opened from a link: the page fetches the meta before the
+/// service worker controls it, so the worker holds no answer to keep; the
+/// app hands it the meta's bytes rather than have it fetch the meta again,
+/// and with the server gone the page reloads from what the worker kept.
+#[tokio::test]
+async fn a_first_visit_from_a_link_fetches_the_meta_once_and_keeps_it() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let link = format!("{}#pool={POOL}&q={}", server.url(), escape(OTHER));
+    let app = App::open_at(&link, POOL).await?;
+    let outcome = async {
+        let rows = app.results(OTHER).await?;
+        expect_cli_ranking(&rows, OTHER, PARITY_DEPTH)?;
+        // Every file of the pool the page got, the meta first, is kept
+        // for offline use: the worker has done what the app asked.
+        let got: Vec<String> = server
+            .sent()
+            .into_iter()
+            .filter(|(path, _)| path.contains(DIR))
+            .map(|(path, _)| format!("{}{}", server.url(), &path[1..]))
+            .collect();
+        app.poll(
+            "the pool's files to be kept offline",
+            "return caches.open('nomos-fragments')
+                 .then(c => Promise.all(arguments[0].map(url => c.match(url))))
+                 .then(kept => kept.every(Boolean) ? true : null);",
+            vec![json!(got)],
+        )
+        .await?;
+        let meta = format!("/{DIR}meta");
+        let asked = server.sent().iter().filter(|(p, _)| *p == meta).count();
+        ensure!(asked == 1, "the meta was fetched {asked} times");
+
+        server.stop();
+        app.client().refresh().await?;
+        app.wait_for_pool(POOL).await?;
+        ensure!(app.results(OTHER).await? == rows, "offline ranking differs");
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
 }
