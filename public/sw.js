@@ -30,7 +30,9 @@
 //   outlives builds, and served from there first (no network needed: the
 //   app's "Make available offline" fetches them all). The meta file is
 //   asked of the network first, so a rebuilt pool is seen, and served
-//   from the same cache offline.
+//   from the same cache offline. A meta the app fetched before this
+//   worker controlled the page (a first visit) comes with its bytes, so
+//   it is not fetched twice.
 // - "forget" drops URLs from every cache: the app sends it when a file it
 //   got fails a check, so that Retry or a reload fetches it anew (an older
 //   worker may have kept a bad copy).
@@ -235,13 +237,16 @@ async function sha256Checked(key, response) {
 }
 
 // Keeps `key`, which the app has checked, in `cache`: the answer held for
-// it, else (when the app got it before this worker ran) the network's.
+// it, else (when the app got it before this worker ran) `body`, the bytes
+// the app got, if it sends them, else the network's.
 // A kept model or runtime file is the one version of its family.
-async function keepChecked(cache, key) {
+async function keepChecked(cache, key, body) {
   await holding.get(key);
   const unchecked = await caches.open(UNCHECKED);
   let response = await unchecked.match(key);
-  if (!response) {
+  if (!response && body) {
+    response = new Response(body, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
+  } else if (!response) {
     if (await cache.match(key)) return;
     response = await revalidated(new Request(key));
     if (response.status !== 200) throw new Error(`${key}: ${response.status}`);
@@ -275,8 +280,11 @@ async function fromCache(key, request, event) {
 // - `{ keep: ["da-acts.blob", "da-acts.text", ...] }`: the listed blobs
 //   and sibling files the app checked;
 // - `{ keepAssets: [url, ...] }`: the model and runtime files it checked;
-// - `{ keepFragments: [url, ...] }`: a fragmented pool's meta and
-//   fragments it checked;
+// - `{ keepFragments: [url, ...], bodies: [bytes, ...] }`: a fragmented
+//   pool's meta and fragments it checked, with the bytes (an ArrayBuffer,
+//   else null) of those it fetched before this worker controlled the page
+//   (nothing was held for them: without their bytes they are fetched
+//   again);
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
 self.addEventListener("message", (event) => {
@@ -284,7 +292,7 @@ self.addEventListener("message", (event) => {
   const data = event.data || {};
   const [kind] = ["keep", "keepAssets", "keepFragments", "forget"].filter((k) => Array.isArray(data[k]));
   if (!port || !kind) return;
-  const work = { keep, keepAssets, keepFragments, forget }[kind](data[kind].map(String));
+  const work = { keep, keepAssets, keepFragments, forget }[kind](data[kind].map(String), data.bodies);
   event.waitUntil(
     work.then(
       () => port.postMessage({ ok: true }),
@@ -311,12 +319,13 @@ async function keepAssets(urls) {
   }
 }
 
-async function keepFragments(urls) {
+async function keepFragments(urls, bodies) {
   const cache = await caches.open(FRAGMENTS);
-  for (const raw of urls) {
+  for (const [i, raw] of urls.entries()) {
     const url = new URL(raw, self.registration.scope);
     if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
-    await keepChecked(cache, url.href);
+    const body = Array.isArray(bodies) && bodies[i] instanceof ArrayBuffer ? bodies[i] : null;
+    await keepChecked(cache, url.href, body);
   }
 }
 

@@ -4,7 +4,8 @@
 //! view's latest result and open article, and "Make available offline".
 //! A query fetches the fragments it lacks in parallel: a dense or hybrid
 //! one first embeds the query with the pool's model and fetches the
-//! centroids, then its postings and probed lists at once. A fragment that
+//! centroids, then its postings and probed lists at once; a query
+//! superseded by then (typing on) fetches nothing more. A fragment that
 //! fails core's checks fails that query with a message naming the file,
 //! and is dropped from the service worker's caches so that the next try
 //! fetches it anew. The ranking and the rows are [`crate::fragmented`]'s.
@@ -24,7 +25,7 @@ use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTE
 use crate::latest::Latest;
 use crate::semantic::Semantic;
 use crate::state::PoolChoice;
-use crate::web::{ask_service_worker, fetch_bytes, forget_cached, now};
+use crate::web::{ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, now};
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
 /// 25: each row costs its documents fragment (about 35 KB, text that is
@@ -214,6 +215,13 @@ impl FragStore {
     /// meanwhile.
     pub fn search(self, query: String, method: Method, params: Bm25Params) {
         let ticket = self.searches.begin();
+        // Typing supersedes queries still waiting for the model or the
+        // centroids: each step that fetches asks first, and stops quietly
+        // (only a current query publishes, so this message never shows).
+        let wanted = move || match ticket.is_current() {
+            true => Ok(()),
+            false => Err("superseded by a newer query".to_owned()),
+        };
         spawn_local(async move {
             let started = now();
             let mut fetched = (0, 0);
@@ -234,6 +242,7 @@ impl FragStore {
                     true => {
                         let (embedding, millis) = self.embed(&query).await?;
                         embed_millis = Some(millis);
+                        wanted()?;
                         let (centroids, len) = self.centroids().await?;
                         if len > 0 {
                             fetched.0 += 1;
@@ -255,6 +264,7 @@ impl FragStore {
                         Ok::<_, nomos_core::fragments::FragmentError>(missing)
                     })
                     .map_err(|e| e.to_string())?;
+                wanted()?;
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
                 let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
@@ -266,6 +276,7 @@ impl FragStore {
                         .map_err(|e| e.to_string())?,
                 );
                 ranking = Some(ranked.clone());
+                wanted()?;
                 let (rows, got) = self.page(&ranked, 0).await?;
                 fetched.0 += got.0;
                 fetched.1 += got.1;
@@ -494,6 +505,17 @@ pub fn keep_offline(urls: Vec<String>) {
     spawn_local(async move {
         if let Err(e) = ask_service_worker("keepFragments", &urls).await {
             leptos::logging::debug_warn!("fragments not kept: {e}");
+        }
+    });
+}
+
+/// [`keep_offline`] for a meta the app fetched before the service worker
+/// controlled the page, with its bytes, so that the worker need not fetch
+/// it again.
+pub fn keep_offline_fetched(url: String, bytes: Vec<u8>) {
+    spawn_local(async move {
+        if let Err(e) = keep_fragment_bytes(&url, &bytes).await {
+            leptos::logging::debug_warn!("meta not kept: {e}");
         }
     });
 }

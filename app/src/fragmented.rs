@@ -249,20 +249,15 @@ impl FragPool {
             let lists = self.meta.needed_lists(centroids, embedding, probes)?;
             held.extend(lists.into_iter().filter_map(|n| cache.get(n)));
         }
-        let terms: Vec<&TermFragment> = held
-            .iter()
-            .filter_map(|o| match o.as_ref() {
-                Opened::Terms(t) => Some(t),
-                _ => None,
-            })
-            .collect();
-        let lists: Vec<&ListsFragment> = held
-            .iter()
-            .filter_map(|o| match o.as_ref() {
-                Opened::Lists(l) => Some(l),
-                _ => None,
-            })
-            .collect();
+        let mut terms: Vec<&TermFragment> = Vec::new();
+        let mut lists: Vec<&ListsFragment> = Vec::new();
+        for opened in &held {
+            match opened.as_ref() {
+                Opened::Terms(t) => terms.push(t),
+                Opened::Lists(l) => lists.push(l),
+                _ => {}
+            }
+        }
         let fetched = Fetched {
             terms: &terms,
             centroids: dense.map(|(_, c)| c),

@@ -16,7 +16,7 @@ use nomos_core::methods::Method;
 
 use crate::blob_intake::{BlobIntake, IntakeError};
 use crate::engine::{Engine, EngineError};
-use crate::frag_store::{keep_offline, FragStore};
+use crate::frag_store::{keep_offline, keep_offline_fetched, FragStore};
 use crate::fragmented::FragPool;
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
@@ -25,7 +25,8 @@ use crate::semantic::Semantic;
 use crate::session::Session;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{
-    fetch_bytes, fetch_into, forget_cached, read_into, sleep, FetchError, Sink, StreamError,
+    fetch_bytes, fetch_into, forget_cached, read_into, sleep, worker_controls_page, FetchError,
+    Sink, StreamError,
 };
 
 /// Why the manifest or a pool did not load.
@@ -199,18 +200,22 @@ impl Pools {
                     });
                 }
             };
+            // A first visit's page fetches past the service worker, which
+            // then holds nothing to keep: it is handed the bytes.
+            let past_worker = !worker_controls_page();
             let bytes = fetch_bytes(&url, Some(entry.bytes), progress).await;
             if !ticket.is_current() {
                 return;
             }
             let loaded = bytes.map_err(LoadError::Fetch).and_then(|b| {
-                FragPool::load(&b, &name).map_err(|e| LoadError::Fragments {
+                let pool = FragPool::load(&b, &name).map_err(|e| LoadError::Fragments {
                     name: name.clone(),
                     error: e.to_string(),
-                })
+                })?;
+                Ok((pool, b))
             });
             let loaded = match loaded {
-                Ok(pool) if !entry.is_listed_content(&pool.content_hash()) => {
+                Ok((pool, _)) if !entry.is_listed_content(&pool.content_hash()) => {
                     Err(LoadError::Stale {
                         url: url.clone(),
                         listed: entry.content_hash.clone(),
@@ -222,7 +227,7 @@ impl Pools {
             self.session.set(None);
             self.semantic.set_source(None);
             match loaded {
-                Ok(pool) => {
+                Ok((pool, bytes)) => {
                     crate::timings::mark("pool");
                     // Lists' vectors need the model they were made with,
                     // found by its manifest's hash as a blob's are.
@@ -239,7 +244,10 @@ impl Pools {
                     let store = FragStore::new(choice, pool, dir, self.semantic);
                     self.fragmented.set(Some(store));
                     self.status.set(LoadStatus::Ready);
-                    keep_offline(vec![url]);
+                    match past_worker {
+                        true => keep_offline_fetched(url, bytes),
+                        false => keep_offline(vec![url]),
+                    }
                 }
                 Err(e) => {
                     forget_cached(vec![url]);

@@ -11,6 +11,7 @@
 //! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
 //! - [`app`]: the Nomos page (search, results, article, load errors).
 //! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+//! - [`fragment_damage`]: the fragmented pools' damaged-file flow.
 //! - [`devtools`]: DevTools protocol commands (print media).
 //! - [`axe`]: axe-core's accessibility check, injected from `node_modules`.
 //! - [`policy`]: the Content-Security-Policy violations every page records.
@@ -21,6 +22,7 @@ pub mod axe;
 pub mod browser;
 pub mod cli;
 pub mod devtools;
+pub mod fragment_damage;
 pub mod llm_server;
 pub mod paths;
 pub mod policy;

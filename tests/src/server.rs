@@ -2,7 +2,9 @@
 //! works under any async runtime. Tests can replace a file's bytes (e.g. a
 //! damaged blob) and stop the server to take the network away.
 //!
-//! Tests can also hide a file (404), and have answers brotli-compressed.
+//! Tests can also hide a file (404), have answers brotli-compressed, and
+//! hold a file's answers until they release them, to act while the page
+//! waits for it ([`StaticServer::held`], which waits on tokio's timer).
 //!
 //! Every response closes its connection, so once [`StaticServer::stop`]
 //! returns the browser cannot reach anything: new connections are refused.
@@ -11,14 +13,14 @@
 //! cross-origin isolated); [`StaticServer::start_plain_under`] as a plain
 //! static host does, under a subpath and with no headers of its own.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Bytes served instead of files, by URL path without the leading `/`;
 /// `None`: not found.
@@ -33,6 +35,7 @@ pub struct StaticServer {
 }
 
 /// Where the files are and how they are answered.
+#[derive(Default)]
 struct Site {
     root: PathBuf,
     /// The URL path the site is served under: `/` or `/some/sub/path/`.
@@ -46,6 +49,18 @@ struct Site {
     compressed: Mutex<HashMap<(String, usize), Vec<u8>>>,
     /// Each answer's request target and body length, in order.
     sent: Mutex<Vec<(String, u64)>>,
+    /// Paths whose answers wait, and the requests waiting.
+    holds: Mutex<Holds>,
+    /// Signalled when a path is released.
+    released: Condvar,
+}
+
+/// Paths held (see [`StaticServer::hold`]) and, by path, how many
+/// requests wait for them.
+#[derive(Default)]
+struct Holds {
+    held: HashSet<String>,
+    waiting: HashMap<String, usize>,
 }
 
 impl StaticServer {
@@ -56,9 +71,7 @@ impl StaticServer {
             root: root.to_path_buf(),
             prefix: "/".into(),
             isolated: true,
-            brotli: AtomicBool::new(false),
-            compressed: Mutex::default(),
-            sent: Mutex::default(),
+            ..Site::default()
         })
     }
 
@@ -74,10 +87,7 @@ impl StaticServer {
         Self::start_site(Site {
             root: root.to_path_buf(),
             prefix: prefix.into(),
-            isolated: false,
-            brotli: AtomicBool::new(false),
-            compressed: Mutex::default(),
-            sent: Mutex::default(),
+            ..Site::default()
         })
     }
 
@@ -134,6 +144,38 @@ impl StaticServer {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(path.to_owned(), None);
+    }
+
+    /// From now on, requests for `path` (as for [`Self::replace`]) wait
+    /// for their answer until [`Self::release`]: the page waits for that
+    /// step while the test acts.
+    pub fn hold(&self, path: &str) {
+        self.site.holds().held.insert(path.to_owned());
+    }
+
+    /// Waits until `n` requests for the held `path` wait, or fails after
+    /// `limit`.
+    pub async fn held(&self, path: &str, n: usize, limit: Duration) -> io::Result<()> {
+        let started = Instant::now();
+        loop {
+            let waiting = self.site.holds().waiting.get(path).copied().unwrap_or(0);
+            if waiting >= n {
+                return Ok(());
+            }
+            if started.elapsed() > limit {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("{waiting} requests for {path} came in {limit:?}, not {n}"),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Answers the requests waiting for `path`, and those to come.
+    pub fn release(&self, path: &str) {
+        self.site.holds().held.remove(path);
+        self.site.released.notify_all();
     }
 
     /// Every answer so far: the request's target (`/indexes/x.blob`) and
@@ -215,6 +257,8 @@ impl StaticServer {
             return;
         };
         self.stopping.store(true, Ordering::SeqCst);
+        self.site.holds().held.clear();
+        self.site.released.notify_all();
         // Wake the blocking accept so the loop sees the flag.
         let _ = TcpStream::connect(self.addr);
         let _ = acceptor.join();
@@ -224,6 +268,28 @@ impl StaticServer {
 impl Drop for StaticServer {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+impl Site {
+    fn holds(&self) -> std::sync::MutexGuard<'_, Holds> {
+        self.holds.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Returns once `path` is not held (at once if it is not).
+    fn wait_while_held(&self, path: &str) {
+        let mut holds = self.holds();
+        if !holds.held.contains(path) {
+            return;
+        }
+        *holds.waiting.entry(path.to_owned()).or_default() += 1;
+        let mut holds = self
+            .released
+            .wait_while(holds, |h| h.held.contains(path))
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = holds.waiting.get_mut(path) {
+            *n -= 1;
+        }
     }
 }
 
@@ -269,11 +335,14 @@ fn serve(mut stream: TcpStream, site: &Site, overrides: &Overrides) -> io::Resul
     let method = parts.next().unwrap_or_default();
     let target = parts.next().unwrap_or_default();
 
+    let path = target
+        .strip_prefix(site.prefix.as_str())
+        .and_then(site_path);
+    if let Some(path) = &path {
+        site.wait_while_held(path);
+    }
     let (status, content_type, body, path) = match method {
-        "GET" | "HEAD" => match target
-            .strip_prefix(site.prefix.as_str())
-            .and_then(|path| lookup(&site.root, overrides, path))
-        {
+        "GET" | "HEAD" => match path.and_then(|path| lookup(&site.root, overrides, path)) {
             Some((path, bytes)) => ("200 OK", content_type(&path), bytes, path),
             None => (
                 "404 Not Found",
@@ -348,15 +417,21 @@ fn compressed(site: &Site, path: &str, body: &[u8]) -> io::Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The bytes for a path below the site's prefix (`indexes/x.blob?v=1`),
-/// from the overrides or the file under `root`. Paths that leave `root` are
-/// not found.
-fn lookup(root: &Path, overrides: &Overrides, target: &str) -> Option<(String, Vec<u8>)> {
+/// The file a request below the site's prefix (`indexes/x.blob?v=1`)
+/// asks for (`indexes/x.blob`), `index.html` for a directory; `None` for
+/// malformed escapes.
+fn site_path(target: &str) -> Option<String> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     let mut path = percent_decode(path)?;
     if path.is_empty() || path.ends_with('/') {
         path.push_str("index.html");
     }
+    Some(path)
+}
+
+/// The bytes for `path` (see [`site_path`]), from the overrides or the
+/// file under `root`. Paths that leave `root` are not found.
+fn lookup(root: &Path, overrides: &Overrides, path: String) -> Option<(String, Vec<u8>)> {
     if let Some(bytes) = overrides
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -424,25 +499,29 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("index.html"), "hi").unwrap();
         let overrides = Overrides::default();
-        assert!(lookup(dir.path(), &overrides, "../etc/passwd").is_none());
-        assert!(lookup(dir.path(), &overrides, "%2e%2e/etc/passwd").is_none());
-        assert!(lookup(dir.path(), &overrides, "/etc/passwd").is_none());
-        assert_eq!(lookup(dir.path(), &overrides, "?q=x").unwrap().1, b"hi");
+        let get = |target| lookup(dir.path(), &overrides, site_path(target)?);
+        assert!(get("../etc/passwd").is_none());
+        assert!(get("%2e%2e/etc/passwd").is_none());
+        assert!(get("/etc/passwd").is_none());
+        assert_eq!(get("?q=x").unwrap().1, b"hi");
+    }
+
+    /// The answer to `GET path` from the server at `addr`.
+    fn get(addr: SocketAddr, path: &str) -> String {
+        use std::io::Read;
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
     }
 
     #[test]
     fn a_plain_site_answers_only_under_its_prefix_without_isolation() {
-        use std::io::Read;
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("index.html"), "hi").unwrap();
         let server = StaticServer::start_plain_under(dir.path(), "/some/sub/path/").unwrap();
-        let get = |path: &str| {
-            let mut stream = TcpStream::connect(server.addr).unwrap();
-            write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-            let mut answer = String::new();
-            stream.read_to_string(&mut answer).unwrap();
-            answer
-        };
+        let get = |path: &str| get(server.addr, path);
         let page = get("/some/sub/path/");
         assert!(
             page.starts_with("HTTP/1.1 200") && page.ends_with("hi"),
@@ -451,5 +530,30 @@ mod tests {
         assert!(!page.contains("Cross-Origin"), "{page}");
         assert!(get("/index.html").starts_with("HTTP/1.1 404"));
         assert!(get("/some/sub/index.html").starts_with("HTTP/1.1 404"));
+    }
+
+    #[tokio::test]
+    async fn a_held_file_is_answered_once_released() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        let server = StaticServer::start_plain_under(dir.path(), "/").unwrap();
+        server.hold("a.txt");
+        let addr = server.addr;
+        let asked = std::thread::spawn(move || get(addr, "/a.txt"));
+        server
+            .held("a.txt", 1, Duration::from_secs(10))
+            .await
+            .unwrap();
+        assert!(
+            get(addr, "/").starts_with("HTTP/1.1 404"),
+            "others are answered"
+        );
+        assert!(!asked.is_finished() && server.sent().len() == 1);
+        server.release("a.txt");
+        let answer = asked.join().unwrap();
+        assert!(
+            answer.starts_with("HTTP/1.1 200") && answer.ends_with('a'),
+            "{answer}"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Talking to the service worker (`public/sw.js`): registering it, and
 //! its messages, each answered through a port once done.
 
-use js_sys::{Array, Object, Promise, Reflect};
+use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use leptos::prelude::window;
 use leptos::task::spawn_local;
 use wasm_bindgen::{JsCast, JsValue};
@@ -33,10 +33,32 @@ pub fn register_service_worker() -> bool {
     true
 }
 
+/// Whether a service worker controls the page: only then do the page's
+/// fetches pass through it, which holds their answers for the app's
+/// "keep" (a first visit's page is not controlled until it takes over).
+pub fn worker_controls_page() -> bool {
+    container().is_some_and(|c| c.controller().is_some())
+}
+
 /// Sends the active service worker `{ kind: items }` (`keep`: blob file
-/// names; `keepAssets`, `forget`: URLs relative to the page) and waits
-/// for its answer.
+/// names; `keepAssets`, `keepFragments`, `forget`: URLs relative to the
+/// page) and waits for its answer.
 pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), String> {
+    ask(kind, items, None).await
+}
+
+/// Asks the service worker to keep the fragmented pool's file at `url`
+/// with `bytes`, which the app fetched past it (see
+/// [`worker_controls_page`]) and checked: the worker holds nothing for
+/// it, and without them would fetch it again.
+pub async fn keep_fragment_bytes(url: &str, bytes: &[u8]) -> Result<(), String> {
+    let bodies = Array::of1(&Uint8Array::from(bytes).buffer());
+    ask("keepFragments", &[url.to_owned()], Some(bodies)).await
+}
+
+/// [`ask_service_worker`], with `bodies` (ArrayBuffers, one per item) if
+/// given.
+async fn ask(kind: &str, items: &[String], bodies: Option<Array>) -> Result<(), String> {
     let container = container().ok_or("service workers are unavailable")?;
     let ready = container.ready().map_err(|e| message(&e))?;
     let registration: ServiceWorkerRegistration = JsFuture::from(ready)
@@ -50,6 +72,9 @@ pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), Stri
     let request = Object::new();
     let names: Array = items.iter().map(|f| JsValue::from_str(f)).collect();
     Reflect::set(&request, &kind.into(), &names).map_err(|e| message(&e))?;
+    if let Some(bodies) = bodies {
+        Reflect::set(&request, &"bodies".into(), &bodies).map_err(|e| message(&e))?;
+    }
     worker
         .post_message_with_transferable(&request, &Array::of1(&channel.port2()))
         .map_err(|e| message(&e))?;

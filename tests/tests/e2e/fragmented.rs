@@ -6,7 +6,8 @@
 //! the documents fragments they list included), it searches with the
 //! server gone; a damaged fragment or directory page fails the query with
 //! a message naming the file, and the page goes on; a method that needs
-//! more than fragments hold says why.
+//! more than fragments hold says why. A first visit from a link fetches
+//! the meta once, though the service worker does not control that page.
 
 use std::path::PathBuf;
 
@@ -14,10 +15,13 @@ use anyhow::{ensure, Context, Result};
 use nomos_core::blob::Field;
 use nomos_core::fragments::{Meta, TermFragment};
 use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::fragment_damage::damaged_then_fixed;
 use nomos_e2e::paths::{dist_dir, repo_root};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::json;
+
+use crate::dense::escape;
 
 /// The manifest's name for the pool: its meta file.
 const POOL: &str = "synth-da-1e5/meta";
@@ -237,27 +241,8 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
     let file = meta.fragments()[number].file.clone();
 
     let server = StaticServer::start(&dist_dir()?)?;
-    server.damage(&format!("{DIR}{file}"))?;
-    let app = App::open(&server.url()).await?;
-    let outcome = async {
-        app.choose_pool(POOL).await?;
-        let rows = app.search(QUERY).await?;
-        ensure!(
-            rows.is_empty(),
-            "a damaged fragment gave a ranking: {rows:?}"
-        );
-        let message = frag_error(&app, "the query's error").await?;
-        ensure!(
-            message.contains(&file) && message.contains("damaged"),
-            "the error {message:?} should name {file} and say it is damaged"
-        );
-        app.screenshot("fragmented-damaged").await?;
-
-        // The host is fixed: the next query fetches the fragment anew.
-        server.restore(&format!("{DIR}{file}"));
-        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
-        let rows = app.search(QUERY).await?;
-        expect_cli_ranking(&rows, QUERY, PARITY_DEPTH)?;
+    let fixed = async |app: &App| {
+        ranks_again(app).await?;
         let gone = app
             .client()
             .execute(
@@ -269,15 +254,36 @@ async fn a_damaged_fragment_fails_the_query_by_name_and_the_page_goes_on() -> Re
 
         // A method the pool cannot run says why, rather than listing nothing.
         app.choose_method("dense").await?;
-        let why = frag_error(&app, "dense to say why it cannot rank").await?;
+        let why = frag_error(app, "dense to say why it cannot rank").await?;
         ensure!(
             why.contains("dense cannot rank a fragmented pool"),
             "dense on a fragmented pool said {why:?}"
         );
         Ok(())
-    }
-    .await;
-    finish(app, outcome).await
+    };
+    damaged_then_fixed(
+        &server,
+        &[format!("{DIR}{file}")],
+        App::open(&server.url()),
+        fails,
+        Some("fragmented-damaged"),
+        fixed,
+    )
+    .await
+}
+
+/// `QUERY` in the pool, which must fail: the view's error.
+async fn fails(app: &App) -> Result<String> {
+    app.choose_pool(POOL).await?;
+    let rows = app.search(QUERY).await?;
+    ensure!(rows.is_empty(), "a damaged file gave a ranking: {rows:?}");
+    frag_error(app, "the query's error").await
+}
+
+/// Another query, then `QUERY` again: both rank as the CLI does.
+async fn ranks_again(app: &App) -> Result<()> {
+    expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
+    expect_cli_ranking(&app.search(QUERY).await?, QUERY, PARITY_DEPTH)
 }
 
 /// The directory page listing the documents fragment of `QUERY`'s top hit
@@ -301,20 +307,55 @@ async fn a_damaged_directory_page_fails_the_query_by_name() -> Result<()> {
     let file = meta.fragments()[page].file.clone();
 
     let server = StaticServer::start(&dist_dir()?)?;
-    server.damage(&format!("{DIR}{file}"))?;
-    let app = App::open(&server.url()).await?;
+    damaged_then_fixed(
+        &server,
+        &[format!("{DIR}{file}")],
+        App::open(&server.url()),
+        fails,
+        None,
+        ranks_again,
+    )
+    .await
+}
+
+/// A first visit opened from a link: the page fetches the meta before the
+/// service worker controls it, so the worker holds no answer to keep; the
+/// app hands it the meta's bytes rather than have it fetch the meta again,
+/// and with the server gone the page reloads from what the worker kept.
+#[tokio::test]
+async fn a_first_visit_from_a_link_fetches_the_meta_once_and_keeps_it() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let mut server = StaticServer::start(&dist_dir()?)?;
+    let link = format!("{}#pool={POOL}&q={}", server.url(), escape(OTHER));
+    let app = App::open_at(&link, POOL).await?;
     let outcome = async {
-        app.choose_pool(POOL).await?;
-        let rows = app.search(QUERY).await?;
-        ensure!(rows.is_empty(), "a damaged page gave rows: {rows:?}");
-        let message = frag_error(&app, "the query's error").await?;
-        ensure!(
-            message.contains(&file) && message.contains("damaged"),
-            "the error {message:?} should name the page {file} and say it is damaged"
-        );
-        server.restore(&format!("{DIR}{file}"));
-        expect_cli_ranking(&app.search(OTHER).await?, OTHER, PARITY_DEPTH)?;
-        expect_cli_ranking(&app.search(QUERY).await?, QUERY, PARITY_DEPTH)
+        let rows = app.results(OTHER).await?;
+        expect_cli_ranking(&rows, OTHER, PARITY_DEPTH)?;
+        // Every file of the pool the page got, the meta first, is kept
+        // for offline use: the worker has done what the app asked.
+        let got: Vec<String> = server
+            .sent()
+            .into_iter()
+            .filter(|(path, _)| path.contains(DIR))
+            .map(|(path, _)| format!("{}{}", server.url(), &path[1..]))
+            .collect();
+        app.poll(
+            "the pool's files to be kept offline",
+            "return caches.open('nomos-fragments')
+                 .then(c => Promise.all(arguments[0].map(url => c.match(url))))
+                 .then(kept => kept.every(Boolean) ? true : null);",
+            vec![json!(got)],
+        )
+        .await?;
+        let meta = format!("/{DIR}meta");
+        let asked = server.sent().iter().filter(|(p, _)| *p == meta).count();
+        ensure!(asked == 1, "the meta was fetched {asked} times");
+
+        server.stop();
+        app.client().refresh().await?;
+        app.wait_for_pool(POOL).await?;
+        ensure!(app.results(OTHER).await? == rows, "offline ranking differs");
+        Ok(())
     }
     .await;
     finish(app, outcome).await

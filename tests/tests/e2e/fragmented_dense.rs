@@ -3,13 +3,18 @@
 //! `nomos fragment --lists 12`): the page embeds the query with the
 //! pool's model, fetches the centroids and only the probed lists'
 //! fragments, and ranks as `nomos search --fragments` does natively, the
-//! probes taken from the link (`rank=rrf:probes=4`). A damaged lists
-//! fragment fails the query with a message naming the file; fixed, the
-//! next query ranks.
+//! probes taken from the link (`rank=rrf:probes=4`). A query superseded
+//! while it waits for the centroids (typing on) fetches no lists. A
+//! damaged lists fragment fails the query with a message naming the
+//! file; fixed, the next query ranks.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
 
 use anyhow::{bail, ensure, Result};
 use nomos_core::fragments::{FragmentKind, Meta};
 use nomos_e2e::app::{finish, App, Row};
+use nomos_e2e::fragment_damage::damaged_then_fixed;
 use nomos_e2e::paths::{dist_dir, model_dir};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
@@ -25,9 +30,11 @@ const DIR: &str = "indexes/el-syntagma-lists/";
 const PROBES: usize = 4;
 /// Another Greek query (the right of property).
 const OTHER: &str = "δικαίωμα ιδιοκτησίας";
+/// A prefix of [`OTHER`] as typed, whose probed lists differ from its.
+const PREFIX: &str = "δικαίωμα";
 const PARITY_DEPTH: usize = 10;
 /// How long the model may take to download and load (as in dense.rs).
-const MODEL_LOAD: std::time::Duration = std::time::Duration::from_secs(240);
+const MODEL_LOAD: Duration = Duration::from_secs(240);
 
 /// The pool's meta and its lists fragments' file names.
 fn lists_files() -> Result<(Meta, Vec<String>)> {
@@ -40,6 +47,23 @@ fn lists_files() -> Result<(Meta, Vec<String>)> {
         .collect();
     ensure!(files.len() > PROBES, "{} lists fragments", files.len());
     Ok((meta, files))
+}
+
+/// The lists fragments' file names `query` probes ([`PROBES`] lists),
+/// the query embedded natively.
+fn probed(meta: &Meta, query: &str) -> Result<BTreeSet<String>> {
+    let dir = dist_dir()?.join(DIR);
+    let number = meta.needed_centroids()?;
+    let file = &meta.fragments()[number].file;
+    let centroids = meta.open_centroids(number, &std::fs::read(dir.join(file))?)?;
+    let [embedding] = &cli::embed_queries(&model_dir()?, &[query])?[..] else {
+        bail!("no embedding for {query:?}");
+    };
+    Ok(meta
+        .needed_lists(&centroids, embedding, PROBES)?
+        .into_iter()
+        .map(|n| meta.fragments()[n].file.clone())
+        .collect())
 }
 
 /// Waits (the model's load included) until `method`'s results for
@@ -161,28 +185,68 @@ async fn a_damaged_lists_fragment_fails_the_dense_query_by_name() -> Result<()> 
     let _turn = one_at_a_time().await;
     let (_, lists) = lists_files()?;
     let server = StaticServer::start(&dist_dir()?)?;
-    // Every lists fragment damaged: whichever the query probes.
-    for file in &lists {
-        server.damage(&format!("{DIR}{file}"))?;
-    }
     let dense = format!("dense:probes={PROBES}");
-    let app = open(&server, &dense, EL_QUERY).await?;
+    // Every lists fragment damaged: whichever the query probes.
+    let paths: Vec<String> = lists.iter().map(|f| format!("{DIR}{f}")).collect();
+    let fail = async |app: &App| match ranked(app, "dense", EL_QUERY).await? {
+        Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
+        Err(message) => Ok(message),
+    };
+    let fixed = async |app: &App| expect_cli(&app.search(OTHER).await?, OTHER, &dense, false);
+    damaged_then_fixed(
+        &server,
+        &paths,
+        open(&server, &dense, EL_QUERY),
+        fail,
+        Some("fragmented-dense-damaged"),
+        fixed,
+    )
+    .await
+}
+
+/// Search-as-you-type: the link's query waits for the centroids while
+/// the visitor types on; once they come, only the typed query's lists
+/// are fetched, not the superseded query's.
+#[tokio::test]
+async fn a_query_superseded_while_it_waits_fetches_no_lists() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let (meta, lists) = lists_files()?;
+    let (first, second) = (probed(&meta, PREFIX)?, probed(&meta, OTHER)?);
+    ensure!(
+        !first.is_subset(&second),
+        "{PREFIX:?} probes no list that {OTHER:?} does not: {first:?}"
+    );
+    let centroids = format!("{DIR}{}", meta.fragments()[meta.needed_centroids()?].file);
+    let server = StaticServer::start(&dist_dir()?)?;
+    server.hold(&centroids);
+    let dense = format!("dense:probes={PROBES}");
+    let app = open(&server, &dense, PREFIX).await?;
     let outcome = async {
-        let message = match ranked(&app, "dense", EL_QUERY).await? {
-            Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
-            Err(message) => message,
-        };
-        ensure!(
-            lists.iter().any(|f| message.contains(f.as_str())) && message.contains("damaged"),
-            "the error {message:?} should name a lists fragment and say it is damaged"
-        );
-        app.screenshot("fragmented-dense-damaged").await?;
-        // The host is fixed: the next query fetches the lists anew.
-        for file in &lists {
-            server.restore(&format!("{DIR}{file}"));
+        // The link's query is embedded (the model loaded) and waits.
+        server.held(&centroids, 1, MODEL_LOAD).await?;
+        app.client()
+            .execute(
+                "const box = document.getElementById('search-box');
+                 box.value = arguments[0];
+                 box.dispatchEvent(new Event('input', { bubbles: true }));",
+                vec![json!(OTHER)],
+            )
+            .await?;
+        // The typed query waits too: it has superseded the link's.
+        server.held(&centroids, 2, Duration::from_secs(60)).await?;
+        server.release(&centroids);
+        if let Err(e) = ranked(&app, "dense", OTHER).await? {
+            bail!("the typed query failed: {e}");
         }
-        let rows = app.search(OTHER).await?;
-        expect_cli(&rows, OTHER, &dense, false)?;
+        let sent = server.sent();
+        let fetched: BTreeSet<String> = lists
+            .into_iter()
+            .filter(|f| sent.iter().any(|(p, _)| p.ends_with(f.as_str())))
+            .collect();
+        ensure!(
+            fetched == second,
+            "fetched the lists {fetched:?}; {OTHER:?} probes {second:?}, {PREFIX:?} {first:?}"
+        );
         Ok(())
     }
     .await;
