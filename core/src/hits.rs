@@ -47,12 +47,19 @@ fn scan_in_order(scores: &[f64], k: usize, floor: Option<f64>, out: &mut Vec<Hit
     let mut first = 0u32;
     for block in &mut blocks {
         let bar = selection.bar_score;
+        // Most blocks have no score above the bar: one cheap test tells.
+        if !block
+            .iter()
+            .fold(false, |any, &s| any | not_at_most(s, bar))
+        {
+            first += BLOCK as u32;
+            continue;
+        }
         // A bit for each score not at or below the bar: also set for NaN,
         // on either side, which the exact check then decides.
-        let mut maybe = block
-            .iter()
-            .enumerate()
-            .fold(0u32, |bits, (i, &s)| bits | u32::from(not_at_most(s, bar)) << i);
+        let mut maybe = block.iter().enumerate().fold(0u32, |bits, (i, &s)| {
+            bits | u32::from(not_at_most(s, bar)) << i
+        });
         while maybe != 0 {
             let i = maybe.trailing_zeros() as usize;
             maybe &= maybe - 1;
@@ -142,8 +149,8 @@ fn sampled_floor<I: Iterator<Item = f64>>(
     if k == 0 || n < 16 * k {
         return None;
     }
-    // At most every 16th, and about 32k of them at most.
-    let stride = (n / (32 * k)).max(16);
+    // At most every 32nd, and about 32k of them at most.
+    let stride = (n / (32 * k)).max(32);
     let rank = (2 * k / stride).max(4);
     // The `rank` best sampled keys, the least on top.
     let mut best: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(rank + 1);
@@ -474,11 +481,11 @@ mod tests {
 
     #[test]
     fn a_sampled_floor_that_is_too_high_is_not_trusted() {
-        // Every 48th document, always among those sampled (every 16th
+        // Every 96th document, always among those sampled (every 32nd
         // here), scores highest, so the guess has fewer than k documents
         // above it; then the selection runs again without it.
         let scores: Vec<f64> = (0..4000)
-            .map(|i| match i % 48 {
+            .map(|i| match i % 96 {
                 0 => 100.0 + f64::from(i % 300),
                 r => f64::from(r % 3) - 0.5,
             })

@@ -165,6 +165,25 @@ mod tests {
     }
 
     #[test]
+    fn terms_are_found_across_many_runs() {
+        // Many terms, some sharing their first 8 bytes.
+        let terms: Vec<String> = (0..1000)
+            .map(|i| match i % 3 {
+                0 => format!("t{i}"),
+                1 => format!("longprefix{i}"),
+                _ => format!("μισθ{i}"),
+            })
+            .collect();
+        let v = Vocabulary::new(&terms).unwrap();
+        for (id, term) in terms.iter().enumerate() {
+            assert_eq!(v.id(term), Some(id as u32), "{term:?}");
+        }
+        for absent in ["", "t", "t1000", "longprefix", "μισθ", "zzz", "\u{10ffff}"] {
+            assert_eq!(v.id(absent), None, "{absent:?}");
+        }
+    }
+
+    #[test]
     fn the_first_repeated_term_is_reported() {
         assert_eq!(
             Vocabulary::new(["x", "b", "a", "b", "x"]).unwrap_err(),
