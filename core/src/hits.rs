@@ -362,6 +362,16 @@ mod tests {
         all
     }
 
+    /// A seeded linear congruential generator: the tests' reproducible
+    /// scores and orders.
+    fn lcg(seed: u32) -> impl FnMut() -> u32 {
+        let mut state = seed;
+        move || {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            state
+        }
+    }
+
     #[test]
     fn ties_keep_corpus_order() {
         let scores = [1.0, 3.0, 1.0, 3.0, 0.0, 1.0, -0.0, 3.0];
@@ -396,21 +406,20 @@ mod tests {
     fn candidates_in_any_order_rank_as_the_full_array() {
         // Ties everywhere, NaN and negatives; candidates handed over in a
         // scrambled order (a sparse scorer's first-touched order).
-        let mut state: u32 = 777;
+        let mut next = lcg(777);
         let scores: Vec<f64> = (0..2000)
             .map(|i| {
-                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let r = next();
                 if i % 97 == 0 {
                     f64::NAN
                 } else {
-                    f64::from((state >> 16) % 5) - 1.0
+                    f64::from((r >> 16) % 5) - 1.0
                 }
             })
             .collect();
         let mut order: Vec<u32> = (0..scores.len() as u32).collect();
         for i in (1..order.len()).rev() {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            order.swap(i, (state >> 8) as usize % (i + 1));
+            order.swap(i, (next() >> 8) as usize % (i + 1));
         }
         let candidates = || {
             order.iter().map(|&doc| Hit {
@@ -464,12 +473,9 @@ mod tests {
     #[test]
     fn agrees_with_a_full_stable_sort() {
         // Few distinct values, so ties are everywhere.
-        let mut state: u32 = 12345;
+        let mut next = lcg(12345);
         let scores: Vec<f64> = (0..3000)
-            .map(|_| {
-                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                f64::from((state >> 16) % 7) - 2.0
-            })
+            .map(|_| f64::from((next() >> 16) % 7) - 2.0)
             .collect();
         let full = stable_ranking(&scores);
         for k in [1, 7, 100, 1000, 2999, 3000, 5000] {
@@ -509,14 +515,14 @@ mod tests {
     fn a_sampled_floor_keeps_ties_and_signs() {
         // Scores of few values, NaN and negatives, in scrambled order; the
         // floor is a guess that usually holds.
-        let mut state: u32 = 99;
+        let mut next = lcg(99);
         let scores: Vec<f64> = (0..20_000)
             .map(|i| {
-                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let r = next();
                 match i % 101 {
                     0 => f64::NAN,
                     1 => -0.0,
-                    _ => f64::from((state >> 16) % 40) - 3.0,
+                    _ => f64::from((r >> 16) % 40) - 3.0,
                 }
             })
             .collect();
