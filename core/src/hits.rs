@@ -146,11 +146,13 @@ fn sampled_floor<I: Iterator<Item = f64>>(
     k: usize,
     sample: impl FnOnce(usize) -> I,
 ) -> Option<f64> {
-    if k == 0 || n < 16 * k {
+    // So that k ≤ n / 16 below, and no product overflows (k may be
+    // `usize::MAX`, for everything).
+    if k == 0 || n / 16 < k {
         return None;
     }
     // At most every 32nd, and about 32k of them at most.
-    let stride = (n / (32 * k)).max(32);
+    let stride = (n / 32 / k).max(32);
     let rank = (2 * k / stride).max(4);
     // The `rank` best sampled keys, the least on top.
     let mut best: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(rank + 1);
@@ -386,6 +388,17 @@ mod tests {
         let hits = top_k(&scores, 1000, false);
         assert_eq!(docs(&hits), [1, 0, 2]);
         assert_eq!(hits[0].score, 2.0);
+    }
+
+    #[test]
+    fn k_as_large_as_can_be_returns_everything() {
+        let scores: Vec<f64> = (0..100).map(|i| f64::from(i % 7)).collect();
+        let full = stable_ranking(&scores);
+        assert_eq!(docs(&top_k(&scores, usize::MAX, false)), full);
+        let mut out = Vec::new();
+        let all: Vec<u32> = (0..100).collect();
+        top_k_positive_among(&all, &scores, usize::MAX, &mut out);
+        assert_eq!(docs(&out), docs(&top_k(&scores, 100, true)));
     }
 
     #[test]
