@@ -99,8 +99,12 @@ async fn open_blob_refuses_empty_huge_and_other_version_files() -> Result<()> {
             );
         }
         let (after, _) = app.heap().await?;
+        // Reading the smallest refused file would add 100 MB. Choosing the
+        // Danish acts three times adds about 22 MB (each load's download
+        // and index, and its BM25 scorer's 2.2 MB of precomputed
+        // contributions), which the memory, never shrinking, keeps.
         ensure!(
-            after - before < 16e6,
+            after - before < 50e6,
             "the WebAssembly memory grew from {} to {}: a refused file was read",
             mb(before),
             mb(after)
