@@ -21,12 +21,28 @@ pub struct Hit {
 pub fn top_k_into(scores: &[f64], k: usize, positive_only: bool, out: &mut Vec<Hit>) {
     let floor = positive_only.then_some(0.0_f64);
     let sample = |stride| scores.iter().step_by(stride).copied();
-    if let Some(guess) = sampled_floor(scores.len(), k, sample) {
-        if scan_in_order(scores, k, Some(floor.map_or(guess, |f| f.max(guess))), out) == k {
+    select_above_guess(scores.len(), k, floor, sample, |floor| {
+        scan_in_order(scores, k, floor, out)
+    });
+}
+
+/// Runs `select` (which keeps the best k above the floor it is given and
+/// returns how many it kept) first with a sampled guess of the k-th best
+/// score as the floor ([`sampled_floor`], raised to `floor`), and again
+/// with `floor` alone if fewer than k exceeded the guess.
+fn select_above_guess<I: Iterator<Item = f64>>(
+    n: usize,
+    k: usize,
+    floor: Option<f64>,
+    sample: impl FnOnce(usize) -> I,
+    mut select: impl FnMut(Option<f64>) -> usize,
+) {
+    if let Some(guess) = sampled_floor(n, k, sample) {
+        if select(Some(floor.map_or(guess, |f| f.max(guess)))) == k {
             return;
         }
     }
-    scan_in_order(scores, k, floor, out);
+    select(floor);
 }
 
 /// [`top_k_into`] with the given floor; returns how many were kept.
@@ -103,12 +119,9 @@ pub(crate) fn top_k_positive_among(docs: &[u32], scores: &[f64], k: usize, out: 
         })
     };
     let sample = |stride| hits().step_by(stride).map(|hit| hit.score);
-    if let Some(guess) = sampled_floor(docs.len(), k, sample) {
-        if top_k_of_above(hits(), k, Some(guess.max(0.0)), out) == k {
-            return;
-        }
-    }
-    top_k_of_above(hits(), k, Some(0.0), out);
+    select_above_guess(docs.len(), k, Some(0.0), sample, |floor| {
+        top_k_of_above(hits(), k, floor, out)
+    });
 }
 
 /// [`top_k_of`] keeping only scores above `floor`; returns how many were

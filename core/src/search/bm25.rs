@@ -140,11 +140,7 @@ impl Bm25Scorer {
     /// it cost what the query touches, not the pool.
     pub fn accumulate<S: AsRef<str>>(&self, query: &[S], scores: &mut Accumulator) {
         let mut terms = scores.take_terms();
-        terms.extend(
-            query
-                .iter()
-                .filter_map(|token| self.index.term_id(token.as_ref())),
-        );
+        self.term_ids(query, &mut terms);
         let doc_freqs = self.index.doc_freqs();
         let postings = terms
             .iter()
@@ -161,11 +157,19 @@ impl Bm25Scorer {
 
     /// Adds every query token's contributions, in query order.
     fn add_query<S: AsRef<str>>(&self, query: &[S], scores: &mut [f64]) {
-        let terms: Vec<u32> = query
-            .iter()
-            .filter_map(|token| self.index.term_id(token.as_ref()))
-            .collect();
+        let mut terms = Vec::with_capacity(query.len());
+        self.term_ids(query, &mut terms);
         self.add_terms(&terms, scores);
+    }
+
+    /// Appends the ids of the query's tokens that are in the vocabulary, in
+    /// query order (repeats included: each occurrence counts).
+    fn term_ids<S: AsRef<str>>(&self, query: &[S], terms: &mut Vec<u32>) {
+        terms.extend(
+            query
+                .iter()
+                .filter_map(|token| self.index.term_id(token.as_ref())),
+        );
     }
 
     /// Adds the contributions of `terms` (ids, in query order).
