@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use nomos_core::blob::Field;
 use nomos_core::llm::Prompts;
 use nomos_core::methods::Method;
@@ -33,6 +32,7 @@ use crate::judgments::Judgments;
 use crate::latest::{Latest, Ticket};
 use crate::llm::{Llm, Run};
 use crate::llm_rank::{LlmQuery, Step};
+use crate::pool_scope::PoolScope;
 use crate::run_store::RunStore;
 use crate::semantic::{ModelError, Semantic};
 use crate::transcript_files::{short_hash, TranscriptLink};
@@ -76,6 +76,8 @@ impl SweepResult {
 /// The Evaluate view's results for one pool. `Copy`: signals and handles.
 #[derive(Clone, Copy)]
 pub struct EvalStore {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     /// The pool's benchmark, once a job has read it.
     pub bench: RwSignal<Option<Arc<Benchmark>>>,
     pub current: RwSignal<Option<Arc<Outcome>>>,
@@ -108,9 +110,16 @@ pub struct EvalStore {
 }
 
 impl EvalStore {
+    /// Runs `task` for this pool: its state stays while the task runs
+    /// ([`PoolScope::spawn`]).
+    pub fn spawn(&self, task: impl std::future::Future<Output = ()> + 'static) {
+        self.scope.spawn(task);
+    }
+
     /// An empty store for `engine`'s pool.
     pub fn new(engine: Arc<Engine>, semantic: Semantic, llm: Llm) -> Self {
         EvalStore {
+            scope: PoolScope::current(),
             bench: RwSignal::new(None),
             current: RwSignal::new(None),
             compared: RwSignal::new(None),
@@ -218,7 +227,7 @@ impl EvalStore {
         let engine = self.engine.get_value();
         let embedded = self.embeddings.get_value();
         let total = n * targets.len();
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let keep_going = move || ticket.is_current();
             let mut pacer = Pacer::new(&keep_going);
             let started = now();
@@ -548,7 +557,7 @@ impl EvalStore {
         let engine = self.engine.get_value();
         let n = bench.queries.len();
         let cells = grid.cells();
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let keep_going = move || ticket.is_current();
             let mut pacer = Pacer::new(&keep_going);
             let started = now();

@@ -23,6 +23,7 @@ use nomos_core::search::Bm25Params;
 use crate::engine::{Article, ResultRow};
 use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::latest::Latest;
+use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::state::PoolChoice;
 use crate::web::{ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, now};
@@ -63,6 +64,8 @@ pub enum OfflineStatus {
 /// A loaded fragmented pool. `Copy`: signal and stored-value handles.
 #[derive(Clone, Copy)]
 pub struct FragStore {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     pub choice: StoredValue<Option<PoolChoice>>,
     pub pool: StoredValue<Arc<FragPool>>,
     /// Where the meta and fragments are served, ending in `/`.
@@ -88,6 +91,7 @@ impl FragStore {
         semantic: Semantic,
     ) -> Self {
         FragStore {
+            scope: PoolScope::current(),
             choice: StoredValue::new(choice),
             pool: StoredValue::new(Arc::new(pool)),
             dir: StoredValue::new(dir),
@@ -222,7 +226,7 @@ impl FragStore {
             true => Ok(()),
             false => Err("superseded by a newer query".to_owned()),
         };
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let started = now();
             let mut fetched = (0, 0);
             let mut ranking = None;
@@ -335,7 +339,7 @@ impl FragStore {
         }) else {
             return;
         };
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let page = self.page(&ranked, first).await;
             self.result.update(|r| {
                 let Some(r) = r.as_mut() else { return };
@@ -362,7 +366,7 @@ impl FragStore {
         let Some(id) = id else {
             return self.article.set(None);
         };
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let outcome = async {
                 let pool = self.pool.get_value();
                 let Some(doc) = self.doc_of(&id) else {
@@ -435,7 +439,7 @@ impl FragStore {
         let pool = self.pool.get_value();
         let total = pool.total_bytes();
         self.offline.set(OfflineStatus::Fetching { done: 0, total });
-        spawn_local(async move {
+        self.scope.spawn(async move {
             // The listed fragments first: their directory pages (kept in
             // memory) list the documents fragments, fetched next.
             let listed = pool.meta().fragments().len();

@@ -7,9 +7,9 @@ use std::rc::Rc;
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::judgments::{Judgments, Mark};
+use crate::pool_scope::PoolScope;
 use crate::web::{read_file, Idb};
 
 const DB: &str = "nomos-judgments";
@@ -21,6 +21,8 @@ type Pending = Shared<LocalBoxFuture<'static, Result<Rc<Idb>, String>>>;
 /// One pool's judgments. `Copy`: signals and stored handles.
 #[derive(Clone, Copy)]
 pub struct JudgmentStore {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     pub judgments: RwSignal<Judgments>,
     /// Whether the kept judgments have been read.
     pub ready: RwSignal<bool>,
@@ -35,6 +37,7 @@ impl JudgmentStore {
     /// IndexedDB keeps for it.
     pub fn new(key: String) -> Self {
         let store = JudgmentStore {
+            scope: PoolScope::current(),
             judgments: RwSignal::new(Judgments::default()),
             ready: RwSignal::new(false),
             message: RwSignal::new(None),
@@ -45,7 +48,7 @@ impl JudgmentStore {
             .boxed_local()
             .shared();
         store.db.set_value(Some(db.clone()));
-        spawn_local(async move {
+        store.scope.spawn(async move {
             let key = store.key.get_value();
             let kept = match db.await {
                 Ok(db) => db.get(STORE, &key).await,
@@ -105,7 +108,7 @@ impl JudgmentStore {
     /// lines is `queries.jsonl`), and replaces every judgment with them;
     /// a refused import changes nothing and says why.
     pub fn import_files(self, files: Vec<web_sys::File>) {
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let outcome = async {
                 let [a, b] = <[web_sys::File; 2]>::try_from(files).map_err(|f| {
                     format!(
@@ -142,7 +145,7 @@ impl JudgmentStore {
         let Some(db) = self.db.get_value() else {
             return;
         };
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let Ok(db) = db.await else { return };
             // With no judgments left, nothing is kept.
             let saved = match json == Judgments::default().to_json() {

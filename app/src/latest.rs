@@ -39,9 +39,10 @@ impl Latest {
 }
 
 impl Ticket {
-    /// Whether no later task started and nothing cancelled this one.
+    /// Whether no later task started and nothing cancelled this one (nor
+    /// disposed the series, with the pool it belonged to).
     pub fn is_current(&self) -> bool {
-        self.series.0.get_value() == self.id
+        self.series.0.try_get_value() == Some(self.id)
     }
 }
 

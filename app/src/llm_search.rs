@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use nomos_core::blob::Field;
 use nomos_core::llm::{LlmError, Prompts};
 use nomos_core::methods::Method;
@@ -20,6 +19,7 @@ use crate::engine::Engine;
 use crate::latest::Latest;
 use crate::llm::Llm;
 use crate::llm_rank::{rank_with_llm, LlmQuery, LlmRankError, LlmRanking, Step};
+use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::transcript_files::{LlmSource, TranscriptLink};
 use crate::web::{now, Canceller};
@@ -66,6 +66,8 @@ pub struct SearchRun {
 /// The Search view's LLM run. `Copy`: signal and handles.
 #[derive(Clone, Copy)]
 pub struct LlmSearch {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     pub run: RwSignal<Option<SearchRun>>,
     runs: Latest,
     canceller: StoredValue<Option<Canceller>, LocalStorage>,
@@ -74,6 +76,7 @@ pub struct LlmSearch {
 impl LlmSearch {
     pub fn new() -> Self {
         LlmSearch {
+            scope: PoolScope::current(),
             run: RwSignal::new(None),
             runs: Latest::new(),
             canceller: StoredValue::new_local(None),
@@ -108,7 +111,7 @@ impl LlmSearch {
                 });
             }
         };
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let run = match llm.run().await {
                 Ok(run) => run,
                 Err(why) => return set(RunStatus::Failed(why)),

@@ -57,6 +57,7 @@ mod llm_rank;
 mod llm_search;
 mod manifest;
 mod offline;
+mod pool_scope;
 mod pools;
 mod retry;
 mod run_store;

@@ -29,6 +29,9 @@ use crate::web::{
     Sink, StreamError,
 };
 
+/// How long a replaced pool's state outlives it ([`Pools::release_scope`]).
+const DISPOSE_AFTER_MILLIS: i32 = 1000;
+
 /// Why the manifest or a pool did not load.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LoadError {
@@ -104,6 +107,9 @@ pub struct Pools {
     pub status: RwSignal<LoadStatus>,
     /// Only the latest load may install its pool.
     loads: Latest,
+    /// The reactive owner of the loaded pool's state: its session's or
+    /// store's signals ([`crate::pool_scope`]).
+    scope: StoredValue<Option<Owner>>,
     state: AppState,
     semantic: Semantic,
     llm: Llm,
@@ -117,6 +123,7 @@ impl Pools {
             fragmented: RwSignal::new(None),
             status: RwSignal::new(LoadStatus::Idle),
             loads: Latest::new(),
+            scope: StoredValue::new(None),
             state,
             semantic,
             llm,
@@ -241,7 +248,9 @@ impl Pools {
                     self.state
                         .reset_for_new_pool(Method::Bm25, pool.meta().bm25_params());
                     let choice = self.state.pool.get_untracked();
-                    let store = FragStore::new(choice, pool, dir, self.semantic);
+                    let store = self
+                        .new_scope()
+                        .with(|| FragStore::new(choice, pool, dir, self.semantic));
                     self.fragmented.set(Some(store));
                     self.status.set(LoadStatus::Ready);
                     match past_worker {
@@ -252,6 +261,7 @@ impl Pools {
                 Err(e) => {
                     forget_cached(vec![url]);
                     self.fragmented.set(None);
+                    self.release_scope();
                     self.status.set(LoadStatus::Failed(e));
                 }
             }
@@ -295,6 +305,28 @@ impl Pools {
             }
             session.siblings.not_picked(&session.engine);
         });
+    }
+
+    /// An owner for the state of the pool being installed, replacing the
+    /// previous pool's ([`Self::release_scope`]).
+    fn new_scope(&self) -> Owner {
+        let owner = Owner::new();
+        self.release_scope();
+        self.scope.set_value(Some(owner.clone()));
+        owner
+    }
+
+    /// Lets go of the loaded pool's state (see [`crate::pool_scope`]) once
+    /// the views that showed it have been replaced: they re-render in the
+    /// tasks a signal change schedules, which all run before a timer
+    /// fires. Its tasks still running hold it until they end.
+    fn release_scope(&self) {
+        if let Some(owner) = self.scope.try_update_value(Option::take).flatten() {
+            spawn_local(async move {
+                sleep(DISPOSE_AFTER_MILLIS).await;
+                drop(owner);
+            });
+        }
     }
 
     /// A new load supersedes any other, and the current pool's work stops
@@ -362,7 +394,9 @@ impl Pools {
                 self.semantic.set_source(model.clone());
                 let choice = self.state.pool.get_untracked();
                 let engine = Arc::new(engine);
-                let session = Session::new(choice, engine.clone(), model, self.semantic, self.llm);
+                let session = self
+                    .new_scope()
+                    .with(|| Session::new(choice, engine.clone(), model, self.semantic, self.llm));
                 // Set only when it changes: a set notifies even when equal.
                 if self.fragmented.with_untracked(Option::is_some) {
                     self.fragmented.set(None);
@@ -379,6 +413,7 @@ impl Pools {
                     forget_cached(vec![entry.url()]);
                 }
                 self.session.set(None);
+                self.release_scope();
                 self.semantic.set_source(None);
                 self.status.set(LoadStatus::Failed(e));
             }

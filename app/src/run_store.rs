@@ -10,9 +10,9 @@ use std::rc::Rc;
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde::{Deserialize, Serialize};
 
+use crate::pool_scope::PoolScope;
 use crate::web::Idb;
 
 const DB: &str = "nomos-runs";
@@ -49,6 +49,8 @@ fn key(pool: &str, sha256: &str) -> String {
 /// One pool's kept run files. `Copy`: signals and stored handles.
 #[derive(Clone, Copy)]
 pub struct RunStore {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     /// This pool's run files, newest first.
     pub list: RwSignal<Vec<RunMeta>>,
     /// Whether the kept list has been read (until then a run file is not
@@ -66,6 +68,7 @@ impl RunStore {
     /// what IndexedDB keeps for it.
     pub fn new(pool: String) -> Self {
         let store = RunStore {
+            scope: PoolScope::current(),
             list: RwSignal::new(Vec::new()),
             ready: RwSignal::new(false),
             memory_only: RwSignal::new(None),
@@ -77,7 +80,7 @@ impl RunStore {
             .boxed_local()
             .shared();
         store.db.set_value(Some(db.clone()));
-        spawn_local(async move {
+        store.scope.spawn(async move {
             let kept = match db.await {
                 Ok(db) => db.values(META).await,
                 Err(e) => Err(e),
@@ -128,7 +131,7 @@ impl RunStore {
             lines,
         };
         self.list.update(|l| l.insert(0, meta.clone()));
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let Some(db) = self.idb().await else { return };
             let json = serde_json::to_string(&meta).unwrap_or_default();
             // The text first: a kept description always has its text.
@@ -169,7 +172,7 @@ impl RunStore {
         self.list.update(|l| l.retain(|m| m.sha256 != sha256));
         self.texts.update_value(|m| drop(m.remove(&sha256)));
         let key = key(&self.pool.get_value(), &sha256);
-        spawn_local(async move {
+        self.scope.spawn(async move {
             if let Some(db) = self.idb().await {
                 let _ = db.delete(META, &key).await;
                 let _ = db.delete(TEXT, &key).await;

@@ -11,12 +11,12 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use nomos_core::blob::SiblingKind;
 
 use crate::engine::Engine;
 use crate::format::megabytes;
 use crate::manifest::INDEX_DIR;
+use crate::pool_scope::PoolScope;
 use crate::web::{ask_service_worker, fetch_bytes, forget_cached, read_file};
 
 /// Where one sibling's data stands.
@@ -35,6 +35,8 @@ pub enum SiblingStatus {
 /// The session's siblings. `Copy`: signal handles.
 #[derive(Clone, Copy)]
 pub struct Siblings {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
     pub text: RwSignal<SiblingStatus>,
     pub vectors: RwSignal<SiblingStatus>,
 }
@@ -46,6 +48,7 @@ impl Siblings {
             None => SiblingStatus::Ready,
         };
         Siblings {
+            scope: PoolScope::current(),
             text: RwSignal::new(status(SiblingKind::Text)),
             vectors: RwSignal::new(status(SiblingKind::Vectors)),
         }
@@ -87,7 +90,7 @@ impl Siblings {
         }
         let total = sibling.len;
         status.set(SiblingStatus::Fetching { received: 0, total });
-        spawn_local(async move {
+        self.scope.spawn(async move {
             // Plain names (core checks them), so the URL needs no escaping.
             let url = format!("{INDEX_DIR}{}", sibling.file);
             let progress = |received, _| {
@@ -121,7 +124,7 @@ impl Siblings {
         let status = self.status(kind);
         let total = file.size() as u64;
         status.set(SiblingStatus::Fetching { received: 0, total });
-        spawn_local(async move {
+        self.scope.spawn(async move {
             let attached = match read_file(&file).await {
                 Ok(bytes) => attach(&engine, kind, &bytes),
                 Err(e) => Err(e.to_string()),

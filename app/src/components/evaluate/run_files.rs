@@ -4,7 +4,6 @@
 //! from the store, or says that this browser does not have it.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use web_sys::HtmlInputElement;
 
 use super::use_eval_store;
@@ -26,7 +25,7 @@ pub fn open_file(store: EvalStore, state: AppState, file: web_sys::File) {
         store.run_report.set(Some(Err(why.to_owned())));
         return;
     }
-    spawn_local(async move {
+    store.spawn(async move {
         let name = file.name();
         let bytes = match read_file(&file).await {
             Ok(bytes) => bytes,
@@ -98,7 +97,7 @@ pub fn RunFilesCard() -> impl IntoView {
         if !store.runs.ready.get() || shows(store, &link) {
             return;
         }
-        spawn_local(async move {
+        store.spawn(async move {
             if store.restore_run(link.slot, &link.sha256).await {
                 missing.set(None);
                 return;
@@ -162,7 +161,7 @@ pub fn RunFilesCard() -> impl IntoView {
                                     on:click=move |_| {
                                         let slot = store.run_slot.get_untracked();
                                         let sha = use_sha.clone();
-                                        spawn_local(async move {
+                                        store.spawn(async move {
                                             if let Some((name, text)) = store.runs.get(&sha).await {
                                                 show(store, state, slot, &name, text.as_bytes(), Some(sha));
                                             }
