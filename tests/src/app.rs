@@ -519,7 +519,7 @@ impl App {
         Ok(serde_json::from_value(texts)?)
     }
 
-    /// Saves a PNG of the window as `docs/screenshots/<name>.png`.
+    /// Saves a PNG of the window as `<name>.png` in [`screenshots_dir`].
     pub async fn screenshot(&self, name: &str) -> Result<()> {
         let png = self.browser.client.screenshot().await?;
         let path = screenshots_dir()?.join(format!("{name}.png"));

@@ -90,9 +90,15 @@ fn target_dir() -> PathBuf {
     }
 }
 
-/// `docs/screenshots/`, which the README shows; created when missing.
+/// Where the tests' screenshots go, created when missing: `screenshots/`
+/// in the target directory, so that a test run leaves the tree as it was;
+/// with `NOMOS_UPDATE_SCREENSHOTS=1`, `docs/screenshots/`, which the
+/// README shows.
 pub fn screenshots_dir() -> Result<PathBuf> {
-    let dir = repo_root().join("docs/screenshots");
+    let dir = match std::env::var_os("NOMOS_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        true => repo_root().join("docs/screenshots"),
+        false => target_dir().join("screenshots"),
+    };
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
