@@ -117,9 +117,9 @@ impl EvalStore {
     }
 
     /// An empty store for `engine`'s pool.
-    pub fn new(engine: Arc<Engine>, semantic: Semantic, llm: Llm) -> Self {
+    pub fn new(scope: PoolScope, engine: Arc<Engine>, semantic: Semantic, llm: Llm) -> Self {
         EvalStore {
-            scope: PoolScope::current(),
+            scope,
             bench: RwSignal::new(None),
             current: RwSignal::new(None),
             compared: RwSignal::new(None),
@@ -127,7 +127,7 @@ impl EvalStore {
             job: RwSignal::new(None),
             message: RwSignal::new(String::new()),
             transcript: RwSignal::new(None),
-            runs: RunStore::new(engine.content_hash()),
+            runs: RunStore::new(scope, engine.content_hash()),
             run_report: RwSignal::new(None),
             run_slot: RwSignal::new(Slot::Compared),
             embeddings: StoredValue::new(None),

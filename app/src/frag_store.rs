@@ -85,13 +85,14 @@ pub struct FragStore {
 
 impl FragStore {
     pub fn new(
+        scope: PoolScope,
         choice: Option<PoolChoice>,
         pool: FragPool,
         dir: String,
         semantic: Semantic,
     ) -> Self {
         FragStore {
-            scope: PoolScope::current(),
+            scope,
             choice: StoredValue::new(choice),
             pool: StoredValue::new(Arc::new(pool)),
             dir: StoredValue::new(dir),
@@ -199,11 +200,18 @@ impl FragStore {
 
     /// `query`'s embedding with the pool's model (waiting for its load,
     /// which the model line shows), and how long embedding took.
-    async fn embed(self, query: &str) -> Result<(Vec<f32>, f64), String> {
+    async fn embed(
+        self,
+        query: &str,
+        wanted: impl Fn() -> Result<(), String>,
+    ) -> Result<(Vec<f32>, f64), String> {
         self.semantic
             .ready()
             .await
             .map_err(|e| format!("semantic search is unavailable: {e}"))?;
+        // The model may have taken seconds: a query typed over since is
+        // not embedded.
+        wanted()?;
         let started = now();
         let vector = self
             .semantic
@@ -244,7 +252,7 @@ impl FragStore {
                 // they name the lists to fetch.
                 let dense = match dense {
                     true => {
-                        let (embedding, millis) = self.embed(&query).await?;
+                        let (embedding, millis) = self.embed(&query, wanted).await?;
                         embed_millis = Some(millis);
                         wanted()?;
                         let (centroids, len) = self.centroids().await?;

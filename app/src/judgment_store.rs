@@ -35,9 +35,9 @@ pub struct JudgmentStore {
 impl JudgmentStore {
     /// The store of the pool whose content hash is `key`; reads what
     /// IndexedDB keeps for it.
-    pub fn new(key: String) -> Self {
+    pub fn new(scope: PoolScope, key: String) -> Self {
         let store = JudgmentStore {
-            scope: PoolScope::current(),
+            scope,
             judgments: RwSignal::new(Judgments::default()),
             ready: RwSignal::new(false),
             message: RwSignal::new(None),

@@ -74,9 +74,9 @@ pub struct LlmSearch {
 }
 
 impl LlmSearch {
-    pub fn new() -> Self {
+    pub fn new(scope: PoolScope) -> Self {
         LlmSearch {
-            scope: PoolScope::current(),
+            scope,
             run: RwSignal::new(None),
             runs: Latest::new(),
             canceller: StoredValue::new_local(None),

@@ -23,9 +23,10 @@ use leptos::task::spawn_local;
 pub struct PoolScope(StoredValue<Option<WeakOwner>>);
 
 impl PoolScope {
-    /// The current owner's: call it where the pool's stores are made.
-    pub fn current() -> Self {
-        PoolScope(StoredValue::new(Owner::current().map(|o| o.downgrade())))
+    /// `owner`'s: the pools store makes one per pool and hands it to the
+    /// stores it makes in that owner.
+    pub fn of(owner: &Owner) -> Self {
+        PoolScope(StoredValue::new(Some(owner.downgrade())))
     }
 
     /// Runs `task`, keeping the pool's state until it ends; not at all once

@@ -21,6 +21,7 @@ use crate::fragmented::FragPool;
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
 use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
+use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::session::Session;
 use crate::state::{AppState, PoolChoice};
@@ -110,6 +111,10 @@ pub struct Pools {
     /// The reactive owner of the loaded pool's state: its session's or
     /// store's signals ([`crate::pool_scope`]).
     scope: StoredValue<Option<Owner>>,
+    /// The owner the pools store was made in (the app's): each pool's
+    /// owner is made its child, whichever owner is current when a load
+    /// finishes, so that cleaning up a view never disposes a pool.
+    parent: StoredValue<Option<WeakOwner>>,
     state: AppState,
     semantic: Semantic,
     llm: Llm,
@@ -124,6 +129,7 @@ impl Pools {
             status: RwSignal::new(LoadStatus::Idle),
             loads: Latest::new(),
             scope: StoredValue::new(None),
+            parent: StoredValue::new(Owner::current().map(|o| o.downgrade())),
             state,
             semantic,
             llm,
@@ -248,9 +254,10 @@ impl Pools {
                     self.state
                         .reset_for_new_pool(Method::Bm25, pool.meta().bm25_params());
                     let choice = self.state.pool.get_untracked();
-                    let store = self
-                        .new_scope()
-                        .with(|| FragStore::new(choice, pool, dir, self.semantic));
+                    let owner = self.new_scope();
+                    let scope = PoolScope::of(&owner);
+                    let store =
+                        owner.with(|| FragStore::new(scope, choice, pool, dir, self.semantic));
                     self.fragmented.set(Some(store));
                     self.status.set(LoadStatus::Ready);
                     match past_worker {
@@ -310,7 +317,10 @@ impl Pools {
     /// An owner for the state of the pool being installed, replacing the
     /// previous pool's ([`Self::release_scope`]).
     fn new_scope(&self) -> Owner {
-        let owner = Owner::new();
+        let parent = self
+            .parent
+            .with_value(|p| p.as_ref().and_then(WeakOwner::upgrade));
+        let owner = parent.map_or_else(Owner::new, |p| p.child());
         self.release_scope();
         self.scope.set_value(Some(owner.clone()));
         owner
@@ -394,9 +404,18 @@ impl Pools {
                 self.semantic.set_source(model.clone());
                 let choice = self.state.pool.get_untracked();
                 let engine = Arc::new(engine);
-                let session = self
-                    .new_scope()
-                    .with(|| Session::new(choice, engine.clone(), model, self.semantic, self.llm));
+                let owner = self.new_scope();
+                let scope = PoolScope::of(&owner);
+                let session = owner.with(|| {
+                    Session::new(
+                        scope,
+                        choice,
+                        engine.clone(),
+                        model,
+                        self.semantic,
+                        self.llm,
+                    )
+                });
                 // Set only when it changes: a set notifies even when equal.
                 if self.fragmented.with_untracked(Option::is_some) {
                     self.fragmented.set(None);

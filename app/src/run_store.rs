@@ -66,9 +66,9 @@ pub struct RunStore {
 impl RunStore {
     /// The store of the pool whose content hash is `pool`; starts reading
     /// what IndexedDB keeps for it.
-    pub fn new(pool: String) -> Self {
+    pub fn new(scope: PoolScope, pool: String) -> Self {
         let store = RunStore {
-            scope: PoolScope::current(),
+            scope,
             list: RwSignal::new(Vec::new()),
             ready: RwSignal::new(false),
             memory_only: RwSignal::new(None),

@@ -17,6 +17,7 @@ use crate::latest::Latest;
 use crate::llm::Llm;
 use crate::llm_search::LlmSearch;
 use crate::manifest::ModelSource;
+use crate::pool_scope::PoolScope;
 use crate::semantic::{ModelError, Semantic};
 use crate::siblings::Siblings;
 use crate::state::PoolChoice;
@@ -53,6 +54,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(
+        scope: PoolScope,
         choice: Option<PoolChoice>,
         engine: Arc<Engine>,
         model: Option<Result<ModelSource, String>>,
@@ -61,14 +63,14 @@ impl Session {
     ) -> Self {
         Session {
             choice,
-            eval: EvalStore::new(engine.clone(), semantic, llm),
-            judgments: JudgmentStore::new(engine.content_hash()),
-            siblings: Siblings::new(&engine),
+            eval: EvalStore::new(scope, engine.clone(), semantic, llm),
+            judgments: JudgmentStore::new(scope, engine.content_hash()),
+            siblings: Siblings::new(scope, &engine),
             engine,
             model,
             embedded: RwSignal::new(None),
             embeds: Latest::new(),
-            llm_search: LlmSearch::new(),
+            llm_search: LlmSearch::new(scope),
         }
     }
 

@@ -42,13 +42,13 @@ pub struct Siblings {
 }
 
 impl Siblings {
-    pub fn new(engine: &Engine) -> Self {
+    pub fn new(scope: PoolScope, engine: &Engine) -> Self {
         let status = |kind| match engine.missing(kind) {
             Some(_) => SiblingStatus::Idle,
             None => SiblingStatus::Ready,
         };
         Siblings {
-            scope: PoolScope::current(),
+            scope,
             text: RwSignal::new(status(SiblingKind::Text)),
             vectors: RwSignal::new(status(SiblingKind::Vectors)),
         }
