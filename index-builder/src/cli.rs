@@ -41,8 +41,9 @@ pub struct FragmentArgs {
     /// The directory to write the meta file and the fragments into
     /// (created if needed; files of an earlier cut stay, unlisted).
     pub dir: PathBuf,
-    /// A fragment's size limit in bytes (a term whose postings alone are
-    /// larger gets a fragment of its own).
+    /// A postings or lists fragment's size limit in bytes (a term whose
+    /// postings alone are larger gets a fragment of its own). A documents
+    /// fragment holds one text block (about 16 KiB of text).
     #[arg(long, default_value_t = 65536)]
     pub max_bytes: usize,
     /// Print which fragments this query needs and their bytes (repeatable).
@@ -446,7 +447,8 @@ pub struct BuildArgs {
     /// without the blob's 256 MiB limit on the text. Lexical only.
     #[arg(long, value_name = "DIR", conflicts_with = "embed")]
     pub split: Option<PathBuf>,
-    /// A fragment's size limit in bytes, with `--split`.
+    /// A postings fragment's size limit in bytes, with `--split` (as
+    /// `nomos fragment --max-bytes`).
     #[arg(long, default_value_t = 65536, requires = "split")]
     pub max_bytes: usize,
     /// Pool name shown in the app; defaults by format.

@@ -11,7 +11,7 @@ use super::format::{
     VectorField, FORMAT_VERSION, NONE,
 };
 use super::sources::SourceInput;
-use super::text::{self, ArticleTextRef};
+use super::text::{self, ArticleTextRef, Layout};
 use super::{frame, BlobError};
 use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
@@ -134,7 +134,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let query_index = unique_ids(input.queries.iter().map(|q| q.id.as_str()), "query")?;
     let mut report = EncodeReport::default();
 
-    let parts = document_parts(docs, &doc_index, text::MAX_TEXT_RAW, &|_| {})?;
+    let parts = document_parts(docs, &doc_index, Layout::BLOB, &|_| {})?;
     let mut areas = Interner::default();
     let docs_section = DocsSection {
         ids: StrTable::build(docs.iter().map(|d| d.id.as_str()))?,
@@ -243,14 +243,14 @@ pub(crate) struct DocumentParts {
     pub text: TextSection,
 }
 
-/// [`DocumentParts`] of `docs` (whose ids `doc_index` numbers), with at
-/// most `max_text` raw bytes of display text; `deflated` hears how many
+/// [`DocumentParts`] of `docs` (whose ids `doc_index` numbers), their
+/// display text cut as `layout` says; `deflated` hears how many
 /// documents' text is deflated, now and then (the slow part, for a
 /// progress bar).
 pub(crate) fn document_parts(
     docs: &[DocumentInput],
     doc_index: &HashMap<&str, u32>,
-    max_text: u64,
+    layout: Layout,
     deflated: &dyn Fn(usize),
 ) -> Result<DocumentParts, BlobError> {
     let mut sources = Interner::default();
@@ -273,7 +273,7 @@ pub(crate) fn document_parts(
                 augmented: d.augmented.as_deref(),
             }
         }),
-        max_text,
+        layout,
     )?;
     Ok(DocumentParts {
         sources: sources.names,

@@ -5,7 +5,8 @@
 //! Danish acts (4,253 §§, 3.45 MB): 0.85 MB, against 1.39 MB for LZ4
 //! (`lz4_flex`); inflating every block takes ~6 ms natively against ~1.3 ms,
 //! i.e. ~0.1 ms per result shown, so the smaller codec wins. Blocks rather
-//! than one stream keep a lookup to one block's work.
+//! than one stream keep a lookup to one block's work; how large they are
+//! depends on who reads them ([`Layout`]).
 //!
 //! Inside a block, each document is a record of little-endian fields:
 //! `flags: u8`, then `text` unless flag [`JOINED`] says the text is the
@@ -19,12 +20,10 @@ use super::format::{ArchivedTextSection, TextSection};
 use super::BlobError;
 
 const SECTION: &str = "text";
-/// Start a new block once this many raw bytes are in the current one.
-const BLOCK_TARGET: usize = 64 * 1024;
 const LEVEL: u8 = 9;
 /// Deflate cannot expand more than ~1032:1; a larger claim is corruption.
 const MAX_RATIO: usize = 1100;
-/// Most raw bytes one block may hold. Blocks close at [`BLOCK_TARGET`], so
+/// Most raw bytes one block may hold. Blocks close at 64 KiB at most, so
 /// only one document of nearly 16 MiB (no statute comes near) could reach
 /// it; the cap bounds what a crafted block makes a reader allocate, which
 /// deflate's ratio alone puts at ~1 GiB per MB of blob.
@@ -33,6 +32,33 @@ const MAX_BLOCK_RAW: usize = 16 << 20;
 /// (one at a time) when a blob loads, so this bounds the load's work. The
 /// Danish acts hold 3.45 MB.
 pub(crate) const MAX_TEXT_RAW: u64 = 256 << 20;
+
+/// How a text section is cut, for who reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// Most raw bytes in all.
+    pub max_total: u64,
+    /// A block closes once it holds this many raw bytes.
+    pub block_target: usize,
+}
+
+impl Layout {
+    /// A blob inflates every block on load ([`MAX_TEXT_RAW`] bounds that
+    /// work), and its text file is fetched whole: large blocks deflate
+    /// best (16 KiB ones add 17.6% to the Danish acts' text file).
+    pub const BLOB: Layout = Layout {
+        max_total: MAX_TEXT_RAW,
+        block_target: 64 * 1024,
+    };
+    /// A fragmented pool: a reader inflates only the blocks it shows, and
+    /// a result row fetches its block's documents fragment, so blocks are
+    /// small (a 10⁵-chunk query's top 10 fetches 75 kB brotli instead of
+    /// 291 kB with the blob's; BENCHMARKS.md, "Text blocks of 16 KiB").
+    pub const FRAGMENTS: Layout = Layout {
+        max_total: u64::MAX,
+        block_target: 16 * 1024,
+    };
+}
 
 /// The text is not stored; it is the paragraphs joined by `\n`.
 const JOINED: u8 = 1;
@@ -58,13 +84,15 @@ pub struct ArticleTextRef<'a> {
     pub augmented: Option<&'a str>,
 }
 
-/// The text section with at most `max_total` raw bytes in all: a blob
-/// keeps [`MAX_TEXT_RAW`] (it inflates every block on load), a fragmented
-/// pool none (a reader inflates only its documents fragments' blocks).
+/// The text section of `docs`, cut as `layout` says.
 pub(crate) fn encode<'a>(
     docs: impl IntoIterator<Item = ArticleTextRef<'a>>,
-    max_total: u64,
+    layout: Layout,
 ) -> Result<TextSection, BlobError> {
+    let Layout {
+        max_total,
+        block_target,
+    } = layout;
     let too_big = || BlobError::Input("display text exceeds 4 GiB".into());
     let mut section = TextSection {
         block_docs: vec![0],
@@ -101,7 +129,7 @@ pub(crate) fn encode<'a>(
             )));
         }
         n_docs = n_docs.checked_add(1).ok_or_else(too_big)?;
-        if block.len() >= BLOCK_TARGET {
+        if block.len() >= block_target {
             flush(&mut block, n_docs, &mut section)?;
         }
     }
@@ -400,7 +428,7 @@ mod tests {
                 paragraphs: &d.paragraphs,
                 augmented: d.augmented.as_deref(),
             }),
-            MAX_TEXT_RAW,
+            Layout::BLOB,
         )
         .unwrap();
         rkyv::to_bytes::<rkyv::rancor::Error>(&section).unwrap()
@@ -518,7 +546,7 @@ mod tests {
                 paragraphs: &[],
                 augmented: None,
             }],
-            MAX_TEXT_RAW,
+            Layout::BLOB,
         )
         .unwrap_err();
         assert!(

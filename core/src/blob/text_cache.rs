@@ -82,7 +82,7 @@ impl TextCache {
 mod tests {
     use super::*;
     use crate::blob::format::TextSection;
-    use crate::blob::text::{encode, ArticleTextRef};
+    use crate::blob::text::{encode, ArticleTextRef, Layout};
 
     /// `n` documents of about `size` bytes each.
     fn section(n: usize, size: usize) -> (Vec<String>, rkyv::util::AlignedVec) {
@@ -95,7 +95,7 @@ mod tests {
                 paragraphs: &[],
                 augmented: None,
             }),
-            u64::MAX,
+            Layout::BLOB,
         )
         .unwrap();
         (

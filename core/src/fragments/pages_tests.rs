@@ -90,6 +90,8 @@ fn every_document_is_found_through_its_page_and_pages_tile_the_fragments() {
             assert_eq!(f.title(doc), blob.title(d));
             assert_eq!(f.source(doc), blob.source(d));
             assert_eq!(f.explicit_refs(doc).unwrap(), blob.explicit_refs(d));
+            // The text, cut again in smaller blocks, reads the same.
+            assert_eq!(f.article(doc).unwrap(), blob.article(d).unwrap());
         }
         assert_eq!(next as usize, blob.n_docs());
         // Every document at once: every documents fragment, once.
@@ -102,6 +104,22 @@ fn every_document_is_found_through_its_page_and_pages_tile_the_fragments() {
         let outside = blob.n_docs() as u32;
         assert!(meta.needed_pages(&[outside]).is_err());
         assert!(meta.needed_docs(&given, &[outside]).is_err());
+    }
+}
+
+#[test]
+fn a_documents_fragment_is_one_block_smaller_than_the_blobs() {
+    let blob = Blob::load(&blob()).unwrap();
+    let (made, meta) = cut(&blob, 32);
+    let docs_fragments = made.fragments.len() - meta.fragments().len();
+    let blob_blocks = blob.text().unwrap().n_blocks();
+    // 64 KiB blocks in the blob, 16 KiB in the fragments.
+    assert!(
+        docs_fragments >= 3 * blob_blocks,
+        "{docs_fragments} documents fragments for the blob's {blob_blocks} blocks"
+    );
+    for (_, bytes) in &made.fragments[meta.fragments().len()..] {
+        assert!(bytes.len() < 16 << 10, "a documents fragment of {} bytes", bytes.len());
     }
 }
 

@@ -7,8 +7,11 @@
 use std::collections::HashMap;
 
 use super::FragmentError;
-use crate::blob::format::{Bm25Defaults, Manifest};
-use crate::blob::{document_parts, idf_table, unique_ids, Blob, BlobInput, DocumentParts, Field};
+use crate::blob::format::{Bm25Defaults, Manifest, TextSection};
+use crate::blob::{
+    document_parts, encode_text, idf_table, unique_ids, ArticleTextRef, Blob, BlobInput,
+    DocumentParts, Field, Layout,
+};
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
 
@@ -25,7 +28,8 @@ pub(super) struct Parts<'a> {
     /// Distinct source names; [`Documents::source`] indexes them.
     pub sources: Vec<&'a str>,
     pub docs: &'a dyn Documents,
-    pub text: TextBlocks<'a>,
+    /// The display text in [`Layout::FRAGMENTS`]' blocks.
+    pub text: &'a TextSection,
 }
 
 /// What a documents fragment shows of each document.
@@ -40,35 +44,41 @@ pub(super) trait Documents {
     fn implicit_refs(&self, doc: usize) -> Vec<u32>;
 }
 
-/// The display text's deflated blocks (as the blob's text section holds
-/// them): block `b` holds documents `block_docs[b]..block_docs[b + 1]`
-/// in `data[block_ends[b]..block_ends[b + 1]]`, `raw_lens[b]` bytes
-/// inflated.
-pub(super) struct TextBlocks<'a> {
-    pub block_docs: Vec<u32>,
-    pub block_ends: Vec<u32>,
-    pub raw_lens: Vec<u32>,
-    pub data: &'a [u8],
-}
-
-impl TextBlocks<'_> {
-    pub fn n_blocks(&self) -> usize {
-        self.raw_lens.len()
-    }
-}
-
-/// A loaded blob's documents.
+/// A loaded blob's documents, and their text cut again in
+/// [`Layout::FRAGMENTS`]' blocks (a blob's are larger).
 pub(super) struct BlobDocs<'a> {
     blob: &'a Blob,
     sources: HashMap<&'a str, u32>,
+    text: TextSection,
 }
 
 impl<'a> BlobDocs<'a> {
-    pub fn new(blob: &'a Blob) -> Self {
-        BlobDocs {
+    /// Fails when the blob's text is not loaded or a block is damaged.
+    pub fn new(blob: &'a Blob) -> Result<Self, FragmentError> {
+        if blob.text().is_none() {
+            return Err(FragmentError::Input(
+                "the blob's text is in a sibling file: fragment the whole blob".into(),
+            ));
+        }
+        let input = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
+        let articles = (0..blob.n_docs())
+            .map(|d| blob.article(d))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(input)?;
+        let text = encode_text(
+            articles.iter().map(|a| ArticleTextRef {
+                text: &a.text,
+                paragraphs: &a.paragraphs,
+                augmented: a.augmented.as_deref(),
+            }),
+            Layout::FRAGMENTS,
+        )
+        .map_err(input)?;
+        Ok(BlobDocs {
             blob,
             sources: blob.sources().zip(0..).collect(),
-        }
+            text,
+        })
     }
 }
 
@@ -98,12 +108,6 @@ impl<'a> Parts<'a> {
     /// `blob`'s parts (loaded with its text: whole, or a light blob with
     /// its text file attached).
     pub fn of_blob(blob: &'a Blob, docs: &'a BlobDocs<'a>) -> Result<Parts<'a>, FragmentError> {
-        let text = blob.text().ok_or_else(|| {
-            FragmentError::Input(
-                "the blob's text is in a sibling file: fragment the whole blob".into(),
-            )
-        })?;
-        let native = |v: &[rkyv::rend::u32_le]| v.iter().map(|x| x.to_native()).collect();
         let fields: Vec<_> = blob
             .fields()
             .filter_map(|f| Some((f, blob.index(f)?)))
@@ -127,13 +131,8 @@ impl<'a> Parts<'a> {
             fields,
             idf,
             sources: blob.sources().collect(),
+            text: &docs.text,
             docs,
-            text: TextBlocks {
-                block_docs: native(text.block_docs.as_slice()),
-                block_ends: native(text.block_ends.as_slice()),
-                raw_lens: native(text.raw_lens.as_slice()),
-                data: text.data.as_slice(),
-            },
         })
     }
 
@@ -144,7 +143,6 @@ impl<'a> Parts<'a> {
         if let Some(index) = input.augmented_index {
             fields.push((Field::Augmented, index));
         }
-        let text = &docs.parts.text;
         Parts {
             analyzer: &input.analyzer,
             bm25: input.bm25,
@@ -153,13 +151,8 @@ impl<'a> Parts<'a> {
             fields,
             idf: idf_table(input),
             sources: docs.parts.sources.iter().map(String::as_str).collect(),
+            text: &docs.parts.text,
             docs,
-            text: TextBlocks {
-                block_docs: text.block_docs.clone(),
-                block_ends: text.block_ends.clone(),
-                raw_lens: text.raw_lens.clone(),
-                data: &text.data,
-            },
         }
     }
 }
@@ -178,8 +171,8 @@ impl<'a> InputDocs<'a> {
         let input_error = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
         let doc_index = unique_ids(input.documents.iter().map(|d| d.id.as_str()), "document")
             .map_err(input_error)?;
-        let parts =
-            document_parts(input.documents, &doc_index, u64::MAX, deflated).map_err(input_error)?;
+        let parts = document_parts(input.documents, &doc_index, Layout::FRAGMENTS, deflated)
+            .map_err(input_error)?;
         Ok(InputDocs {
             documents: input.documents,
             parts,

@@ -65,7 +65,7 @@ pub fn fragment_with_lists(
             Some(Lists { model, index, ivf })
         }
     };
-    let docs = BlobDocs::new(blob);
+    let docs = BlobDocs::new(blob)?;
     cut(
         &Parts::of_blob(blob, &docs)?,
         max_bytes,
@@ -82,7 +82,7 @@ pub(super) fn fragment_paged(
     max_bytes: usize,
     per_page: usize,
 ) -> Result<Fragmented, FragmentError> {
-    let docs = BlobDocs::new(blob);
+    let docs = BlobDocs::new(blob)?;
     cut(&Parts::of_blob(blob, &docs)?, max_bytes, None, per_page)
 }
 
@@ -167,7 +167,7 @@ fn cut(
             fragments: numbers,
         });
     }
-    let docs_files = docs_files(pool, max_bytes)?;
+    let docs_files = docs_files(pool)?;
     let mut docs = DocsMeta {
         n_fragments: count(docs_files.len())?,
         per_page: count(per_page)?,

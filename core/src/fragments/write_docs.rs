@@ -1,6 +1,6 @@
-//! The documents fragments of [`super::fragment`]: consecutive whole text
-//! blocks per fragment, with those documents' ids, titles,
-//! sources and cross-references.
+//! The documents fragments of [`super::fragment`]: one text block each,
+//! with its documents' ids, titles, sources and cross-references, and the
+//! directory pages that list them.
 
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -8,50 +8,26 @@ use super::format::{
     DocsPageSection, DocsSection, FragmentEntry, DOCS_PAGE_TAG, DOCS_TAG, FRAGMENT_MAGIC,
     FRAGMENT_VERSION,
 };
-use super::parts::{Documents, Parts};
+use super::parts::Parts;
 use super::FragmentError;
 use crate::blob::format::{Csr, StrTable, TextSection};
 use crate::blob::{archive, frame};
 
-/// The documents fragments of `pool`, as (first document, file bytes),
-/// each about `max_bytes` at most (a text block larger than that gets a
-/// fragment of its own).
-pub(super) fn docs_files(
-    pool: &Parts<'_>,
-    max_bytes: usize,
-) -> Result<Vec<(u32, Vec<u8>)>, FragmentError> {
-    let text = &pool.text;
-    let n_blocks = text.n_blocks();
-    let block_docs: Vec<usize> = text.block_docs.iter().map(|&d| d as usize).collect();
-    let block_ends: Vec<usize> = text.block_ends.iter().map(|&e| e as usize).collect();
-    let costs: Vec<usize> = (0..n_blocks)
-        .map(|b| {
-            block_cost(
-                pool.docs,
-                block_docs[b]..block_docs[b + 1],
-                block_ends[b + 1] - block_ends[b],
-            )
+/// The documents fragments of `pool`, as (first document, file bytes):
+/// one text block each. A query fetches the fragment of every row it
+/// shows, most of them a block apart, so a row costs a block
+/// (BENCHMARKS.md, "Text blocks of 16 KiB").
+pub(super) fn docs_files(pool: &Parts<'_>) -> Result<Vec<(u32, Vec<u8>)>, FragmentError> {
+    (0..pool.text.raw_lens.len())
+        .map(|block| {
+            let section = section(pool, block, block + 1)?;
+            let section = archive(&section).map_err(|e| FragmentError::Input(e.to_string()))?;
+            let bytes =
+                frame::assemble_as(FRAGMENT_MAGIC, FRAGMENT_VERSION, &[(DOCS_TAG, 0, &section)])
+                    .map_err(|e| FragmentError::Input(e.to_string()))?;
+            Ok((pool.text.block_docs[block], bytes))
         })
-        .collect();
-    let mut files = Vec::new();
-    let mut first_block = 0;
-    while first_block < n_blocks {
-        // Whole blocks while the estimate stays within the limit.
-        let mut end_block = first_block + 1;
-        let mut size = costs[first_block];
-        while end_block < n_blocks && size + costs[end_block] <= max_bytes {
-            size += costs[end_block];
-            end_block += 1;
-        }
-        let section = section(pool, first_block, end_block)?;
-        let section = archive(&section).map_err(|e| FragmentError::Input(e.to_string()))?;
-        let bytes =
-            frame::assemble_as(FRAGMENT_MAGIC, FRAGMENT_VERSION, &[(DOCS_TAG, 0, &section)])
-                .map_err(|e| FragmentError::Input(e.to_string()))?;
-        files.push((block_docs[first_block] as u32, bytes));
-        first_block = end_block;
-    }
-    Ok(files)
+        .collect()
 }
 
 /// Documents fragments a directory page lists. A query fetches the page
@@ -95,20 +71,9 @@ pub(super) fn docs_pages(
     Ok(pages)
 }
 
-/// About a text block's bytes in a fragment: its deflated text, and its
-/// documents' ids, titles, and 4 bytes per document and reference.
-fn block_cost(docs: &dyn Documents, range: std::ops::Range<usize>, deflated: usize) -> usize {
-    let per_doc = |d: usize| {
-        docs.id(d).len()
-            + docs.title(d).len()
-            + 4 * (4 + docs.explicit_refs(d).len() + docs.implicit_refs(d).len())
-    };
-    range.map(per_doc).sum::<usize>() + deflated
-}
-
 fn section(pool: &Parts<'_>, first: usize, end: usize) -> Result<DocsSection, FragmentError> {
     let input = |e: crate::blob::BlobError| FragmentError::Input(e.to_string());
-    let text = &pool.text;
+    let text = pool.text;
     let doc0 = text.block_docs[first];
     let docs = doc0 as usize..text.block_docs[end] as usize;
     let byte0 = text.block_ends[first];
