@@ -113,7 +113,7 @@ pub use reseal::reseal;
 pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;
 pub use text::ArticleText;
-pub(crate) use text::{encode as encode_text, ArticleTextRef, Layout};
+pub(crate) use text::{encode as encode_text, Layout};
 pub use view::{JudgmentRef, QueryRef};
 
 /// A lexical field: which text of each document an index covers.

@@ -84,6 +84,17 @@ pub struct ArticleTextRef<'a> {
     pub augmented: Option<&'a str>,
 }
 
+impl ArticleText {
+    /// This text, borrowed for encoding again.
+    pub(crate) fn borrowed(&self) -> ArticleTextRef<'_> {
+        ArticleTextRef {
+            text: &self.text,
+            paragraphs: &self.paragraphs,
+            augmented: self.augmented.as_deref(),
+        }
+    }
+}
+
 /// The text section of `docs`, cut as `layout` says.
 pub(crate) fn encode<'a>(
     docs: impl IntoIterator<Item = ArticleTextRef<'a>>,
@@ -422,15 +433,7 @@ mod tests {
     }
 
     fn archive(docs: &[ArticleText]) -> rkyv::util::AlignedVec {
-        let section = encode(
-            docs.iter().map(|d| ArticleTextRef {
-                text: &d.text,
-                paragraphs: &d.paragraphs,
-                augmented: d.augmented.as_deref(),
-            }),
-            Layout::BLOB,
-        )
-        .unwrap();
+        let section = encode(docs.iter().map(ArticleText::borrowed), Layout::BLOB).unwrap();
         rkyv::to_bytes::<rkyv::rancor::Error>(&section).unwrap()
     }
 

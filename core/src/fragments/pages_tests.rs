@@ -119,7 +119,11 @@ fn a_documents_fragment_is_one_block_smaller_than_the_blobs() {
         "{docs_fragments} documents fragments for the blob's {blob_blocks} blocks"
     );
     for (_, bytes) in &made.fragments[meta.fragments().len()..] {
-        assert!(bytes.len() < 16 << 10, "a documents fragment of {} bytes", bytes.len());
+        assert!(
+            bytes.len() < 16 << 10,
+            "a documents fragment of {} bytes",
+            bytes.len()
+        );
     }
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::FragmentError;
 use crate::blob::format::{Bm25Defaults, Manifest, TextSection};
 use crate::blob::{
-    document_parts, encode_text, idf_table, unique_ids, ArticleTextRef, Blob, BlobInput,
+    document_parts, encode_text, idf_table, unique_ids, ArticleText, Blob, BlobInput,
     DocumentParts, Field, Layout,
 };
 use crate::index::InvertedIndex;
@@ -66,11 +66,7 @@ impl<'a> BlobDocs<'a> {
             .collect::<Result<Vec<_>, _>>()
             .map_err(input)?;
         let text = encode_text(
-            articles.iter().map(|a| ArticleTextRef {
-                text: &a.text,
-                paragraphs: &a.paragraphs,
-                augmented: a.augmented.as_deref(),
-            }),
+            articles.iter().map(ArticleText::borrowed),
             Layout::FRAGMENTS,
         )
         .map_err(input)?;
