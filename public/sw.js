@@ -142,7 +142,7 @@ function fragmentFile(url) {
   const parts = url.pathname.slice(dir.length).split("/");
   if (parts.length !== 2 || !parts[0]) return null;
   if (parts[1] === "meta") return "meta";
-  return /^[0-9a-f]{32}\.frag$/.test(parts[1]) ? "frag" : null;
+  return /^[0-9a-f]{16}\.frag$/.test(parts[1]) ? "frag" : null;
 }
 
 // A fragment from the cache, else the network's (held for the app's check);

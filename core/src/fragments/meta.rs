@@ -2,11 +2,10 @@
 //! list needs; the checks every fragment file passes first.
 
 use rkyv::util::AlignedVec;
-use xxhash_rust::xxh3::xxh3_128;
 
 use super::format::{
-    fragment_file, ArchivedDenseMeta, ArchivedDocsMeta, ArchivedMetaSection, PoolInfo,
-    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    fragment_file, fragment_hash, ArchivedDenseMeta, ArchivedDocsMeta, ArchivedMetaSection,
+    PoolInfo, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
 };
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::analysis::Analyzer;
@@ -348,7 +347,7 @@ pub(super) fn checked_as(
 ) -> Result<AlignedVec<16>, FragmentError> {
     let table = frame::parse_as(FRAGMENT_MAGIC, bytes, FRAGMENT_VERSION)
         .map_err(|e| refused(listed, format!("is damaged: {e}")))?;
-    if bytes.len() as u64 != listed.len || xxh3_128(bytes) != listed.hash {
+    if bytes.len() as u64 != listed.len || fragment_hash(bytes) != listed.hash {
         return Err(refused(
             listed,
             "is not the file the meta lists (another version of the pool?)".into(),

@@ -7,7 +7,7 @@
 //! encode into one (so past the blob's limits), by the same code: each
 //! lexical field's terms, in byte
 //! order, into runs of about a size limit, and the documents into runs of
-//! whole text blocks, one file each, named by the xxh3-128 of its bytes
+//! whole text blocks, one file each, named by the xxh3-64 of its bytes
 //! (see [`mod@format`]). A postings fragment carries, besides the blob's
 //! posting lists, each posting's document length, so exact BM25 needs
 //! nothing of the documents it does not score, and the idf logarithms of
@@ -94,8 +94,8 @@ pub struct FragmentRef {
     pub kind: FragmentKind,
     /// Its file name: [`format::fragment_file`] of its hash.
     pub file: String,
-    /// xxh3-128 of its bytes.
-    pub hash: u128,
+    /// [`format::fragment_hash`] of its bytes.
+    pub hash: u64,
     /// Its length in bytes.
     pub len: u64,
 }

@@ -7,12 +7,11 @@
 //! never relist.
 
 use super::format::{
-    ArchivedDocsPageSection, ArchivedFragmentEntry, ArchivedMetaSection, DOCS_PAGE_TAG,
-    FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    fragment_hash, ArchivedDocsPageSection, ArchivedFragmentEntry, ArchivedMetaSection,
+    DOCS_PAGE_TAG, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
 };
 use super::FragmentError;
 use crate::blob::{access, aligned, frame};
-use xxhash_rust::xxh3::xxh3_128;
 
 /// Rewrites `meta` (a meta file's bytes, which must pass its frame and
 /// archive checks) so that it lists `fragment` as fragment `number`, and
@@ -66,7 +65,7 @@ fn places(listed: &ArchivedFragmentEntry, offset: usize, section: usize) -> (usi
 }
 
 fn rewrite(file: &mut [u8], hash_at: usize, len_at: usize, fragment: &[u8]) {
-    file[hash_at..hash_at + 16].copy_from_slice(&xxh3_128(fragment).to_le_bytes());
+    file[hash_at..hash_at + 8].copy_from_slice(&fragment_hash(fragment).to_le_bytes());
     file[len_at..len_at + 8].copy_from_slice(&(fragment.len() as u64).to_le_bytes());
     frame::seal(file);
 }

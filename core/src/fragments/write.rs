@@ -3,11 +3,12 @@
 //! and documents fragments by document range, each of bounded size, by
 //! one cutting code over [`Parts`].
 
-use xxhash_rust::xxh3::{xxh3_128, Xxh3};
+use xxhash_rust::xxh3::Xxh3;
 
 use super::format::{
-    fragment_file, DocsMeta, FieldMeta, FieldTag, FragmentEntry, MetaSection, PoolInfo,
-    PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG, POSTINGS_TAG,
+    fragment_file, fragment_hash, DocsMeta, FieldMeta, FieldTag, FragmentEntry, MetaSection,
+    PoolInfo, PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    POSTINGS_TAG,
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
 use super::write_docs::{docs_files, docs_pages, DOCS_PER_PAGE};
@@ -233,7 +234,7 @@ fn cut(
 
 /// How the meta lists a fragment of these bytes.
 fn listed(kind: FragmentKind, bytes: &[u8]) -> FragmentRef {
-    let hash = xxh3_128(bytes);
+    let hash = fragment_hash(bytes);
     FragmentRef {
         kind,
         file: fragment_file(hash),

@@ -2,11 +2,9 @@
 //! with its documents' ids, titles, sources and cross-references, and the
 //! directory pages that list them.
 
-use xxhash_rust::xxh3::xxh3_128;
-
 use super::format::{
-    DocsPageSection, DocsSection, FragmentEntry, DOCS_PAGE_TAG, DOCS_TAG, FRAGMENT_MAGIC,
-    FRAGMENT_VERSION,
+    fragment_hash, DocsPageSection, DocsSection, FragmentEntry, DOCS_PAGE_TAG, DOCS_TAG,
+    FRAGMENT_MAGIC, FRAGMENT_VERSION,
 };
 use super::parts::Parts;
 use super::FragmentError;
@@ -54,7 +52,7 @@ pub(super) fn docs_pages(
             fragments: run
                 .iter()
                 .map(|(_, bytes)| FragmentEntry {
-                    hash: xxh3_128(bytes),
+                    hash: fragment_hash(bytes),
                     len: bytes.len() as u64,
                 })
                 .collect(),
