@@ -40,8 +40,9 @@ impl TermFragment {
         self.number
     }
 
-    /// The postings of `term` and their documents' lengths, if it is here.
-    fn postings(&self, term: &str) -> Option<(u32, Postings<'_>, &[u32])> {
+    /// The document frequency and postings of `term`, with their
+    /// documents' lengths in posting order, if it is here.
+    pub fn postings(&self, term: &str) -> Option<(u32, Postings<'_>, &[u32])> {
         let t = self.terms.binary_search_by(|x| x.as_str().cmp(term)).ok()?;
         let bytes = &self.postings[self.offsets[t] as usize..self.offsets[t + 1] as usize];
         let df = self.doc_freqs[t];
