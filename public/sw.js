@@ -30,7 +30,10 @@
 //   outlives builds, and served from there first (no network needed: the
 //   app's "Make available offline" fetches them all). The meta file is
 //   asked of the network first, so a rebuilt pool is seen, and served
-//   from the same cache offline. A meta the app fetched before this
+//   from the same cache offline. Once a pool is all available offline,
+//   the app names every file of it ("keepOnlyFragments") and the files an
+//   earlier build of that pool left in its directory are dropped: at 10⁶
+//   chunks each build is half a gigabyte. A meta the app fetched before this
 //   worker controlled the page (a first visit) comes with its bytes, so
 //   it is not fetched twice.
 // - "forget" drops URLs from every cache: the app sends it when a file it
@@ -285,14 +288,21 @@ async function fromCache(key, request, event) {
 //   else null) of those it fetched before this worker controlled the page
 //   (nothing was held for them: without their bytes they are fetched
 //   again);
+// - `{ keepOnlyFragments: [url, ...] }`: every file of one fragmented
+//   pool (its meta and all its fragments, all kept): the fragments cache
+//   drops the other files of that pool's directory;
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
   const data = event.data || {};
-  const [kind] = ["keep", "keepAssets", "keepFragments", "forget"].filter((k) => Array.isArray(data[k]));
+  const kinds = ["keep", "keepAssets", "keepFragments", "keepOnlyFragments", "forget"];
+  const [kind] = kinds.filter((k) => Array.isArray(data[k]));
   if (!port || !kind) return;
-  const work = { keep, keepAssets, keepFragments, forget }[kind](data[kind].map(String), data.bodies);
+  const work = { keep, keepAssets, keepFragments, keepOnlyFragments, forget }[kind](
+    data[kind].map(String),
+    data.bodies,
+  );
   event.waitUntil(
     work.then(
       () => port.postMessage({ ok: true }),
@@ -326,6 +336,26 @@ async function keepFragments(urls, bodies) {
     if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
     const body = Array.isArray(bodies) && bodies[i] instanceof ArrayBuffer ? bodies[i] : null;
     await keepChecked(cache, url.href, body);
+  }
+}
+
+async function keepOnlyFragments(urls) {
+  const wanted = new Set();
+  let dir = null;
+  for (const raw of urls) {
+    const url = new URL(raw, self.registration.scope);
+    if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
+    const here = url.href.slice(0, url.href.lastIndexOf("/") + 1);
+    if (dir !== null && here !== dir) throw new Error(`${raw} is not in ${dir}`);
+    dir = here;
+    wanted.add(url.href);
+  }
+  if (dir === null) return;
+  const cache = await caches.open(FRAGMENTS);
+  for (const request of await cache.keys()) {
+    const url = new URL(request.url);
+    const inDir = url.href.startsWith(dir) && !url.href.slice(dir.length).includes("/");
+    if (inDir && fragmentFile(url) && !wanted.has(url.href)) await cache.delete(request);
   }
 }
 

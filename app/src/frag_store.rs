@@ -457,6 +457,7 @@ impl FragStore {
             // memory) list the documents fragments, fetched next.
             let listed = pool.meta().fragments().len();
             let mut numbers: Vec<usize> = (0..listed).collect();
+            let mut all_urls = vec![self.url("meta")];
             let mut done = 0;
             let mut at = 0;
             while at < numbers.len() {
@@ -495,6 +496,7 @@ impl FragStore {
                         "the service worker did not keep the fragments: {e}"
                     )));
                 }
+                all_urls.extend(urls);
                 self.offline.set(OfflineStatus::Fetching { done, total });
                 if at == listed {
                     numbers.extend(self.cache.with_value(|c| c.borrow().listed_docs()));
@@ -507,6 +509,11 @@ impl FragStore {
                     "{}: its fragments hold {done} bytes, its meta says {total}",
                     pool.name
                 )));
+            }
+            // Housekeeping: what an earlier build of this pool left in the
+            // worker's cache goes; the pool is offline either way.
+            if let Err(e) = ask_service_worker("keepOnlyFragments", &all_urls).await {
+                leptos::logging::debug_warn!("an earlier build's fragments were not dropped: {e}");
             }
             self.offline.set(OfflineStatus::Ready);
         });

@@ -41,7 +41,7 @@ pub fn worker_controls_page() -> bool {
 }
 
 /// Sends the active service worker `{ kind: items }` (`keep`: blob file
-/// names; `keepAssets`, `keepFragments`, `forget`: URLs relative to the
+/// names; `keepAssets`, `keepFragments`, `keepOnlyFragments`, `forget`: URLs relative to the
 /// page) and waits for its answer.
 pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), String> {
     ask(kind, items, None).await

@@ -183,6 +183,25 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
                 .is_some_and(|t| t.contains(" MB") && t.contains(&files)),
             "the button should say the size and {files} first: {button}"
         );
+        // What an earlier build of this pool left in the worker's cache,
+        // and a file of another pool: the first must go, the second stay.
+        let leftovers = app
+            .client()
+            .execute(
+                "const [pool] = arguments;
+                 return (async () => {
+                   const cache = await caches.open('nomos-fragments');
+                   const indexes = new URL('indexes/', document.baseURI).href;
+                   const stale = indexes + pool + '0123456789abcdef.frag';
+                   const other = indexes + 'another-pool/0123456789abcdef.frag';
+                   await cache.put(stale, new Response('an earlier build'));
+                   await cache.put(other, new Response('another pool'));
+                   return [stale, other];
+                 })();",
+                vec![json!(POOL.trim_end_matches("meta"))],
+            )
+            .await?;
+        let [stale, other] = [&leftovers[0], &leftovers[1]];
         app.client()
             .execute(
                 "document.querySelector('[data-testid=make-offline]').click();",
@@ -219,8 +238,22 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
             )
             .await?;
         ensure!(
-            kept.as_u64() == Some(pool_files as u64),
-            "the worker keeps {kept} of the pool's {pool_files} files"
+            kept.as_u64() == Some(pool_files as u64 + 1),
+            "the worker keeps {kept} files: the pool's {pool_files} and another pool's one"
+        );
+        let held = app
+            .client()
+            .execute(
+                "const [stale, other] = arguments;
+                 return caches.open('nomos-fragments').then(cache =>
+                   Promise.all([cache.match(stale), cache.match(other)]))
+                   .then(found => found.map(f => !!f));",
+                vec![stale.clone(), other.clone()],
+            )
+            .await?;
+        ensure!(
+            held == json!([false, true]),
+            "an earlier build's file should be dropped and another pool's kept: {held}"
         );
 
         server.stop();
