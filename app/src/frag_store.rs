@@ -510,12 +510,8 @@ impl FragStore {
                     pool.name
                 )));
             }
-            // Housekeeping: what an earlier build of this pool left in the
-            // worker's cache goes; the pool is offline either way.
-            if let Err(e) = ask_service_worker("keepOnlyFragments", &all_urls).await {
-                leptos::logging::debug_warn!("an earlier build's fragments were not dropped: {e}");
-            }
             self.offline.set(OfflineStatus::Ready);
+            keep_only_offline(all_urls);
         });
     }
 }
@@ -529,6 +525,18 @@ pub fn keep_offline(urls: Vec<String>) {
     spawn_local(async move {
         if let Err(e) = ask_service_worker("keepFragments", &urls).await {
             leptos::logging::debug_warn!("fragments not kept: {e}");
+        }
+    });
+}
+
+/// Asks the service worker to drop what an earlier build of a pool left
+/// in its cache, `urls` being every file of the pool as it is now.
+/// Housekeeping, not awaited: the pool is offline either way, and a worker
+/// of an older build would not answer.
+fn keep_only_offline(urls: Vec<String>) {
+    spawn_local(async move {
+        if let Err(e) = ask_service_worker("keepOnlyFragments", &urls).await {
+            leptos::logging::debug_warn!("an earlier build's fragments were not dropped: {e}");
         }
     });
 }
