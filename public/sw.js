@@ -351,11 +351,12 @@ async function keepOnlyFragments(urls) {
     wanted.add(url.href);
   }
   if (dir === null) return;
+  // Any other file of the directory goes, whatever its name: those of an
+  // older fragment format (named by 32 hex digits) too.
   const cache = await caches.open(FRAGMENTS);
   for (const request of await cache.keys()) {
-    const url = new URL(request.url);
-    const inDir = url.href.startsWith(dir) && !url.href.slice(dir.length).includes("/");
-    if (inDir && fragmentFile(url) && !wanted.has(url.href)) await cache.delete(request);
+    const inDir = request.url.startsWith(dir) && !request.url.slice(dir.length).includes("/");
+    if (inDir && !wanted.has(request.url)) await cache.delete(request);
   }
 }
 

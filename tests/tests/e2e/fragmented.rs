@@ -183,8 +183,9 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
                 .is_some_and(|t| t.contains(" MB") && t.contains(&files)),
             "the button should say the size and {files} first: {button}"
         );
-        // What an earlier build of this pool left in the worker's cache,
-        // and a file of another pool: the first must go, the second stay.
+        // What earlier builds of this pool left in the worker's cache (one
+        // of an older format, whose names had 32 hex digits), and a file of
+        // another pool: the first two must go, the third stay.
         let leftovers = app
             .client()
             .execute(
@@ -193,15 +194,17 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
                    const cache = await caches.open('nomos-fragments');
                    const indexes = new URL('indexes/', document.baseURI).href;
                    const stale = indexes + pool + '0123456789abcdef.frag';
+                   const older = indexes + pool + '0123456789abcdef0123456789abcdef.frag';
                    const other = indexes + 'another-pool/0123456789abcdef.frag';
                    await cache.put(stale, new Response('an earlier build'));
+                   await cache.put(older, new Response('an older format'));
                    await cache.put(other, new Response('another pool'));
-                   return [stale, other];
+                   return [stale, older, other];
                  })();",
                 vec![json!(POOL.trim_end_matches("meta"))],
             )
             .await?;
-        let [stale, other] = [&leftovers[0], &leftovers[1]];
+        let [stale, older, other] = [&leftovers[0], &leftovers[1], &leftovers[2]];
         app.client()
             .execute(
                 "document.querySelector('[data-testid=make-offline]').click();",
@@ -233,12 +236,12 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
         // The worker drops an earlier build's files after the pool is
         // offline (housekeeping the app does not wait for).
         app.poll(
-            "an earlier build's file dropped, another pool's kept",
-            "const [stale, other] = arguments;
+            "earlier builds' files dropped, another pool's kept",
+            "const files = Array.from(arguments);
              return caches.open('nomos-fragments').then(cache =>
-               Promise.all([cache.match(stale), cache.match(other)]))
-               .then(([s, o]) => !s && !!o ? true : null);",
-            vec![stale.clone(), other.clone()],
+               Promise.all(files.map(f => cache.match(f))))
+               .then(([s, o, a]) => !s && !o && !!a ? true : null);",
+            vec![stale.clone(), older.clone(), other.clone()],
         )
         .await?;
         let kept = app
