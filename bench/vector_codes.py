@@ -14,11 +14,10 @@ import time
 
 import numpy as np
 
-from vector_inputs import arguments, embed_queries, int8, load_cache
+from vector_inputs import D, arguments, embed_queries, int8, load_cache
 
 args = arguments(__doc__)
 T0 = time.time()
-D = 384
 rng = np.random.default_rng(1)
 
 X, texts = load_cache(args.cache)
