@@ -23,6 +23,7 @@ use std::path::Path;
 
 use nomos_core::blob::Field;
 use nomos_core::fragments::Meta;
+use nomos_core::index::varint;
 use serde_json::json;
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -96,12 +97,7 @@ fn entropy(values: &[u32]) -> f64 {
 fn varints(values: &[u32]) -> Vec<u8> {
     let mut out = Vec::with_capacity(values.len() * 2);
     for &v in values {
-        let mut v = v;
-        while v >= 0x80 {
-            out.push((v as u8 & 0x7f) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
+        varint::encode(v, &mut out);
     }
     out
 }

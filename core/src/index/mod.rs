@@ -27,7 +27,7 @@
 mod error;
 mod parts;
 mod postings;
-pub(crate) mod varint;
+pub mod varint;
 mod vocabulary;
 
 use std::collections::HashMap;
