@@ -474,6 +474,13 @@ pub struct BuildArgs {
     /// missing; keyed by the xxh3-128 of each embedded text).
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub embed_cache: Option<PathBuf>,
+    /// Model rows (510-token windows) embedded in one run: texts of
+    /// similar length go together, so little is padded. The vectors are
+    /// the same for any value; 1 runs each text alone. 8 was fastest on a
+    /// 2-core CPU (BENCHMARKS.md); a GPU wants 32 to 128.
+    #[arg(long, value_name = "ROWS", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..), requires = "embed")]
+    pub embed_batch: u32,
     /// LLM-augmented texts to index beside each article's text: rows of
     /// `chunk_id` and `chunk`, as `nomos augment` (or CRAwLeR-DK's
     /// `augmented_chunks.jsonl`) writes them.

@@ -95,7 +95,24 @@ fn native_vectors_equal_python_onnxruntime() {
     }
 }
 
-/// The Greek Constitution (124 articles) built once with vectors.
+/// `nomos build` of the Greek Constitution (124 articles) to `blob`, with
+/// vectors, and `extra` arguments.
+fn build_greek(blob: &Path, extra: &[&str]) -> Output {
+    let (blob, model) = (blob.to_str().unwrap(), model());
+    let mut args = vec![
+        "build",
+        "--format",
+        "el-syntagma",
+        "data/el-syntagma",
+        "-o",
+        blob,
+    ];
+    args.extend(["--embed", model.to_str().unwrap()]);
+    args.extend(extra);
+    nomos(&args)
+}
+
+/// The Greek Constitution built once with vectors.
 fn greek_blob() -> &'static Path {
     static BLOB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &BLOB
@@ -103,19 +120,9 @@ fn greek_blob() -> &'static Path {
             let dir = tempfile::tempdir().unwrap();
             let blob = dir.path().join("el-syntagma.blob");
             let started = Instant::now();
-            let out = nomos(&[
-                "build",
-                "--format",
-                "el-syntagma",
-                "data/el-syntagma",
-                "-o",
-                blob.to_str().unwrap(),
-                "--embed",
-                model().to_str().unwrap(),
-                // Filled here, read by the cache test.
-                "--embed-cache",
-                blob.with_extension("cache").to_str().unwrap(),
-            ]);
+            // The cache is filled here, read by the cache test.
+            let cache = blob.with_extension("cache");
+            let out = build_greek(&blob, &["--embed-cache", cache.to_str().unwrap()]);
             assert!(out.status.success(), "{}", stderr(&out));
             eprintln!(
                 "built el-syntagma with vectors in {:.1} s",
@@ -334,24 +341,31 @@ fn a_second_build_with_the_embedding_cache_embeds_nothing() {
     let first = greek_blob();
     let dir = tempfile::tempdir().unwrap();
     let second = dir.path().join("again.blob");
-    let out = nomos(&[
-        "build",
-        "--format",
-        "el-syntagma",
-        "data/el-syntagma",
-        "-o",
-        second.to_str().unwrap(),
-        "--embed",
-        model().to_str().unwrap(),
-        "--embed-cache",
-        first.with_extension("cache").to_str().unwrap(),
-    ]);
+    let cache = first.with_extension("cache");
+    let out = build_greek(&second, &["--embed-cache", cache.to_str().unwrap()]);
     let log = stderr(&out);
     assert!(out.status.success(), "{log}");
     assert!(log.contains("embedding cache: 0 texts embedded"), "{log}");
     assert_eq!(
         std::fs::read(first).unwrap(),
         std::fs::read(second).unwrap()
+    );
+}
+
+/// Batching changes only the speed: a build that runs each text through
+/// the model alone (`--embed-batch 1`) writes the bytes of one that runs
+/// up to 8 windows at once, the default ([`greek_blob`]; the
+/// Constitution's long articles take several windows each).
+#[test]
+fn embedding_each_text_alone_writes_the_same_blob() {
+    let batched = greek_blob();
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("alone.blob");
+    let out = build_greek(&alone, &["--embed-batch", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read(batched).unwrap(),
+        std::fs::read(alone).unwrap()
     );
 }
 

@@ -60,6 +60,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             args.runtime.ort_lib.as_deref(),
             args.vectors_out.as_deref(),
             args.embed_cache.as_deref(),
+            args.embed_batch as usize,
         )?),
         None => None,
     };
@@ -463,6 +464,10 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     Ok(Indexes { text, augmented })
 }
 
+/// Documents read, looked up in the embedding cache and embedded at a
+/// time: enough texts to sort into runs of similar length.
+const GROUP: usize = 256;
+
 /// Every document's embedding, quantised, with the model's identity.
 struct Vectors {
     model: String,
@@ -474,13 +479,15 @@ struct Vectors {
 /// Embeds each document's text (and augmented text, where the pool has
 /// any; documents without stand in with their text, as in the lexical
 /// field) as `pooling` says ([`effective_pooling`] has dropped `title+`
-/// where titles are not headings), one at a time, with a progress bar. One at a
-/// time keeps memory flat and costs nothing in quality: the model is
-/// batch-invariant, and batching would only pad. `vectors_out` receives the
+/// where titles are not headings), with a progress bar. Documents go
+/// [`GROUP`] at a time, so memory stays flat; within a group the texts not
+/// cached run through the model up to `max_rows` windows at once, similar
+/// lengths together (the model is batch-invariant: the vectors do not
+/// depend on it). `vectors_out` receives the
 /// text field's unquantised vectors (little-endian f32, vector after
 /// vector), for measuring what quantisation costs. With `cache_file`, texts
 /// embedded by an earlier run are taken from it and new ones added to it
-/// ([`EmbedCache`]).
+/// ([`EmbedCache`]) group by group.
 fn embed_documents(
     pool: &Pool,
     model_dir: &Path,
@@ -488,6 +495,7 @@ fn embed_documents(
     ort_lib: Option<&Path>,
     vectors_out: Option<&Path>,
     cache_file: Option<&Path>,
+    max_rows: usize,
 ) -> Result<Vectors> {
     let started = std::time::Instant::now();
     let mut embedder = embedder::open(model_dir, ort_lib)?;
@@ -506,69 +514,88 @@ fn embed_documents(
             offsets: vec![0],
             starts: Vec::new(),
         };
-        for a in &pool.articles {
-            let text = text_of(a);
-            let heading = if pool.titles_are_headings {
-                a.title.as_str()
-            } else {
-                ""
-            };
-            let passage = pooling.passage(heading, text);
-            let key = EmbedCache::key(&windows, &passage);
-            let v = match cache.as_mut().and_then(|c| c.get(key)) {
-                Some(v) => v,
-                None => {
-                    let v = embedder
-                        .embed_passage(&passage, pooling.windows)
-                        .with_context(|| format!("embedding document {}", a.id))?;
-                    if let Some(c) = cache.as_mut() {
-                        c.put(key, &v)?;
-                    }
-                    v
-                }
-            };
-            let one = !pooling.multi_vector();
-            if v.is_empty() || !v.len().is_multiple_of(dim) || (one && v.len() != dim) {
-                anyhow::bail!(
-                    "document {}: the model gave {} values, not {}",
-                    a.id,
-                    v.len(),
-                    if one {
-                        dim.to_string()
+        for group in pool.articles.chunks(GROUP) {
+            let inputs: Vec<_> = group
+                .iter()
+                .map(|a| {
+                    let heading = if pool.titles_are_headings {
+                        a.title.as_str()
                     } else {
-                        format!("a multiple of {dim}")
-                    }
-                );
+                        ""
+                    };
+                    let passage = pooling.passage(heading, text_of(a));
+                    let key = EmbedCache::key(&windows, &passage);
+                    (passage, key)
+                })
+                .collect();
+            let mut found: Vec<Option<Vec<f32>>> = inputs
+                .iter()
+                .map(|(_, key)| cache.as_mut().and_then(|c| c.get(*key)))
+                .collect();
+            let missing: Vec<usize> = (0..group.len()).filter(|&i| found[i].is_none()).collect();
+            let texts: Vec<&str> = missing.iter().map(|&i| inputs[i].0.as_ref()).collect();
+            let embedded = embedder
+                .embed_passages(&texts, pooling.windows, max_rows)
+                .with_context(|| match (missing.first(), missing.last()) {
+                    (Some(&first), Some(&last)) => format!(
+                        "embedding {} documents, {} to {}",
+                        missing.len(),
+                        group[first].id,
+                        group[last].id
+                    ),
+                    _ => "embedding no documents".to_owned(),
+                })?;
+            for (i, v) in missing.into_iter().zip(embedded) {
+                if let Some(c) = cache.as_mut() {
+                    c.put(inputs[i].1, &v)?;
+                }
+                found[i] = Some(v);
             }
-            if !one {
-                // Offsets into the text itself: a heading put before it
-                // shifts every window but the first.
-                let shift = passage.len() - text.len();
-                let starts = embedder.window_starts(&passage);
-                if starts.len() * dim != v.len() {
+            for ((a, (passage, _)), v) in group.iter().zip(&inputs).zip(found) {
+                let (text, v) = (text_of(a), v.unwrap_or_default());
+                let one = !pooling.multi_vector();
+                if v.is_empty() || !v.len().is_multiple_of(dim) || (one && v.len() != dim) {
                     anyhow::bail!(
-                        "document {}: {} windows but {} vectors",
+                        "document {}: the model gave {} values, not {}",
                         a.id,
-                        starts.len(),
-                        v.len() / dim
+                        v.len(),
+                        if one {
+                            dim.to_string()
+                        } else {
+                            format!("a multiple of {dim}")
+                        }
                     );
                 }
-                for (k, s) in starts.into_iter().enumerate() {
-                    let at = if k == 0 {
-                        0
-                    } else {
-                        s.saturating_sub(shift).max(1)
-                    };
-                    passages
-                        .starts
-                        .push(u32::try_from(at).context("text too long")?);
+                if !one {
+                    // Offsets into the text itself: a heading put before it
+                    // shifts every window but the first.
+                    let shift = passage.len() - text.len();
+                    let starts = embedder.window_starts(passage);
+                    if starts.len() * dim != v.len() {
+                        anyhow::bail!(
+                            "document {}: {} windows but {} vectors",
+                            a.id,
+                            starts.len(),
+                            v.len() / dim
+                        );
+                    }
+                    for (k, s) in starts.into_iter().enumerate() {
+                        let at = if k == 0 {
+                            0
+                        } else {
+                            s.saturating_sub(shift).max(1)
+                        };
+                        passages
+                            .starts
+                            .push(u32::try_from(at).context("text too long")?);
+                    }
                 }
+                flat.extend_from_slice(&v);
+                passages
+                    .offsets
+                    .push(u32::try_from(flat.len() / dim).context("too many vectors")?);
+                bar.inc(1);
             }
-            flat.extend_from_slice(&v);
-            passages
-                .offsets
-                .push(u32::try_from(flat.len() / dim).context("too many vectors")?);
-            bar.inc(1);
         }
         let passages = pooling.multi_vector().then_some(passages);
         let index = DenseIndex::build_passages(&flat, dim, passages).map_err(bad_input)?;

@@ -148,7 +148,9 @@ pub fn embed(args: &ModelEmbedArgs) -> Result<()> {
             EmbedRole::Query => embedder.embed_query(text)?,
             // The whole text, averaged over windows: what the Python
             // reference computes.
-            EmbedRole::Passage => embedder.embed_passage(text, Windows::Average)?,
+            EmbedRole::Passage => embedder
+                .embed_passages(&[text], Windows::Average, 1)?
+                .concat(),
         };
         each.push(t.elapsed().as_secs_f64() * 1e3);
         out.push_str(&serde_json::to_string(&vector)?);

@@ -5,10 +5,12 @@
 //! the implementation, so that callers never deal with model specifics.
 //!
 //! - [`runtime`]: finding and loading libonnxruntime (`load-dynamic`).
+//! - [`batches`]: which passages run through the model together.
 //! - [`cache`]: vectors of texts embedded before, for resumable builds.
 //! - [`onnx`]: the model directory `nomos model prepare` writes, checked
 //!   against its manifest and run with ONNX Runtime.
 
+mod batches;
 mod cache;
 mod onnx;
 pub mod runtime;
@@ -29,9 +31,16 @@ pub trait Embedder {
     fn manifest_hash(&self) -> &str;
     fn dim(&self) -> usize;
     fn embed_query(&mut self, text: &str) -> Result<Vec<f32>>;
-    /// The passage's vectors as `windows` asks: one, or one per window
-    /// (`dim` values each, concatenated).
-    fn embed_passage(&mut self, text: &str, windows: Windows) -> Result<Vec<f32>>;
+    /// Each passage's vectors as `windows` asks: one, or one per window
+    /// (`dim` values each, concatenated), in `texts` order. Up to
+    /// `max_rows` windows run through the model at once, texts of similar
+    /// length together; the vectors are the same for any `max_rows`.
+    fn embed_passages(
+        &mut self,
+        texts: &[&str],
+        windows: Windows,
+        max_rows: usize,
+    ) -> Result<Vec<Vec<f32>>>;
     /// Where each window of the passage `text` begins (byte offsets, the
     /// first 0), one per vector [`Windows::Max`] gives.
     fn window_starts(&self, text: &str) -> Vec<usize>;

@@ -12,7 +12,7 @@ use nomos_core::embed::{Batch, ModelManifest, Role, TextEncoder, Windows};
 use ort::session::Session;
 use ort::value::TensorRef;
 
-use super::{runtime, Embedder};
+use super::{batches, runtime, Embedder};
 use crate::error::bad_input;
 
 const MANIFEST: &str = "manifest.json";
@@ -84,15 +84,8 @@ impl OnnxEmbedder {
         })
     }
 
-    /// One text through the model: its windows (those `windows` needs)
-    /// form one batch (a short text is one row, so there is no padding).
-    fn embed(&mut self, role: Role, text: &str, windows: Windows) -> Result<Vec<f32>> {
-        let batch = self.encoder.batch_windows(role, &[text], windows)?;
-        self.embed_batch(batch)
-    }
-
-    /// `batch`'s vectors, concatenated.
-    fn embed_batch(&mut self, batch: Batch) -> Result<Vec<f32>> {
+    /// `batch`'s vectors, one list per text.
+    fn run(&mut self, batch: Batch) -> Result<Vec<Vec<f32>>> {
         let shape = batch.shape();
         let ids = TensorRef::from_array_view((shape, batch.input_ids()))?;
         let mask = TensorRef::from_array_view((shape, batch.attention_mask()))?;
@@ -112,7 +105,7 @@ impl OnnxEmbedder {
                 self.output
             ));
         }
-        Ok(batch.vectors(values, self.dim)?.concat())
+        Ok(batch.vectors(values, self.dim)?)
     }
 }
 
@@ -134,11 +127,36 @@ impl Embedder for OnnxEmbedder {
 
     /// A query is one window: a long one is truncated ([`TextEncoder::query`]).
     fn embed_query(&mut self, text: &str) -> Result<Vec<f32>> {
-        self.embed_batch(self.encoder.query(text)?)
+        Ok(self.run(self.encoder.query(text)?)?.concat())
     }
 
-    fn embed_passage(&mut self, text: &str, windows: Windows) -> Result<Vec<f32>> {
-        self.embed(Role::Passage, text, windows)
+    fn embed_passages(
+        &mut self,
+        texts: &[&str],
+        windows: Windows,
+        max_rows: usize,
+    ) -> Result<Vec<Vec<f32>>> {
+        let width = self.encoder.config().max_tokens - 2;
+        let sizes = texts
+            .iter()
+            .map(|t| {
+                let tokens = self.encoder.content_ids(Role::Passage, t)?.len();
+                let rows = match windows {
+                    Windows::First => 1,
+                    _ => tokens.div_ceil(width).max(1),
+                };
+                Ok((tokens, rows))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut out = vec![Vec::new(); texts.len()];
+        for run in batches::plan(&sizes, max_rows) {
+            let group: Vec<&str> = run.iter().map(|&i| texts[i]).collect();
+            let batch = self.encoder.batch_windows(Role::Passage, &group, windows)?;
+            for (i, v) in run.into_iter().zip(self.run(batch)?) {
+                out[i] = v;
+            }
+        }
+        Ok(out)
     }
 
     fn window_starts(&self, text: &str) -> Vec<usize> {
