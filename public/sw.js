@@ -31,7 +31,8 @@
 //   app's "Make available offline" fetches them all). The meta file is
 //   asked of the network first, so a rebuilt pool is seen, and served
 //   from the same cache offline. Once a pool is all available offline,
-//   the app names every file of it ("keepOnlyFragments") and the files an
+//   and when it opens a build of a pool other than the one it opened
+//   before, the app names every file of it ("keepOnlyFragments") and the files an
 //   earlier build of that pool left in its directory are dropped: at 10⁶
 //   chunks each build is half a gigabyte. A meta the app fetched before this
 //   worker controlled the page (a first visit) comes with its bytes, so

@@ -26,7 +26,9 @@ use crate::latest::Latest;
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::state::PoolChoice;
-use crate::web::{ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, now};
+use crate::web::{
+    ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
+};
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
 /// 25: each row costs its documents fragment (about 8 KB of text that is
@@ -39,6 +41,10 @@ pub const PAGE: usize = 10;
 /// took 41.9 s in batches of 6 and 32.7 s in batches of 32 over loopback;
 /// the browser queues the rest of a batch itself.
 const OFFLINE_PARALLEL: usize = 32;
+
+/// Under `localStorage`'s key of this name after the pool's URL: the
+/// content hash of the build this browser last opened.
+const BUILD_KEY: &str = "#build";
 
 /// One query's outcome.
 #[derive(Clone, PartialEq)]
@@ -171,6 +177,49 @@ impl FragStore {
         }
         keep_offline(kept);
         Ok(total)
+    }
+
+    /// Drops what earlier builds of the pool left in the service worker's
+    /// cache, where the fragments queries fetched are kept for good. The
+    /// first time this browser opens a build other than the one it opened
+    /// before, the app reads every directory page (to know the documents
+    /// fragments' names) and names all the pool's files; the worker drops
+    /// the rest of the directory (`keepOnlyFragments`). A pool opened for
+    /// the first time has nothing to drop. Housekeeping: a failure is
+    /// logged, and the next opening tries again.
+    pub fn drop_earlier_builds(self) {
+        let pool = self.pool.get_value();
+        let key = self.url(BUILD_KEY);
+        let build = pool.content_hash();
+        match local_get(&key) {
+            Some(seen) if seen == build => return,
+            None => {
+                let _ = local_set(&key, &build);
+                return;
+            }
+            Some(_) => {}
+        }
+        self.scope.spawn(async move {
+            let pages = pool.meta().pages().to_vec();
+            if let Err(e) = self.fetch_all(pages).await {
+                return leptos::logging::debug_warn!("an earlier build's files stay: {e}");
+            }
+            let files = self.cache.with_value(|c| {
+                let c = c.borrow();
+                let numbers = (0..pool.meta().fragments().len()).chain(c.listed_docs());
+                numbers
+                    .filter_map(|n| pool.listed(n, &c))
+                    .map(|f| self.url(&f.file))
+                    .collect::<Vec<_>>()
+            });
+            let urls: Vec<String> = std::iter::once(self.url("meta")).chain(files).collect();
+            match ask_service_worker("keepOnlyFragments", &urls).await {
+                Ok(_) => {
+                    let _ = local_set(&key, &build);
+                }
+                Err(e) => leptos::logging::debug_warn!("an earlier build's files stay: {e}"),
+            }
+        });
     }
 
     /// Starts loading the pool's model when `method` embeds queries here,

@@ -260,6 +260,7 @@ impl Pools {
                         owner.with(|| FragStore::new(scope, choice, pool, dir, self.semantic));
                     self.fragmented.set(Some(store));
                     self.status.set(LoadStatus::Ready);
+                    store.drop_earlier_builds();
                     match past_worker {
                         true => keep_offline_fetched(url, bytes),
                         false => keep_offline(vec![url]),

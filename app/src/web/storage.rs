@@ -1,4 +1,5 @@
-//! `localStorage`, for settings a user asked this browser to keep. Every
+//! `localStorage`, for settings a user asked this browser to keep, and for
+//! which build of each fragmented pool it last opened. Every
 //! call may fail (storage disabled, private mode, quota): reads then find
 //! nothing, and writes say why.
 

@@ -24,6 +24,12 @@ pub struct DocsPage {
 }
 
 impl Meta {
+    /// Every directory page's fragment number, in page order: together
+    /// they list every documents fragment.
+    pub fn pages(&self) -> &[usize] {
+        &self.docs.pages
+    }
+
     /// The numbers of the directory pages listing the documents fragments
     /// that hold `docs` (a result list's documents, say), ascending and
     /// each once.

@@ -8,6 +8,8 @@
 //! a message naming the file, and the page goes on; a method that needs
 //! more than fragments hold says why. A first visit from a link fetches
 //! the meta once, though the service worker does not control that page.
+//! Opening another build of the pool drops what earlier builds left in
+//! the worker's cache.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -366,6 +368,64 @@ async fn a_damaged_directory_page_fails_the_query_by_name() -> Result<()> {
 /// service worker controls it, so the worker holds no answer to keep; the
 /// app hands it the meta's bytes rather than have it fetch the meta again,
 /// and with the server gone the page reloads from what the worker kept.
+/// The fragments queries fetch stay in the service worker's cache. The
+/// first opening of a pool records its build; opening another build then
+/// drops every file of the pool's directory that build does not list
+/// (here a planted file of an "earlier build"), and keeps the rest.
+#[tokio::test]
+async fn opening_a_rebuilt_pool_drops_what_earlier_builds_left() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let link = format!("{}#pool={POOL}", server.url());
+    let app = App::open_at(&link, POOL).await?;
+    let outcome = async {
+        let meta = Meta::load(&std::fs::read(dist_dir()?.join(DIR).join("meta"))?)?;
+        let build = format!("{:032x}", meta.content_hash());
+        let record = "const key = Object.keys(localStorage).find(k => k.endsWith(arguments[0]));
+                      return key ? [key, localStorage.getItem(key)] : null;";
+        let suffix = format!("{}#build", DIR.trim_start_matches("indexes"));
+        let seen = app
+            .poll("the build to be recorded", record, vec![json!(suffix)])
+            .await?;
+        ensure!(seen[1] == build.as_str(), "recorded {seen}, not {build}");
+        app.poll(
+            "the service worker to control the page",
+            "return navigator.serviceWorker?.controller ? true : null;",
+            vec![],
+        )
+        .await?;
+        let stale = app
+            .client()
+            .execute(
+                "const [dir, key] = arguments;
+                 return (async () => {
+                   const cache = await caches.open('nomos-fragments');
+                   const stale = new URL(dir + '0123456789abcdef.frag', document.baseURI).href;
+                   await cache.put(stale, new Response('an earlier build'));
+                   localStorage.setItem(key, '0'.repeat(32));
+                   return stale;
+                 })();",
+                vec![json!(DIR), seen[0].clone()],
+            )
+            .await?;
+        app.client().refresh().await?;
+        app.wait_for_pool(POOL).await?;
+        let meta_url = format!("{}{DIR}meta", server.url());
+        app.poll(
+            "the earlier build's file dropped, the meta kept, this build recorded",
+            "const [stale, meta, key, build] = arguments;
+             return caches.open('nomos-fragments')
+               .then(c => Promise.all([c.match(stale), c.match(meta)]))
+               .then(([s, m]) => !s && !!m && localStorage.getItem(key) === build ? true : null);",
+            vec![stale, json!(meta_url), seen[0].clone(), json!(build)],
+        )
+        .await?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
 #[tokio::test]
 async fn a_first_visit_from_a_link_fetches_the_meta_once_and_keeps_it() -> Result<()> {
     let _turn = one_at_a_time().await;
