@@ -1,7 +1,8 @@
 //! A fragmented pool's store: the loaded meta, the fragments fetched so
 //! far (kept in memory within a byte budget, so search-as-you-type reuses
 //! them; the lists' centroids kept apart, once fetched), the Search
-//! view's latest result and open article, and "Make available offline".
+//! view's latest result and open article, "Make available offline", and
+//! dropping what earlier builds of the pool left in the worker's cache.
 //! A query fetches the fragments it lacks in parallel: a dense or hybrid
 //! one first embeds the query with the pool's model and fetches the
 //! centroids, then its postings and probed lists at once; a query
