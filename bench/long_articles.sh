@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Long-article pooling: every pool embedded with every pooling, every
 # known-item set (and STARD's real queries) ranked with dense and RRF, and
-# the table of BENCHMARKS.md ("Long articles") printed with paired t-tests
+# the table of docs/benchmarks/long-articles.md ("Long articles") printed with paired t-tests
 # against today's window average, Holm-corrected.
 #
 #   bench/long_articles.sh OUT [POOL...]      (default: every pool)

@@ -1,4 +1,4 @@
-"""Compact vector codes against brute-force int8 (#15's 10^5 dense goal; BENCHMARKS.md,
+"""Compact vector codes against brute-force int8 (#15's 10^5 dense goal; docs/benchmarks/fragments.md,
 "Compact codes"). Reads the f32 vectors of a pool's embedding cache (`nomos build --embed-cache`,
 format in index-builder/src/embedder/cache.rs), embeds the questions with the e5 ONNX model
 ("query: ", mean pooling, L2), and scores every code asymmetrically (float query . decoded code)

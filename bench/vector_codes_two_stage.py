@@ -1,4 +1,4 @@
-"""Two stages within the probed lists (#15's 10^5 dense goal; BENCHMARKS.md, "Compact codes"):
+"""Two stages within the probed lists (#15's 10^5 dense goal; docs/benchmarks/fragments.md, "Compact codes"):
 a coarse code over the vectors of the nearest P lists, then int8 rescoring of the best R, which
 in a browser is a second fetch of R int8 vectors (388 bytes each). Overlap@100 is the share of
 the int8 top 100 among the R, since the rescoring is the reference itself. Same inputs as

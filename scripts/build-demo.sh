@@ -14,7 +14,7 @@
 # minute). The model's vocabulary is chosen from the pools' texts, so the
 # lexical blobs are built first either way. Embedding one text at a time on
 # 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
-# da-acts (12 on a busy machine; BENCHMARKS.md, "Dense retrieval") and, every
+# da-acts (12 on a busy machine; docs/benchmarks/dense.md, "Dense retrieval") and, every
 # window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
 # scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma and stard.
 # A pool whose vectors are newer than its source, the model and nomos is not
@@ -183,7 +183,7 @@ fi
 # and into a whole blob in .synth/ (the browser tests rank it with the
 # CLI); `nomos manifest` lists the pool after the blobs, as its meta file
 # (the app opens the first pool). About 30 s with the dev-profile CLI on 2
-# busy cores (BENCHMARKS.md, "Fragmented pools in the browser"); redone
+# busy cores (docs/benchmarks/fragments.md, "Fragmented pools in the browser"); redone
 # only when the CLI is newer than the meta.
 frag_pool=synth-da-1e5
 frag_dir="$out/$frag_pool"

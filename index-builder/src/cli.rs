@@ -461,7 +461,7 @@ pub struct BuildArgs {
     /// How a document becomes vectors: `first` (its first 510 tokens),
     /// `average` (all windows averaged), `max` (one vector per window; the
     /// document scores as its best), each optionally `title+` (the heading
-    /// before the text). BENCHMARKS.md, "Long articles", compares them.
+    /// before the text). docs/benchmarks/long-articles.md, "Long articles", compares them.
     #[arg(long, value_name = "POOLING", default_value_t = Pooling::DEFAULT, requires = "embed")]
     pub pooling: Pooling,
     /// Also write the unquantised text vectors here (little-endian f32,
@@ -477,7 +477,7 @@ pub struct BuildArgs {
     /// Model rows (510-token windows) embedded in one run: texts of
     /// similar length go together, so little is padded. The vectors are
     /// the same for any value; 1 runs each text alone. 8 was fastest on a
-    /// 2-core CPU (BENCHMARKS.md); a GPU wants 32 to 128.
+    /// 2-core CPU (docs/benchmarks/); a GPU wants 32 to 128.
     #[arg(long, value_name = "ROWS", default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(1..), requires = "embed")]
     pub embed_batch: u32,

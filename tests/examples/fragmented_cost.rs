@@ -1,4 +1,4 @@
-//! What a query costs the browser on a fragmented pool (BENCHMARKS.md,
+//! What a query costs the browser on a fragmented pool (docs/benchmarks/,
 //! "Fragmented pools in the browser"): a measurement, not a test. Serves
 //! the built app over loopback with brotli (as a compressing host would),
 //! opens the pool in headless Chromium, and for each query reports the

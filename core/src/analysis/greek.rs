@@ -18,7 +18,7 @@ use super::pyword::{in_ranges, words};
 use super::{greek_stemmer, pycase};
 
 /// `MIN_STOPWORDS` of the quickstart, sorted for binary search. The notebook
-/// lists 43 words (BENCHMARKS.md §1.3 says 45, but its list has these 43).
+/// lists 43 words (the reference BENCHMARKS.md §1.3 says 45, but its list has these 43).
 #[rustfmt::skip]
 const STOPWORDS: &[&str] = &[
     "ΑΝ", "ΑΠΟ", "ΓΙΑ", "ΔΕΝ", "ΕΙΜΑΙ", "ΕΙΝΑΙ", "ΕΝ", "ΕΠΙ", "ΕΧΕΙ", "ΕΧΟΥΝ", "ΕΧΩ", "ΕΩΣ",

@@ -53,7 +53,7 @@ impl Layout {
     /// A fragmented pool: a reader inflates only the blocks it shows, and
     /// a result row fetches its block's documents fragment, so blocks are
     /// small (a 10⁵-chunk query's top 10 fetches 75 kB brotli instead of
-    /// 291 kB with the blob's; BENCHMARKS.md, "Text blocks of 16 KiB").
+    /// 291 kB with the blob's; docs/benchmarks/fragments.md, "Text blocks of 16 KiB").
     pub const FRAGMENTS: Layout = Layout {
         max_total: u64::MAX,
         block_target: 16 * 1024,

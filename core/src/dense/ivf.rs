@@ -9,7 +9,7 @@
 //! mean of its members, so its dot product is their mean score. Euclidean
 //! k-means, not spherical: e5 vectors share a large common component, and
 //! distances ignore it where normalised centroids would mostly measure it
-//! (BENCHMARKS.md, "Dense at scale", has the measurements). The centroids
+//! (docs/benchmarks/scale.md, "Dense at scale", has the measurements). The centroids
 //! are kept as int8 codes with a scale, like the vectors, and scored with
 //! the same integer dot product ([`QueryCodes`]): which lists a query
 //! probes is the same natively and in wasm.

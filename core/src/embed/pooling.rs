@@ -2,7 +2,7 @@
 //! content tokens at once, and many statute articles are longer, so a long
 //! article is cut into windows ([`super::TextEncoder::batch`]); the pooling
 //! says which windows are embedded, how they are combined, and whether the
-//! article's heading goes first. BENCHMARKS.md ("Long articles") compares
+//! article's heading goes first. docs/benchmarks/long-articles.md ("Long articles") compares
 //! them; [`Pooling::DEFAULT`] is the winner there.
 
 use std::borrow::Cow;
@@ -35,7 +35,7 @@ pub struct Pooling {
 impl Pooling {
     /// What `nomos build --embed` uses unless told otherwise: the heading
     /// first, one vector per window. Best or tied for best on every set of
-    /// BENCHMARKS.md's comparison ("Long articles"): the first window with
+    /// docs/benchmarks/long-articles.md's comparison ("Long articles"): the first window with
     /// the heading finds an article by its subject, the later windows by
     /// what its later paragraphs say.
     pub const DEFAULT: Pooling = Pooling::new(Windows::Max, true);

@@ -14,7 +14,7 @@ use crate::blob::{archive, frame};
 /// The documents fragments of `pool`, as (first document, file bytes):
 /// one text block each. A query fetches the fragment of every row it
 /// shows, most of them a block apart, so a row costs a block
-/// (BENCHMARKS.md, "Text blocks of 16 KiB").
+/// (docs/benchmarks/fragments.md, "Text blocks of 16 KiB").
 pub(super) fn docs_files(pool: &Parts<'_>) -> Result<Vec<(u32, Vec<u8>)>, FragmentError> {
     (0..pool.text.raw_lens.len())
         .map(|block| {

@@ -120,7 +120,7 @@ impl fmt::Display for Value {
 
 impl Method {
     /// Inverted lists a dense ranking probes when nobody chose, measured
-    /// (BENCHMARKS.md, "Dense at scale"): with about √N lists, overlap@100
+    /// (docs/benchmarks/scale.md, "Dense at scale"): with about √N lists, overlap@100
     /// with brute force of at least 0.95 on the real pools measured (10⁴
     /// vectors: 64 of 106 lists), and at 10⁵ vectors (316 lists) about a
     /// fifth of the vectors, 8 MB, within the 10 MB a query may fetch.

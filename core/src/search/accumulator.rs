@@ -14,7 +14,7 @@
 //! of the documents), listing costs more than it saves: the array is then
 //! scored, cleared and selected from whole, in document order, where
 //! selection compares blocks of scores at a time (`hits::top_k_into`).
-//! Measured (BENCHMARKS.md): on the Danish acts, where a query touches a
+//! Measured (docs/benchmarks/): on the Danish acts, where a query touches a
 //! third of the pool, the whole array answers 49k queries/s against 45k
 //! listed; at 10⁵ synthetic documents, where queries touch half, listing
 //! was 1.2–1.5× slower. Both ways give the same hits.

@@ -16,7 +16,7 @@
 //! blob. The demo's Danish acts (277k postings, lucene) take 2.2 MB more:
 //! the page's WebAssembly memory after loading them and one search went
 //! from 7.2 to 10.2 MB. In exchange a query there runs about 1.2× faster,
-//! and the selection work it then exposes was cut further (BENCHMARKS.md).
+//! and the selection work it then exposes was cut further (docs/benchmarks/).
 
 use crate::index::InvertedIndex;
 

@@ -144,7 +144,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
 }
 
 /// Wall time per phase of a build, for the summary line: where a large
-/// pool's time goes (BENCHMARKS.md, "Scale").
+/// pool's time goes (docs/benchmarks/scale.md, "Scale").
 struct Phases {
     last: std::time::Instant,
     /// Name, seconds, and the process's peak resident memory at its end.

@@ -1,6 +1,6 @@
 //! `nomos chunks`: a source's articles as CRAwLeR-DK's `chunks.jsonl`
 //! (`chunk`, `chunk_id`, `chunk_idx`, `implicit_context_chunks`,
-//! `explicit_context_chunks`; BENCHMARKS.md, "CRAwLeR-DK"), so a
+//! `explicit_context_chunks`; the reference BENCHMARKS.md, "CRAwLeR-DK"), so a
 //! CRAwLeR-format directory can be made from the Danish acts, whose reader
 //! already chunks and resolves references as CRAwLeR does. With `--law`,
 //! context lists keep only the chunks written, so the file stands alone.

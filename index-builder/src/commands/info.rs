@@ -1,6 +1,6 @@
 //! `nomos info BLOB`: a blob's header and per-section sizes, raw and as
 //! gzip (level 9) and brotli (quality 11) would serve them, for
-//! BENCHMARKS.md and the size budget; a light blob's sibling files too.
+//! docs/benchmarks/ and the size budget; a light blob's sibling files too.
 
 use std::io::Write;
 use std::path::Path;

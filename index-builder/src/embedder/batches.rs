@@ -1,7 +1,7 @@
 //! Which passages run through the model together. A run pads every row
 //! to its longest, so texts are taken shortest first and packed up to a
 //! number of rows (windows); the model is batch-invariant, so only speed
-//! changes (BENCHMARKS.md, "Embedding cost at scale", has the measured
+//! changes (docs/benchmarks/scale.md, "Embedding cost at scale", has the measured
 //! gain).
 
 /// Runs over texts of `(tokens, rows)`: each run's text indices, shortest

@@ -3,7 +3,7 @@
 //! readers resolve them to: every explicit reference of the Danish acts and
 //! the Greek Constitution, compared per citing article and cited § or
 //! article. A citation that names no act is read as the citing act's own,
-//! as the builder reads it. The figure is in BENCHMARKS.md ("Citation
+//! as the builder reads it. The figure is in docs/benchmarks/browser.md ("Citation
 //! jump"); `cargo test -p nomos-index-builder cite_agreement -- --nocapture`
 //! prints it.
 

@@ -1,4 +1,4 @@
-//! CRAwLeR-DK (Danish statutes, BENCHMARKS.md §2.2): `chunks.jsonl`
+//! CRAwLeR-DK (Danish statutes, the reference BENCHMARKS.md §2.2): `chunks.jsonl`
 //! (`chunk`, `chunk_id`, `chunk_idx`, `implicit_context_chunks`,
 //! `explicit_context_chunks`), optional `augmented_chunks.jsonl` (`chunk_id`,
 //! `chunk` = LLM context + original chunk) and optional

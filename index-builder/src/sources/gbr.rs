@@ -1,5 +1,5 @@
 //! GreekBarRetrieval as published on Hugging Face (`AUEB-NLP/greek-bar-bench`,
-//! revision `v2.0`, BENCHMARKS.md §1.2): subsets `corpus` (`id`, `text`),
+//! revision `v2.0`, the reference BENCHMARKS.md §1.2): subsets `corpus` (`id`, `text`),
 //! `queries` (`id`, `text`) and `qrels` (`query-id`, `corpus-id`, `score`),
 //! each as Parquet, JSONL, CSV or TSV in any layout [`layout`] finds.
 //!

@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(law_name("无编号"), "无编号");
     }
 
-    /// The real copy: the counts the STARD provenance note and BENCHMARKS.md
+    /// The real copy: the counts the STARD provenance note and the reference BENCHMARKS.md
     /// §3.2 state (1,543 queries, 2,717 qrels, 1,445 gold articles).
     #[test]
     fn reads_the_shared_stard_copy() {

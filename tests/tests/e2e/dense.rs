@@ -4,7 +4,7 @@
 //! Chinese), so hybrid search ranks as `nomos search --method rrf`; and a
 //! damaged model download is reported while BM25 keeps working.
 //!
-//! Also prints, for BENCHMARKS.md, the browser's embedding time for a
+//! Also prints, for docs/benchmarks/, the browser's embedding time for a
 //! 64-token query and the dense ranking time per pool with vectors:
 //! `cargo test -p nomos-e2e --test e2e dense -- --nocapture`.
 

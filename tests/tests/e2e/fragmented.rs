@@ -215,7 +215,7 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
             .await?;
         // A long job: the demo's 4,127 files over a server that closes
         // every connection, each kept by the service worker. Printed for
-        // BENCHMARKS.md ("Text blocks of 16 KiB").
+        // docs/benchmarks/fragments.md ("Text blocks of 16 KiB").
         let prefetch = Instant::now();
         app.poll_for(
             "every fragment to be kept offline",

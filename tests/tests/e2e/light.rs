@@ -4,7 +4,7 @@
 //! whose vectors file is missing (404) still searches with BM25, and its
 //! dense method says why it cannot run.
 //!
-//! Prints what the first visit downloaded, for BENCHMARKS.md:
+//! Prints what the first visit downloaded, for docs/benchmarks/:
 //! `cargo test -p nomos-e2e --test e2e light -- --nocapture`.
 
 use anyhow::{ensure, Result};

@@ -2,7 +2,7 @@
 //! query while the service worker serves the app and the pool from its
 //! cache, until the first results are in the page. The app records its
 //! milestones (`window.__nomosTimings`, ms since navigation started); this
-//! prints them per pool, and BENCHMARKS.md reports them. To see them:
+//! prints them per pool, and docs/benchmarks/ reports them. To see them:
 //! `cargo test -p nomos-e2e --test e2e loading -- --nocapture`.
 
 use anyhow::{ensure, Context, Result};

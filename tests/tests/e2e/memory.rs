@@ -1,6 +1,6 @@
 //! Memory and size caps. What loading the Danish acts costs the page: the
 //! app's WebAssembly memory (which never shrinks, so it is the load's
-//! peak) and the JS heap; BENCHMARKS.md reports them (`cargo test -p
+//! peak) and the JS heap; docs/benchmarks/ reports them (`cargo test -p
 //! nomos-e2e --test e2e memory -- --nocapture`). That switching pools
 //! frees the pool left. And "Open blob…" refusing
 //! an empty file, a 2 GiB file and a blob of another format version, each

@@ -6,7 +6,7 @@
 //! them when the embedding arrives, keeping the result the user is on
 //! focused and in place, and saying "updated with semantic results".
 //!
-//! Prints, for BENCHMARKS.md, the long tasks and the longest gap between
+//! Prints, for docs/benchmarks/, the long tasks and the longest gap between
 //! turns of the page's event loop while a 64-token query is typed with
 //! hybrid search on (the goal: no task over 50 ms):
 //! `cargo test -p nomos-e2e --test e2e smooth -- --nocapture`.

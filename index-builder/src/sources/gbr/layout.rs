@@ -1,6 +1,6 @@
 //! Where a subset's files sit in a downloaded Hugging Face dataset repo.
 //!
-//! The GBR hub layout is unverified (see BENCHMARKS.md §1.2), so every
+//! The GBR hub layout is unverified (see the reference BENCHMARKS.md §1.2), so every
 //! layout `datasets` produces or reads is accepted. For a subset `S`, the
 //! first of these locations that holds table files wins:
 //!
