@@ -106,19 +106,23 @@ fn key(number: &str) -> String {
 }
 
 /// Is the citation followed by another act: its genitive (`του ν. …`,
-/// `του Συντάγματος`, `της Σύμβασης`) or its kind and number (`ΠΔ 14/2001`,
-/// `ν. 1234/2000`) that the pool does not hold?
+/// `του Συντάγματος`, `της Σύμβασης`), its kind and number (`ΠΔ 14/2001`,
+/// `ν. 1234/2000`) or an abbreviation in capitals (`ΠΚ`) that the pool
+/// does not hold (the parser would have read one it holds)?
 fn foreign_after(text: &str, c: &Citation) -> bool {
     let mut words = text[c.span.end..]
         .split(|ch: char| !ch.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(fold);
-    match words.next().as_deref() {
-        Some("του" | "τησ" | "των") => {
-            !words.next().is_some_and(|w| OWN.contains(&w.as_str()))
-        }
-        Some(w) => ACT_KINDS.contains(&w),
-        None => false,
+        .filter(|w| !w.is_empty());
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let capitals = first.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !first.chars().any(char::is_lowercase);
+    match fold(first).as_str() {
+        "του" | "τησ" | "των" => !words
+            .next()
+            .is_some_and(|w| OWN.contains(&fold(w).as_str())),
+        w => ACT_KINDS.contains(&w) || capitals,
     }
 }
 
