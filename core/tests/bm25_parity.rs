@@ -126,6 +126,12 @@ fn greek_constitution_matches_rank_bm25_and_bm25s() {
     assert_eq!(check_corpus("el_syntagma"), 4 * 159);
 }
 
+/// The Civil Code as the el-codes reader reads it (`scripts/fixtures/gen_bm25.py`).
+#[test]
+fn greek_civil_code_matches_rank_bm25_and_bm25s() {
+    assert_eq!(check_corpus("el_codes_ak"), 4 * 45);
+}
+
 #[test]
 fn danish_acts_match_rank_bm25_and_bm25s() {
     assert_eq!(check_corpus("da_acts"), 4 * 50);
@@ -141,7 +147,7 @@ fn synthetic_corpus_matches_rank_bm25_and_bm25s() {
 /// summed), a document it ranks low, and every 7th query only, for time.
 #[test]
 fn explanations_add_up_to_the_scores_bit_for_bit() {
-    for name in ["el_syntagma", "da_acts", "synthetic"] {
+    for name in ["el_syntagma", "el_codes_ak", "da_acts", "synthetic"] {
         let fx = load(name);
         let docs: Vec<Vec<String>> = fx["docs"].as_array().unwrap().iter().map(strings).collect();
         let index = InvertedIndex::build(&docs).unwrap();

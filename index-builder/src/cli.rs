@@ -433,6 +433,8 @@ pub enum SourceFormat {
     DaActs,
     ElSyntagma,
     ElNomothesia,
+    ElCodes,
+    ElCodesHistorical,
 }
 
 #[derive(Args, Debug)]

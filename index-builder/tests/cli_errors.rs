@@ -198,3 +198,26 @@ fn damaged_parquet_exits_2_without_a_panic_report() {
         assert!(!blob.exists());
     }
 }
+
+#[test]
+fn a_malformed_code_of_the_greek_codes_export_names_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("ΑΣΤΙΚΟΣ ΚΩΔΙΚΑΣ.txt"),
+        "ΣΤΟΙΧΕΙΑ ΑΡΘΡΩΝ\n\nΑρθρο: 1\nΗμ/νία: 23.2.1946\nΚείμενο Αρθρου\nκείμενο\n",
+    )
+    .unwrap();
+    let blob = dir.path().join("out.blob");
+    let out = nomos(&[
+        "build",
+        "--format",
+        "el-codes",
+        dir.path().to_str().unwrap(),
+        "-o",
+        blob.to_str().unwrap(),
+    ]);
+    assert_bad_input(
+        &out,
+        "ΑΣΤΙΚΟΣ ΚΩΔΙΚΑΣ.txt:4: date \"23.2.1946\" is not DD.MM.YYYY",
+    );
+}

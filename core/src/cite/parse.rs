@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::forms::{
-    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, GREEK_ACT_KINDS, ITEM_WORDS, LIST_WORDS,
+    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, FOLLOWING, GREEK_ACT_KINDS, ITEM_WORDS, LIST_WORDS,
     PARAGRAPH_WORDS, PLURAL_ARTICLE_WORDS, RANGE_WORDS,
 };
 
@@ -56,6 +56,9 @@ struct Token {
     span: Range<usize>,
     /// No space before it.
     glued: bool,
+    /// A Greek word written in lowercase (`ο`, `ή`: words, never an
+    /// article's letter, which the codes print as a capital).
+    greek_lower: bool,
 }
 
 /// Words (letters, with inner dots as in `ν.δ.`), numbers (ASCII digits)
@@ -100,6 +103,11 @@ fn tokenize(s: &str) -> Vec<Token> {
             },
             span: start..end,
             glued,
+            greek_lower: kind == Kind::Word
+                && raw.chars().any(|c| {
+                    ('\u{370}'..='\u{3ff}').contains(&c) || ('\u{1f00}'..='\u{1fff}').contains(&c)
+                })
+                && raw.chars().any(char::is_lowercase),
         });
         glued = true;
         i = j;
@@ -172,12 +180,15 @@ impl Parser<'_> {
         i
     }
 
-    /// Past punctuation and filler words.
+    /// Past punctuation and filler words, and "and following" (`και
+    /// επόμενα`) before an act's name.
     fn skip_filler(&self, mut i: usize) -> usize {
         loop {
             let j = self.skip_punct(i);
             if self.is_word(j, FILLER) {
                 i = j + 1;
+            } else if self.is_word(j, &["και"]) && self.is_word(j + 1, FOLLOWING) {
+                i = j + 2;
             } else {
                 return j;
             }
@@ -282,10 +293,12 @@ impl Parser<'_> {
                 number = self.tok(k).map(|t| t.text.clone()).unwrap_or_default();
                 end = next.end;
                 places.push((next, None));
-            } else if let Some(t) = self
-                .tok(k)
-                .filter(|t| t.kind == Kind::Word && t.text.chars().count() == 1 && t.text != "i")
-            {
+            } else if let Some(t) = self.tok(k).filter(|t| {
+                t.kind == Kind::Word
+                    && t.text.chars().count() == 1
+                    && t.text != "i"
+                    && !t.greek_lower
+            }) {
                 // `§§ 80 b, d og e`: another letter of the same number.
                 end = k + 1;
                 places.push((
@@ -330,7 +343,10 @@ impl Parser<'_> {
             let one = t.kind == Kind::Word && t.text.chars().count() == 1;
             // `52 a`, `§ 137 i, stk. 1`, but not `§ 5 i lov …`; `5Α` glued.
             let i_letter = t.text == "i" && self.ends_a_number(end + 1);
-            let letter_like = (t.text != "i" || i_letter) && t.text != "σ";
+            // Nor a Greek word (`άρθρο 74 η προθεσμία`, `άρθρα 696 και 697 ο
+            // ειρηνοδίκης`) or an act's abbreviation (`άρθρο 15 Ν. 1329/1983`).
+            let greek_word = t.greek_lower || (!t.text.is_ascii() && self.is_sym(end + 1, "."));
+            let letter_like = (t.text != "i" || i_letter) && t.text != "σ" && !greek_word;
             if one && (t.glued || (letter_like && !self.starts_act(end))) {
                 letter = &t.text;
                 end += 1;
@@ -351,7 +367,7 @@ impl Parser<'_> {
                 } else {
                     k + 1
                 };
-                let next = if self.is_word(next, &["και", "εως"]) {
+                let next = if self.is_word(next, &["και", "εωσ"]) {
                     next + 1
                 } else {
                     next

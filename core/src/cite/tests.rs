@@ -223,6 +223,15 @@ fn greek_forms() {
             &["Syntagma::5Α", "Syntagma::14"],
         ),
         ("άρθρο 14 παράγραφοι 2 και 3 Σ", &["Syntagma::14"]),
+        // Folded words end in σ: `έως`, `της`, `παράγραφος` are read.
+        ("άρθρα 5Α έως 14 Σ", &["Syntagma::5Α", "Syntagma::14"]),
+        ("άρθρο 14 της Σ", &["Syntagma::14"]),
+        // "And following", and Greek words after a number that are not
+        // an article's letter.
+        ("άρθρα 914 επ. ΑΚ", &["AK::914"]),
+        ("άρθρο 914 και επόμενα ΑΚ", &["AK::914"]),
+        ("άρθρο 914 η ΑΚ", &["AK::914"]),
+        ("των άρθρων 14, ο Σ", &["Syntagma::14"]),
         ("ΑΚ 915", &[]),
         ("η καταγγελία της μισθώσεως", &[]),
     ];
@@ -235,6 +244,8 @@ fn greek_forms() {
 fn the_paragraph_of_a_greek_article_is_highlighted() {
     let g = greek();
     let found = g.jumps("άρθρο 14 παρ. 2 Σ", None);
+    assert_eq!(found[0].1[0].highlight, Some(2));
+    let found = g.jumps("άρθρο 14 παράγραφος 2 Σ", None);
     assert_eq!(found[0].1[0].highlight, Some(2));
 }
 
