@@ -285,6 +285,13 @@ pub struct RankingArgs {
     /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.
     #[arg(long, value_enum, default_value_t = RankedField::Text)]
     pub field: RankedField,
+    /// Weight of the editorial headings (titles shown but not enacted, such
+    /// as the Constitution's), which a blob may index apart, in every
+    /// lexical ranking: 0 ranks the text alone. Default: the weight measured
+    /// in BENCHMARKS.md ("Editorial headings"). No effect on
+    /// blobs without them (every benchmark's).
+    #[arg(long, value_name = "W")]
+    pub editorial_weight: Option<f64>,
     #[command(flatten)]
     pub runtime: OrtArgs,
     #[command(flatten)]

@@ -20,6 +20,7 @@
 
 mod accumulator;
 mod bm25;
+pub mod editorial;
 mod explain;
 pub mod highlight;
 mod idf_table;
