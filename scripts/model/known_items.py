@@ -187,10 +187,16 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.texts is not None:
         pools = load_pools(args.texts)
-        el, da = pools["el-syntagma"]["docs"], pools["da-acts"]["docs"]
-        write(args.out, "el-headings", el_headings(el))
-        write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
-        write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
+        missing = [p for p in ("el-syntagma", "da-acts") if p not in pools]
+        if missing:
+            print(f"{args.texts}: no {', '.join(missing)} documents: their sets are not written")
+        if "el-syntagma" in pools:
+            el = pools["el-syntagma"]["docs"]
+            write(args.out, "el-headings", el_headings(el))
+            write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
+        if "da-acts" in pools:
+            da = pools["da-acts"]["docs"]
+            write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
     write_nomothesia(args.out, args.seed)
 
 
