@@ -227,6 +227,14 @@ fn editorial_headings_add_their_weighted_bm25_to_the_text() {
         nomos_core::hits::top_k_into(&expected, 10, true, &mut top);
         let got = pool.rank(&Method::Bm25, &params, &tokens, None, 10, true);
         assert_eq!(got.unwrap(), top, "{}", d.id);
+        let explained = pool.explain(&params, &tokens, top[0].doc).unwrap().unwrap();
+        assert_eq!(
+            explained.score().to_bits(),
+            top[0].score.to_bits(),
+            "{}",
+            d.id
+        );
+        assert_eq!(explained.editorial.unwrap().weight, editorial::WEIGHT);
         moved += usize::from(top != text.search(&tokens, 10, true));
     }
     assert!(moved > 0, "the headings change some rankings");
@@ -249,6 +257,9 @@ fn editorial_headings_add_their_weighted_bm25_to_the_text() {
                 .unwrap()
         };
         assert_eq!(rank(&alone), rank(&without), "{q}");
+        let first = rank(&alone)[0].doc;
+        let explained = alone.explain(&params, &tokens, first).unwrap().unwrap();
+        assert_eq!(explained.editorial, None, "{q}");
     }
     assert_eq!(
         without.with_editorial_weight(-1.0).unwrap_err(),

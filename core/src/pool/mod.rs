@@ -22,7 +22,8 @@ use crate::hits::Hit;
 use crate::index::InvertedIndex;
 use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
 use crate::search::{
-    editorial, Accumulator, Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError,
+    editorial, Accumulator, Bm25Params, Bm25Scorer, EditorialShare, Explanation, IdfTable,
+    ParamsError,
 };
 
 pub use benchmark::{BenchQuery, Benchmark, BenchmarkError, Grouping};
@@ -250,14 +251,26 @@ impl Pool {
     }
 
     /// How BM25 with `params` scores document `doc` for `tokens`, term by
-    /// term (see [`Bm25Scorer::explain`]; `None` when there is no `doc`).
+    /// term (see [`Bm25Scorer::explain`]; `None` when there is no `doc`),
+    /// with the editorial heading's share where the pool adds one:
+    /// [`Explanation::score`] is the lexical rankings' score, bit for bit.
     pub fn explain<S: AsRef<str>>(
         &self,
         params: &Bm25Params,
         tokens: &[S],
         doc: u32,
     ) -> Result<Option<Explanation>, ParamsError> {
-        Ok(self.scorer(params)?.explain(tokens, doc))
+        let Some(mut explained) = self.scorer(params)?.explain(tokens, doc) else {
+            return Ok(None);
+        };
+        if let Some(e) = &self.editorial {
+            let heading = self.cached_scorer(&e.scorer, &e.index, params)?;
+            explained.editorial = heading.explain(tokens, doc).map(|h| EditorialShare {
+                weight: e.weight,
+                heading: Box::new(h),
+            });
+        }
+        Ok(Some(explained))
     }
 }
 
