@@ -440,6 +440,8 @@ pub enum SourceFormat {
     DaActs,
     ElSyntagma,
     ElNomothesia,
+    ElCodes,
+    ElCodesHistorical,
 }
 
 #[derive(Args, Debug)]

@@ -36,18 +36,17 @@ pub const GREEK_ACT_KINDS: &[&str] = &["ν", "νδ", "πδ", "αν", "n", "νο�
 /// GreekBarRetrieval's article-id prefixes (the paper's Table 7,
 /// `../shared/reference/gbr/prefixes.tsv`) with the Greek abbreviation and
 /// name a lawyer writes. The laws cited by number (`N_702_1977`) need no
-/// abbreviation: `ν. 702/1977` finds them by number. `KDD/sias` and `KDDL`
-/// are GreekBarBench's own prefixes with no official counterpart given.
+/// abbreviation: `ν. 702/1977` finds them by number. `KDD` is the Code of
+/// Administrative Procedure in the courts (Δικονομίας, ν. 2717/1999),
+/// `KDD/sias` the one before the administration (Διαδικασίας, ν.
+/// 2690/1999), as the Greek codes' PROVENANCE.md names them;
+/// `KDDL` is GreekBarBench's own prefix with no official counterpart given.
 pub const GBR_CODES: &[(&str, &str, &str)] = &[
     ("AK", "ΑΚ", "Αστικός Κώδικας"),
     ("EisNAK", "ΕισΝΑΚ", "Εισαγωγικός Νόμος του Αστικού Κώδικα"),
     ("KD", "ΚΔ", "Κώδικας Δικηγόρων"),
-    ("KDD", "ΚΔΔ", "Κώδικας Διοικητικής Διαδικασίας"),
-    (
-        "KDD/sias",
-        "ΚΔΔ/σιας",
-        "Κώδικας Διοικητικής Διαδικασίας (GreekBarBench)",
-    ),
+    ("KDD", "ΚΔΔ", "Κώδικας Διοικητικής Δικονομίας"),
+    ("KDD/sias", "ΚΔΔ/σιας", "Κώδικας Διοικητικής Διαδικασίας"),
     ("KDDL", "ΚΔΔΛ", "KDDL (GreekBarBench)"),
     ("KPD", "ΚΠΔ", "Κώδικας Ποινικής Δικονομίας"),
     ("KPolD", "ΚΠολΔ", "Κώδικας Πολιτικής Δικονομίας"),
@@ -82,6 +81,11 @@ pub const CONSTITUTION_ALIASES: &[&str] = &[
     "Σύνταγμα της Ελλάδος",
 ];
 
-/// Words skipped between a citation's parts: articles and prepositions
-/// ("άρθρο 14 του Συντάγματος", "§ 244 i straffeloven").
-pub const FILLER: &[&str] = &["του", "της", "των", "i", "af"];
+/// Words skipped between a citation's parts: articles, prepositions and
+/// "and following" ("άρθρο 14 του Συντάγματος", "§ 244 i straffeloven",
+/// "άρθρα 281 επ. ΑΚ").
+pub const FILLER: &[&str] = &["του", "της", "των", "i", "af", "επ", "επομ", "επομενα"];
+
+/// "And following" after `και` ("άρθρου 78 και επόμενα του Αστικού
+/// Κώδικα").
+pub const FOLLOWING: &[&str] = &["επ", "επομ", "επομενα", "επομενων"];

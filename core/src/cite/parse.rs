@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::forms::{
-    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, GREEK_ACT_KINDS, ITEM_WORDS, LIST_WORDS,
+    ARTICLE_WORDS, DANISH_ACT_KINDS, FILLER, FOLLOWING, GREEK_ACT_KINDS, ITEM_WORDS, LIST_WORDS,
     PARAGRAPH_WORDS, PLURAL_ARTICLE_WORDS, RANGE_WORDS,
 };
 
@@ -172,12 +172,15 @@ impl Parser<'_> {
         i
     }
 
-    /// Past punctuation and filler words.
+    /// Past punctuation and filler words, and "and following" (`και
+    /// επόμενα`) before an act's name.
     fn skip_filler(&self, mut i: usize) -> usize {
         loop {
             let j = self.skip_punct(i);
             if self.is_word(j, FILLER) {
                 i = j + 1;
+            } else if self.is_word(j, &["και"]) && self.is_word(j + 1, FOLLOWING) {
+                i = j + 2;
             } else {
                 return j;
             }

@@ -25,7 +25,9 @@ use crate::embedder::{self, EmbedCache};
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
 use crate::sources::tabular::read_table;
-use crate::sources::{augmented, beir, crawler, da_acts, gbr, nomothesia, stard, syntagma};
+use crate::sources::{
+    augmented, beir, crawler, da_acts, el_codes, gbr, nomothesia, stard, syntagma,
+};
 
 /// How many example ids a warning or error lists.
 const EXAMPLES: usize = 5;
@@ -266,6 +268,18 @@ fn format_row(format: SourceFormat) -> FormatRow {
             Some("Greek transport and customs acts"),
             Okapi,
             nomothesia::read_nomothesia,
+        ),
+        SourceFormat::ElCodes => row(
+            Some("gbr-greek"),
+            Some("Greek codes"),
+            Okapi,
+            el_codes::read_el_codes,
+        ),
+        SourceFormat::ElCodesHistorical => row(
+            Some("gbr-greek"),
+            Some("Greek codes, repealed (historical)"),
+            Okapi,
+            el_codes::read_el_codes_historical,
         ),
     }
 }

@@ -6,6 +6,7 @@ pub mod beir;
 mod cite_agreement;
 pub mod crawler;
 pub mod da_acts;
+pub mod el_codes;
 pub mod gbr;
 pub mod jsonl;
 pub mod nomothesia;
