@@ -169,6 +169,20 @@ pub enum ModelCommand {
     /// Embed texts natively (ONNX Runtime) and print one JSON array per
     /// text, with timings on stderr.
     Embed(ModelEmbedArgs),
+    /// Write the pools' texts export alone (what `prepare --texts-out`
+    /// keeps), which the known-item and measuring scripts read: no model,
+    /// no Python environment.
+    Texts(ModelTextsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ModelTextsArgs {
+    /// Index blobs, or directories of them.
+    #[arg(long = "pools", num_args = 1.., default_value = "public/indexes")]
+    pub pools: Vec<PathBuf>,
+    /// The export (JSON Lines).
+    #[arg(short, long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]
