@@ -341,7 +341,7 @@ fn first_bm25_hit(blob: &Path, query: &str, extra: &[&str]) -> String {
 }
 
 /// The Constitution's headings are lawspot's, shown but not enacted: the
-/// blob indexes them apart (`lexical:editorial-headings`), and a reader who
+/// blob indexes them apart (`lexical:editorial`), and a reader who
 /// types the heading of Article 14 finds it first; the text alone ranks
 /// Article 13 first.
 #[test]
@@ -350,7 +350,7 @@ fn a_shown_heading_finds_its_article() {
     let blob = build_syntagma(dir.path());
     let info = nomos(&["info", blob.to_str().unwrap()]);
     assert!(
-        text(&info.stdout).contains("lexical:editorial-headings"),
+        text(&info.stdout).contains("lexical:editorial"),
         "{}",
         text(&info.stdout)
     );

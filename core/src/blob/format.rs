@@ -90,7 +90,7 @@ impl SectionKind {
             SectionKind::Text => "text",
             SectionKind::LexText => "lexical:text",
             SectionKind::LexAugmented => "lexical:augmented",
-            SectionKind::LexEditorial => "lexical:editorial-headings",
+            SectionKind::LexEditorial => "lexical:editorial",
             SectionKind::Queries => "queries",
             SectionKind::Qrels => "qrels",
             SectionKind::Graph => "graph",
