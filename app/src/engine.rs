@@ -89,6 +89,8 @@ pub struct ResultRow {
     pub doc: u32,
     pub id: String,
     pub title: String,
+    /// The title is an editorial heading, not the law's ([`Engine::titles_are_editorial`]).
+    pub editorial_title: bool,
     /// The source's caption ([`Engine::source_caption`]).
     pub source: String,
     pub score: f64,
@@ -134,6 +136,8 @@ pub struct Article {
     /// BCP 47 language of the text.
     pub lang: &'static str,
     pub title: String,
+    /// The title is an editorial heading, not the law's ([`Engine::titles_are_editorial`]).
+    pub editorial_title: bool,
     /// The source's caption ([`Engine::source_caption`]).
     pub source: String,
     /// The article's official citation (`Straffeloven § 244, stk. 1 (LBK
@@ -387,6 +391,13 @@ impl Engine {
         self.blob.doc_index(id)
     }
 
+    /// Whether the titles are editorial headings (shown, not enacted),
+    /// which the views label so: the blob indexes them apart, and its pool
+    /// ranks them at a lower weight (`nomos_core::search::editorial`).
+    pub fn titles_are_editorial(&self) -> bool {
+        self.blob.has_editorial_headings()
+    }
+
     /// Document `doc`'s title.
     pub fn title(&self, doc: u32) -> String {
         self.blob.title(doc as usize).unwrap_or_default().to_owned()
@@ -476,6 +487,7 @@ impl Engine {
             doc: hit.doc,
             id: self.blob.doc_id(doc).unwrap_or_default().to_owned(),
             title: self.blob.title(doc).unwrap_or_default().to_owned(),
+            editorial_title: self.titles_are_editorial(),
             source: self.source_caption(hit.doc),
             score: hit.score,
             snippet: MarkedText {
@@ -527,6 +539,7 @@ impl Engine {
             id: id.to_owned(),
             lang: self.lang(),
             title: self.blob.title(d).unwrap_or_default().to_owned(),
+            editorial_title: self.titles_are_editorial(),
             source: self.source_caption(doc),
             citation: self.citation(d),
             area: self.area(doc).map(str::to_owned),
@@ -672,6 +685,7 @@ pub(crate) mod tests {
             judgments: &[],
             text_index: &index,
             augmented_index: None,
+            editorial_index: None,
             dense: None,
         })
         .unwrap();
@@ -769,6 +783,7 @@ pub(crate) mod tests {
             judgments: &[],
             text_index: &index,
             augmented_index: augmented_index.as_ref(),
+            editorial_index: None,
             dense: vectors.as_ref().map(|(text, pooling)| DenseInput {
                 model: "test-model".into(),
                 model_hash: "00".into(),

@@ -326,6 +326,8 @@ impl FragPool {
                     doc: hit.doc,
                     id: d.id(hit.doc).unwrap_or_default().to_owned(),
                     title: d.title(hit.doc).unwrap_or_default().to_owned(),
+                    // Fragments do not carry the editorial headings field.
+                    editorial_title: false,
                     source: d.source(hit.doc).unwrap_or_default().to_owned(),
                     score: hit.score,
                     snippet: MarkedText {
@@ -407,6 +409,7 @@ impl FragPool {
             id,
             lang: self.lang(),
             title,
+            editorial_title: false,
             source,
             area: None,
             paragraphs,

@@ -76,6 +76,7 @@
 //!     judgments: &judgments,
 //!     text_index: &index,
 //!     augmented_index: None,
+//!     editorial_index: None,
 //!     dense: None,
 //! };
 //! let (bytes, _) = blob::encode(&input).unwrap();

@@ -9,7 +9,7 @@ use nomos_core::blob::{Blob, Field};
 use nomos_core::eval::Qrels;
 use nomos_core::methods::Method;
 use nomos_core::pool::{Benchmark, Grouping, Pool, PoolError};
-use nomos_core::search::{Bm25Params, Bm25Scorer, Bm25Variant, ParamsError};
+use nomos_core::search::{editorial, Bm25Params, Bm25Scorer, Bm25Variant, ParamsError};
 
 use blob_support::{input, sample};
 
@@ -186,4 +186,83 @@ fn the_benchmark_is_read_in_blob_order() {
 
 fn blob_params() -> Bm25Params {
     Bm25Params::new(Bm25Variant::Okapi)
+}
+
+/// Editorial headings (the blob's `LEXE` field) add their BM25 score times
+/// the weight to the text's, in every lexical ranking; weight 0 ranks the
+/// text alone, bit for bit as a blob without them.
+#[test]
+fn editorial_headings_add_their_weighted_bm25_to_the_text() {
+    let s = sample();
+    let analyzer = Analyzer::by_name("gbr-greek").unwrap();
+    let headings_of =
+        |d: &nomos_core::blob::DocumentInput| d.title.rsplit(" - ").next().unwrap().to_owned();
+    let headings = nomos_core::index::InvertedIndex::build(
+        s.documents.iter().map(|d| analyzer.tokens(&headings_of(d))),
+    )
+    .unwrap();
+    let bytes = |with: bool| {
+        let mut input = input(&s);
+        input.editorial_index = with.then_some(&headings);
+        nomos_core::blob::encode(&input).unwrap().0
+    };
+    let mut blob = Blob::load(&bytes(true)).unwrap();
+    assert!(blob.has_editorial_headings());
+    let idf = blob.idf_table().cloned();
+    let pool = Pool::from_blob(&mut blob).unwrap();
+    assert!(blob.has_editorial_headings(), "still said once taken");
+    assert_eq!(pool.editorial_weight(), Some(editorial::WEIGHT));
+    let params = pool.default_params();
+    let text = Bm25Scorer::with_idf_table(s.index.clone(), params, idf.clone()).unwrap();
+    let heads = Bm25Scorer::with_idf_table(headings.clone(), params, idf).unwrap();
+
+    let mut moved = 0;
+    for d in &s.documents {
+        let tokens = analyzer.tokens(&headings_of(d));
+        let mut expected: Vec<f64> = text.scores(&tokens);
+        for (e, h) in expected.iter_mut().zip(heads.scores(&tokens)) {
+            *e += editorial::WEIGHT * h;
+        }
+        let mut top = Vec::new();
+        nomos_core::hits::top_k_into(&expected, 10, true, &mut top);
+        let got = pool.rank(&Method::Bm25, &params, &tokens, None, 10, true);
+        assert_eq!(got.unwrap(), top, "{}", d.id);
+        let explained = pool.explain(&params, &tokens, top[0].doc).unwrap().unwrap();
+        assert_eq!(
+            explained.score().to_bits(),
+            top[0].score.to_bits(),
+            "{}",
+            d.id
+        );
+        assert_eq!(explained.editorial.unwrap().weight, editorial::WEIGHT);
+        moved += usize::from(top != text.search(&tokens, 10, true));
+    }
+    assert!(moved > 0, "the headings change some rankings");
+
+    let alone = Pool::from_blob(&mut Blob::load(&bytes(true)).unwrap())
+        .unwrap()
+        .with_editorial_weight(0.0)
+        .unwrap();
+    let without = Pool::from_blob(&mut Blob::load(&bytes(false)).unwrap()).unwrap();
+    assert!(!Blob::load(&bytes(false)).unwrap().has_editorial_headings());
+    assert_eq!(
+        (alone.editorial_weight(), without.editorial_weight()),
+        (None, None)
+    );
+    for q in ["ελευθερία του τύπου", "Προστασία του περιβάλλοντος"]
+    {
+        let tokens = analyzer.tokens(q);
+        let rank = |p: &Pool| {
+            p.rank(&Method::Bm25, &params, &tokens, None, 10, true)
+                .unwrap()
+        };
+        assert_eq!(rank(&alone), rank(&without), "{q}");
+        let first = rank(&alone)[0].doc;
+        let explained = alone.explain(&params, &tokens, first).unwrap().unwrap();
+        assert_eq!(explained.editorial, None, "{q}");
+    }
+    assert_eq!(
+        without.with_editorial_weight(-1.0).unwrap_err(),
+        PoolError::EditorialWeight(-1.0)
+    );
 }

@@ -129,6 +129,7 @@ fn tiny_blob() -> Vec<u8> {
         judgments: &judgments,
         text_index: &index,
         augmented_index: Some(&augmented),
+        editorial_index: None,
         dense: Some(DenseInput {
             model: "seed-model".into(),
             model_hash: "00".into(),

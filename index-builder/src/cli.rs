@@ -169,6 +169,20 @@ pub enum ModelCommand {
     /// Embed texts natively (ONNX Runtime) and print one JSON array per
     /// text, with timings on stderr.
     Embed(ModelEmbedArgs),
+    /// Write the pools' texts export alone (what `prepare --texts-out`
+    /// keeps), which the known-item and measuring scripts read: no model,
+    /// no Python environment.
+    Texts(ModelTextsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ModelTextsArgs {
+    /// Index blobs, or directories of them.
+    #[arg(long = "pools", num_args = 1.., default_value = "public/indexes")]
+    pub pools: Vec<PathBuf>,
+    /// The export (JSON Lines).
+    #[arg(short, long)]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -285,6 +299,13 @@ pub struct RankingArgs {
     /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.
     #[arg(long, value_enum, default_value_t = RankedField::Text)]
     pub field: RankedField,
+    /// Weight of the editorial headings (titles shown but not enacted, such
+    /// as the Constitution's), which a blob may index apart, in every
+    /// lexical ranking: 0 ranks the text alone. Default: the weight measured
+    /// in BENCHMARKS.md ("Editorial headings"). No effect on
+    /// blobs without them (every benchmark's).
+    #[arg(long, value_name = "W")]
+    pub editorial_weight: Option<f64>,
     #[command(flatten)]
     pub runtime: OrtArgs,
     #[command(flatten)]

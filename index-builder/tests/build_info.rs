@@ -321,3 +321,54 @@ fn greek_acts_are_found_by_their_headings() {
         text(&run.stdout)
     );
 }
+
+/// The first hit's id for `query` on `blob`, ranked with BM25 and `extra`.
+fn first_bm25_hit(blob: &Path, query: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--method",
+        "bm25",
+    ];
+    args.extend(extra);
+    args.extend(["-k", "3", query]);
+    let run = nomos(&args);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    let first = out.lines().next().unwrap_or_default();
+    first.split('\t').nth(1).unwrap_or_default().to_owned()
+}
+
+/// The Constitution's headings are lawspot's, shown but not enacted: the
+/// blob indexes them apart (`lexical:editorial`), and a reader who
+/// types the heading of Article 14 finds it first; the text alone ranks
+/// Article 13 first.
+#[test]
+fn a_shown_heading_finds_its_article() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = build_syntagma(dir.path());
+    let info = nomos(&["info", blob.to_str().unwrap()]);
+    assert!(
+        text(&info.stdout).contains("lexical:editorial"),
+        "{}",
+        text(&info.stdout)
+    );
+    let query = "ελευθερία του τύπου";
+    assert_eq!(first_bm25_hit(&blob, query, &[]), "Syntagma::14");
+    let alone = first_bm25_hit(&blob, query, &["--editorial-weight", "0"]);
+    assert_eq!(alone, "Syntagma::13");
+    let run = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--editorial-weight=-1",
+        query,
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("weight"),
+        "{}",
+        text(&run.stderr)
+    );
+}

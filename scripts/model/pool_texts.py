@@ -11,13 +11,14 @@ from pathlib import Path
 
 
 def load_pools(path: Path) -> dict:
-    pools: dict = defaultdict(lambda: {"docs": {}, "queries": {}, "qrels": defaultdict(dict)})
+    pools: dict = defaultdict(lambda: {"docs": {}, "titles": {}, "queries": {}, "qrels": defaultdict(dict)})
     with path.open(encoding="utf-8") as f:
         for line in f:
             r = json.loads(line)
             p = pools[r["pool"]]
             if r["kind"] == "doc":
                 p["docs"][r["id"]] = r["text"]
+                p["titles"][r["id"]] = r.get("title", "")
             elif r["kind"] == "query":
                 p["queries"][r["id"]] = r["text"]
             else:

@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 
 use super::copy_citation::CopyCitation;
+use super::editorial::editorial_label;
 use super::explain::Explain;
 use super::ids::{ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
@@ -121,6 +122,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
                 </button>
             </div>
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
+            {a.editorial_title.then(editorial_label)}
             <CopyCitation citation=a.citation.clone() />
             <div class="article-text" lang=a.lang>
                 {

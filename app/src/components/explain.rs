@@ -1,7 +1,9 @@
 //! "Why this article?": the open article's BM25 score taken apart, term
 //! by term (idf, occurrences, contribution) with the length figures they
-//! share, as core's `Bm25Scorer::explain` computes it. Its total is the
-//! score to the last bit. Computed only when the reader opens it.
+//! share, as core's `Bm25Scorer::explain` computes it, and the editorial
+//! heading's weighted share where the pool has one (one more row, summed
+//! last, as the ranking sums it). Its total is the score to the last bit.
+//! Computed only when the reader opens it.
 
 use leptos::prelude::*;
 use nomos_core::methods::Method;
@@ -71,13 +73,27 @@ pub fn Explain(id: String, query: Signal<String>) -> impl IntoView {
                                 }
                             })
                             .collect_view()}
+                        {e.editorial.as_ref().map(|h| {
+                            let share = h.share();
+                            view! {
+                                <tr
+                                    class="explain-term explain-editorial"
+                                    data-token="editorial heading"
+                                    data-contribution=share.to_string()
+                                >
+                                    <th scope="row">{format!("editorial heading × {}", h.weight)}</th>
+                                    <td colspan="2" class="muted">{format!("its BM25 {:.3}", h.heading.total)}</td>
+                                    <td>{format!("{share:.3}")}</td>
+                                </tr>
+                            }
+                        })}
                     </tbody>
                     <tfoot>
                         <tr>
                             <th scope="row">"Score"</th>
                             <td colspan="2"></td>
-                            <td class="explain-total" data-total=e.total.to_string()>
-                                {format!("{:.3}", e.total)}
+                            <td class="explain-total" data-total=e.score().to_string()>
+                                {format!("{:.3}", e.score())}
                             </td>
                         </tr>
                     </tfoot>

@@ -3,6 +3,7 @@
 pub mod advanced;
 pub mod article;
 pub mod copy_citation;
+pub mod editorial;
 pub mod evaluate;
 pub mod explain;
 pub mod filters;

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
+use super::editorial::editorial_label;
 use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::judgments::MyJudgments;
 use super::marked::marked_text;
@@ -138,6 +139,7 @@ pub fn ResultsList(
                             <span class="result-head">
                                 <span class="rank">{row.rank}</span>
                                 <span class="result-title">{row.title.clone()}</span>
+                                {row.editorial_title.then(editorial_label)}
                                 <span class="score" title=kind>
                                     {format!("{:.*}", decimals, row.score)}
                                 </span>

@@ -87,6 +87,9 @@ pub struct BlobInput<'a> {
     pub text_index: &'a InvertedIndex,
     /// The index over the augmented text, if any.
     pub augmented_index: Option<&'a InvertedIndex>,
+    /// The index over the titles, where they are editorial headings (see
+    /// [`crate::search::editorial`]).
+    pub editorial_index: Option<&'a InvertedIndex>,
     /// Document embeddings, when the pool was built with a model.
     pub dense: Option<DenseInput<'a>>,
     /// What the sources are called, where the builder knows (may be empty).
@@ -186,6 +189,12 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
             archive(&lexical(aug, n_docs, "augmented")?)?,
         ));
     }
+    if let Some(editorial) = input.editorial_index {
+        sections.push((
+            SectionKind::LexEditorial,
+            archive(&lexical(editorial, n_docs, "editorial headings")?)?,
+        ));
+    }
     if !input.queries.is_empty() {
         sections.push((SectionKind::Queries, archive(&queries_section)?));
         sections.push((SectionKind::Qrels, archive(&qrels)?));
@@ -219,7 +228,10 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     let mut parts: Vec<([u8; 4], u32, &[u8])> = vec![(SectionKind::Header.tag(), 0, &header)];
     parts.extend(sections.iter().map(|(kind, bytes)| {
         let flags = match kind {
-            SectionKind::Dense | SectionKind::Idf | SectionKind::Sources => frame::FLAG_OPTIONAL,
+            SectionKind::Dense
+            | SectionKind::Idf
+            | SectionKind::Sources
+            | SectionKind::LexEditorial => frame::FLAG_OPTIONAL,
             _ => 0,
         };
         (kind.tag(), flags, bytes.as_slice())
@@ -293,6 +305,7 @@ pub(crate) fn idf_table(input: &BlobInput<'_>) -> IdfTable {
         .doc_freqs()
         .iter()
         .chain(input.augmented_index.iter().flat_map(|i| i.doc_freqs()))
+        .chain(input.editorial_index.iter().flat_map(|i| i.doc_freqs()))
         .copied();
     IdfTable::compute(input.documents.len() as u64, dfs)
 }

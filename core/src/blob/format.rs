@@ -22,6 +22,11 @@ pub enum SectionKind {
     LexText,
     /// [`LexicalSection`] of the augmented text field (CRAwLeR-DK).
     LexAugmented,
+    /// [`LexicalSection`] over the titles where they are editorial
+    /// headings (shown, not enacted: the Constitution's). Optional, with the
+    /// `FLAG_OPTIONAL` table flag: a reader that predates it ranks the text
+    /// alone.
+    LexEditorial,
     /// [`QueriesSection`].
     Queries,
     /// [`QrelsSection`].
@@ -42,12 +47,13 @@ pub enum SectionKind {
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 12] = [
+    pub const ALL: [SectionKind; 13] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
         SectionKind::LexText,
         SectionKind::LexAugmented,
+        SectionKind::LexEditorial,
         SectionKind::Queries,
         SectionKind::Qrels,
         SectionKind::Graph,
@@ -65,6 +71,7 @@ impl SectionKind {
             SectionKind::Text => *b"TEXT",
             SectionKind::LexText => *b"LEXT",
             SectionKind::LexAugmented => *b"LEXA",
+            SectionKind::LexEditorial => *b"LEXE",
             SectionKind::Queries => *b"QURY",
             SectionKind::Qrels => *b"QREL",
             SectionKind::Graph => *b"GRPH",
@@ -83,6 +90,7 @@ impl SectionKind {
             SectionKind::Text => "text",
             SectionKind::LexText => "lexical:text",
             SectionKind::LexAugmented => "lexical:augmented",
+            SectionKind::LexEditorial => "lexical:editorial",
             SectionKind::Queries => "queries",
             SectionKind::Qrels => "qrels",
             SectionKind::Graph => "graph",

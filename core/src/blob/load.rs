@@ -182,8 +182,17 @@ impl Blob {
             };
             let section = aligned(&bytes[range]);
             let lex: &ArchivedLexicalSection = access(&section, kind.name())?;
-            fields.push((field, rebuild_index(lex, field, n_docs)?));
+            fields.push((field, rebuild_index(lex, kind, n_docs)?));
         }
+        let editorial = match found.get(&SectionKind::LexEditorial) {
+            None => None,
+            Some(range) => {
+                let kind = SectionKind::LexEditorial;
+                let section = aligned(&bytes[range.clone()]);
+                let lex: &ArchivedLexicalSection = access(&section, kind.name())?;
+                Some(rebuild_index(lex, kind, n_docs)?)
+            }
+        };
 
         let (dense_model, dense) = match found.get(&SectionKind::Dense) {
             None => (listed.vectors_model, Vec::new()),
@@ -228,6 +237,7 @@ impl Blob {
             header,
             ranges,
             fields,
+            editorial,
             dense_model,
             dense,
             idf_table,
@@ -443,13 +453,10 @@ fn check_queries_and_qrels(
 /// every posting.
 fn rebuild_index(
     lex: &ArchivedLexicalSection,
-    field: Field,
+    kind: SectionKind,
     n_docs: usize,
 ) -> Result<InvertedIndex, BlobError> {
-    let section = match field {
-        Field::Text => SectionKind::LexText.name(),
-        Field::Augmented => SectionKind::LexAugmented.name(),
-    };
+    let section = kind.name();
     lex.terms.validate(section, "terms", None)?;
     if lex.doc_lens.len() != n_docs {
         return Err(BlobError::invalid(
@@ -468,7 +475,7 @@ fn rebuild_index(
         doc_lens: lex.doc_lens.iter().map(|v| v.to_native()).collect(),
     };
     InvertedIndex::from_parts(parts).map_err(|error| BlobError::Index {
-        field: field.name(),
+        field: section,
         error,
     })
 }

@@ -8,7 +8,8 @@
 //! A fixed little-endian frame ([`frame`]: magic, version, checksum, length,
 //! section table) around sections that are each an rkyv archive
 //! ([`format`]), in this order: `HEAD` ([`Header`]), `DOCS`, `TEXT`,
-//! `LEXT` (plain-text field), `LEXA` (augmented field, optional), `QURY` and
+//! `LEXT` (plain-text field), `LEXA` (augmented field, optional), `LEXE`
+//! (editorial headings, optional: [`crate::search::editorial`]), `QURY` and
 //! `QREL` (present together when the pool has queries), `GRPH`, and `DNSP`
 //! (document embeddings, optional, see below).
 //! Separate archives keep per-section sizes exact (`nomos info`), and let
@@ -158,6 +159,8 @@ pub struct Blob {
     header: Header,
     ranges: load::Ranges,
     fields: Vec<(Field, InvertedIndex)>,
+    /// The index over editorial headings (`LEXE`), if the blob has one.
+    editorial: Option<InvertedIndex>,
     dense_model: Option<DenseModel>,
     dense: Vec<(Field, DenseIndex)>,
     /// BM25's idf logarithms as the builder computed them (`IDFL`).

@@ -29,6 +29,7 @@ pub(crate) fn danish_blob(
         judgments,
         text_index: &index,
         augmented_index: None,
+        editorial_index: None,
         dense,
     };
     encode(&input).unwrap().0

@@ -155,6 +155,21 @@ impl Blob {
         Some(self.fields.remove(at).1)
     }
 
+    /// Moves the index over the editorial headings out (see
+    /// [`crate::search::editorial`]), if the blob has one.
+    pub fn take_editorial_index(&mut self) -> Option<InvertedIndex> {
+        self.editorial.take()
+    }
+
+    /// Whether the titles are editorial headings (shown, not enacted), which
+    /// the blob indexes apart: the app labels them so. Still true once the
+    /// index is taken.
+    pub fn has_editorial_headings(&self) -> bool {
+        self.sections
+            .iter()
+            .any(|s| s.tag == super::format::SectionKind::LexEditorial.tag())
+    }
+
     /// BM25's idf logarithms as the builder computed them, if the blob has
     /// them (see [`crate::search::IdfTable`]).
     pub fn idf_table(&self) -> Option<&IdfTable> {

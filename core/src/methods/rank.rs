@@ -9,7 +9,7 @@ use super::fusion::fuse_hybrid;
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex, Ivf};
 use crate::hits::Hit;
-use crate::search::{Accumulator, Bm25Scorer, ParamsError};
+use crate::search::{editorial, Accumulator, Bm25Scorer, ParamsError};
 
 /// What queries are ranked against. Keep one per pool and reuse it: the
 /// forward index is built from `scorer`'s index on the first PRF query.
@@ -26,6 +26,10 @@ pub struct Collection<'a> {
     /// BM25's scores, reused from query to query: the largest allocation
     /// a query would otherwise make.
     pub scores: &'a Mutex<Accumulator>,
+    /// The editorial headings' scorer (same parameters, same documents) and
+    /// its weight, where the pool adds them to BM25 (see
+    /// [`crate::search::editorial`]).
+    pub editorial: Option<(&'a Bm25Scorer, f64)>,
 }
 
 /// A query as the methods need it. The embedding is computed elsewhere
@@ -54,9 +58,22 @@ pub fn rank<S: AsRef<str>>(
     method.validate().map_err(RankError::Method)?;
     let scorer = collection.scorer;
     let bm25 = |tokens: &[&str], k: usize, positive_only: bool| {
-        let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
         let mut hits = Vec::new();
-        scorer.search_into(tokens, k, positive_only, &mut scores, &mut hits);
+        match collection.editorial {
+            Some((headings, weight)) => editorial::search_into(
+                scorer,
+                headings,
+                weight,
+                tokens,
+                k,
+                positive_only,
+                &mut hits,
+            ),
+            None => {
+                let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
+                scorer.search_into(tokens, k, positive_only, &mut scores, &mut hits);
+            }
+        }
         hits
     };
     let tokens: Vec<&str> = query.tokens.iter().map(AsRef::as_ref).collect();

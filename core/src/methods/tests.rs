@@ -265,6 +265,7 @@ fn rank_runs_every_method() {
         dense: Some(&d),
         ivf: None,
         scores: &Mutex::new(Accumulator::new()),
+        editorial: None,
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -307,6 +308,7 @@ fn dense_methods_explain_what_is_missing() {
         dense: None,
         ivf: None,
         scores: &Mutex::new(Accumulator::new()),
+        editorial: None,
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,

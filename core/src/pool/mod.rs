@@ -21,7 +21,10 @@ use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
 use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
-use crate::search::{Accumulator, Bm25Params, Bm25Scorer, Explanation, IdfTable, ParamsError};
+use crate::search::{
+    editorial, Accumulator, Bm25Params, Bm25Scorer, EditorialShare, Explanation, IdfTable,
+    ParamsError,
+};
 
 pub use benchmark::{BenchQuery, Benchmark, BenchmarkError, Grouping};
 
@@ -44,6 +47,18 @@ pub struct Pool {
     /// BM25's scores (only the last query's documents are cleared), reused
     /// by every ranking.
     scores: Mutex<Accumulator>,
+    /// The editorial headings, where the blob indexes them and the weight
+    /// is not 0 (see [`crate::search::editorial`]).
+    editorial: Option<Editorial>,
+}
+
+/// A pool's editorial headings: their index, weight, and the scorer for
+/// the last parameters used.
+#[derive(Debug)]
+struct Editorial {
+    index: Arc<InvertedIndex>,
+    weight: f64,
+    scorer: Mutex<Option<Arc<Bm25Scorer>>>,
 }
 
 impl Pool {
@@ -60,6 +75,11 @@ impl Pool {
         let index = blob
             .take_index(field)
             .ok_or(PoolError::NoIndex(field.name()))?;
+        let editorial = blob.take_editorial_index().map(|index| Editorial {
+            index: Arc::new(index),
+            weight: editorial::WEIGHT,
+            scorer: Mutex::new(None),
+        });
         let model = blob.dense_model().cloned();
         let dense = OnceLock::new();
         if let Some(pair) = model.zip(blob.take_dense(field).map(Arc::new)) {
@@ -76,7 +96,29 @@ impl Pool {
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
             scores: Mutex::new(Accumulator::new()),
+            editorial,
         })
+    }
+
+    /// The pool with its editorial headings weighted `weight` in every
+    /// lexical ranking: 0 ranks the text alone, as a reader that predates
+    /// them would. No effect on a pool without them.
+    pub fn with_editorial_weight(mut self, weight: f64) -> Result<Pool, PoolError> {
+        if !(weight.is_finite() && weight >= 0.0) {
+            return Err(PoolError::EditorialWeight(weight));
+        }
+        self.editorial = self.editorial.filter(|_| weight > 0.0).map(|e| Editorial {
+            weight,
+            scorer: Mutex::new(None),
+            ..e
+        });
+        Ok(self)
+    }
+
+    /// The editorial headings' weight in lexical rankings, if the pool has
+    /// them and adds them.
+    pub fn editorial_weight(&self) -> Option<f64> {
+        self.editorial.as_ref().map(|e| e.weight)
     }
 
     /// A pool indexed on the fly (no blob: no vectors, idf from the local
@@ -97,6 +139,7 @@ impl Pool {
             forward: OnceLock::new(),
             scorer: Mutex::new(None),
             scores: Mutex::new(Accumulator::new()),
+            editorial: None,
         })
     }
 
@@ -150,12 +193,22 @@ impl Pool {
     /// those of the last call, else a new one (sharing the index) that
     /// replaces it.
     pub fn scorer(&self, params: &Bm25Params) -> Result<Arc<Bm25Scorer>, ParamsError> {
-        let mut cached = self.scorer.lock().unwrap_or_else(|e| e.into_inner());
+        self.cached_scorer(&self.scorer, &self.index, params)
+    }
+
+    /// The scorer over `index` for `params` in the cache `cell`.
+    fn cached_scorer(
+        &self,
+        cell: &Mutex<Option<Arc<Bm25Scorer>>>,
+        index: &Arc<InvertedIndex>,
+        params: &Bm25Params,
+    ) -> Result<Arc<Bm25Scorer>, ParamsError> {
+        let mut cached = cell.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(scorer) = cached.as_ref().filter(|s| s.params() == *params) {
             return Ok(scorer.clone());
         }
         let scorer = Arc::new(Bm25Scorer::with_idf_table(
-            self.index.clone(),
+            index.clone(),
             *params,
             self.idf_table.clone(),
         )?);
@@ -177,26 +230,47 @@ impl Pool {
         positive_only: bool,
     ) -> Result<Vec<Hit>, RankError> {
         let scorer = self.scorer(params).map_err(RankError::Params)?;
+        let editorial = match &self.editorial {
+            Some(e) => Some((
+                self.cached_scorer(&e.scorer, &e.index, params)
+                    .map_err(RankError::Params)?,
+                e.weight,
+            )),
+            None => None,
+        };
         let collection = Collection {
             scorer: &scorer,
             forward: &self.forward,
             dense: self.dense().map(|d| &**d),
             ivf: self.ivf.get(),
             scores: &self.scores,
+            editorial: editorial.as_ref().map(|(s, w)| (&**s, *w)),
         };
         let query = MethodQuery { tokens, embedding };
         rank(method, &collection, &query, k, positive_only)
     }
 
     /// How BM25 with `params` scores document `doc` for `tokens`, term by
-    /// term (see [`Bm25Scorer::explain`]; `None` when there is no `doc`).
+    /// term (see [`Bm25Scorer::explain`]; `None` when there is no `doc`),
+    /// with the editorial heading's share where the pool adds one:
+    /// [`Explanation::score`] is the lexical rankings' score, bit for bit.
     pub fn explain<S: AsRef<str>>(
         &self,
         params: &Bm25Params,
         tokens: &[S],
         doc: u32,
     ) -> Result<Option<Explanation>, ParamsError> {
-        Ok(self.scorer(params)?.explain(tokens, doc))
+        let Some(mut explained) = self.scorer(params)?.explain(tokens, doc) else {
+            return Ok(None);
+        };
+        if let Some(e) = &self.editorial {
+            let heading = self.cached_scorer(&e.scorer, &e.index, params)?;
+            explained.editorial = heading.explain(tokens, doc).map(|h| EditorialShare {
+                weight: e.weight,
+                heading: Box::new(h),
+            });
+        }
+        Ok(Some(explained))
     }
 }
 
@@ -209,6 +283,8 @@ pub enum PoolError {
     NoIndex(&'static str),
     /// The default BM25 parameters are out of range (from parts).
     Params(ParamsError),
+    /// The editorial headings' weight is negative or not a number.
+    EditorialWeight(f64),
 }
 
 impl fmt::Display for PoolError {
@@ -217,6 +293,10 @@ impl fmt::Display for PoolError {
             PoolError::Analyzer(e) => write!(f, "the blob's analyzer: {e}"),
             PoolError::NoIndex(field) => write!(f, "the blob has no {field} index"),
             PoolError::Params(e) => e.fmt(f),
+            PoolError::EditorialWeight(w) => write!(
+                f,
+                "the editorial headings' weight must be a number from 0 up, not {w}"
+            ),
         }
     }
 }

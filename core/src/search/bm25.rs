@@ -273,6 +273,7 @@ impl Bm25Scorer {
             norm,
             terms,
             total,
+            editorial: None,
         })
     }
 }

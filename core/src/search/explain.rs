@@ -23,8 +23,39 @@ pub struct Explanation {
     /// One entry per query token occurrence, in query order.
     pub terms: Vec<TermExplanation>,
     /// The sum of the contributions in the scorer's order and precision:
-    /// the document's score, bit for bit.
+    /// the document's text score, bit for bit.
     pub total: f64,
+    /// Where the pool adds its editorial headings (see
+    /// [`super::editorial`]): their weight and the heading's own
+    /// explanation.
+    pub editorial: Option<EditorialShare>,
+}
+
+/// The editorial heading's part of a document's score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EditorialShare {
+    /// The heading field's weight.
+    pub weight: f64,
+    /// The heading's BM25 score taken apart.
+    pub heading: Box<Explanation>,
+}
+
+impl EditorialShare {
+    /// What the heading adds to the text's score.
+    pub fn share(&self) -> f64 {
+        self.weight * self.heading.total
+    }
+}
+
+impl Explanation {
+    /// The score the document ranked by: the text's, plus the weighted
+    /// heading's where there is one, summed as the ranking sums them.
+    pub fn score(&self) -> f64 {
+        match &self.editorial {
+            Some(e) => self.total + e.share(),
+            None => self.total,
+        }
+    }
 }
 
 /// One query token's share of a document's score.
@@ -65,6 +96,17 @@ impl fmt::Display for Explanation {
                     t.token, t.idf, t.tf, t.contribution
                 )?,
             }
+        }
+        if let Some(e) = &self.editorial {
+            write!(
+                f,
+                "+ {} x editorial heading {} -> {} = {}\n{}",
+                e.weight,
+                e.heading.total,
+                e.share(),
+                self.score(),
+                e.heading
+            )?;
         }
         Ok(())
     }

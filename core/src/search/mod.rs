@@ -20,6 +20,7 @@
 
 mod accumulator;
 mod bm25;
+pub mod editorial;
 mod explain;
 pub mod highlight;
 mod idf_table;
@@ -33,7 +34,7 @@ pub(crate) use bm25::{
     add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
     okapi_sum,
 };
-pub use explain::{Explanation, TermExplanation};
+pub use explain::{EditorialShare, Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
 pub use searcher::Searcher;

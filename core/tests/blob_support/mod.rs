@@ -144,6 +144,7 @@ pub fn input(s: &Sample) -> BlobInput<'_> {
         judgments: &s.judgments,
         text_index: &s.index,
         augmented_index: Some(&s.augmented),
+        editorial_index: None,
         dense: Some(DenseInput {
             model: "test-model".into(),
             model_hash: "0123abcd".into(),

@@ -93,6 +93,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
         judgments: &judgments,
         text_index: &indexes.text,
         augmented_index: indexes.augmented.as_ref(),
+        editorial_index: indexes.editorial.as_ref(),
         dense: vectors.as_ref().map(|v| DenseInput {
             model: v.model.clone(),
             model_hash: v.manifest_hash.clone(),
@@ -115,6 +116,9 @@ pub fn run(args: BuildArgs) -> Result<()> {
         deflating.finish_and_clear();
         phases.done("cut");
         warn_dropped(&report);
+        if indexes.editorial.is_some() {
+            eprintln!("{}", fragment::EDITORIAL_NOTE);
+        }
         let listed = fragment::write_dir(dir, &made)?;
         phases.done("write fragments");
         summary.push(format!(
@@ -418,6 +422,8 @@ fn examples(ids: &[&str]) -> String {
 struct Indexes {
     text: InvertedIndex,
     augmented: Option<InvertedIndex>,
+    /// Over the titles, where they are editorial headings.
+    editorial: Option<InvertedIndex>,
 }
 
 /// Analyses and indexes the text field, and the augmented field when any
@@ -425,7 +431,8 @@ struct Indexes {
 /// so that both fields rank the same documents. Where the pool's titles
 /// are enacted headings ([`Pool::titles_are_headings`]), each field's tokens start
 /// with the title's; where the pool asks ([`Pool::source_names_indexed`]),
-/// with the source's name and aliases before that.
+/// with the source's name and aliases before that. Editorial titles
+/// ([`Pool::titles_are_editorial`]) get an index of their own.
 fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     let names: std::collections::HashMap<&str, Vec<String>> = match pool.source_names_indexed {
         true => pool
@@ -474,8 +481,19 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
         0 => None,
         _ => Some(index(&|a| a.augmented.as_deref().unwrap_or(&a.text))?),
     };
+    let editorial = match pool.titles_are_editorial {
+        true => Some(
+            InvertedIndex::build(pool.articles.iter().map(|a| analyzer.tokens(&a.title)))
+                .map_err(bad_input)?,
+        ),
+        false => None,
+    };
     bar.finish_and_clear();
-    Ok(Indexes { text, augmented })
+    Ok(Indexes {
+        text,
+        augmented,
+        editorial,
+    })
 }
 
 /// Documents read, looked up in the embedding cache and embedded at a

@@ -18,6 +18,10 @@ use crate::blob_file;
 use crate::cli::FragmentArgs;
 use crate::error::bad_input;
 
+/// Fragments carry no editorial headings field (`LEXE`): said, not hidden.
+pub(super) const EDITORIAL_NOTE: &str = "note: fragments have no editorial headings field: \
+     the fragmented pool ranks the text alone, as `--editorial-weight 0` ranks the blob";
+
 pub fn run(args: &FragmentArgs) -> Result<()> {
     let path = &args.blob;
     let opened = blob_file::read(path)?;
@@ -32,6 +36,9 @@ pub fn run(args: &FragmentArgs) -> Result<()> {
     let made = fragment_with_lists(&opened.blob, args.max_bytes, ivf.as_ref())
         .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     let meta = write_dir(&args.dir, &made)?;
+    if opened.blob.has_editorial_headings() {
+        eprintln!("{EDITORIAL_NOTE}");
+    }
     eprintln!(
         "{}: meta {} bytes; the blob is {} bytes",
         args.dir.display(),

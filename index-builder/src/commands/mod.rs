@@ -58,6 +58,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }) => fetch::hf(&repo, &revision, &out),
         Command::Model(ModelCommand::Prepare(args)) => model::prepare(&args),
         Command::Model(ModelCommand::Embed(args)) => model::embed(&args),
+        Command::Model(ModelCommand::Texts(args)) => model::texts(&args),
     }
 }
 

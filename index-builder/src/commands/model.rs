@@ -5,6 +5,8 @@
 //!
 //! `nomos model embed`: the native embedder on a few texts, for checking
 //! it against Python's onnxruntime and for timing it.
+//!
+//! `nomos model texts`: the pools' texts export alone.
 
 use std::path::Path;
 use std::process::Command;
@@ -13,7 +15,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use nomos_core::embed::Windows;
 
-use crate::cli::{EmbedRole, ModelEmbedArgs, ModelPrepareArgs};
+use crate::cli::{EmbedRole, ModelEmbedArgs, ModelPrepareArgs, ModelTextsArgs};
 use crate::embedder;
 use crate::error::bad_input;
 use crate::model::{manifest, sha256_file, texts, venv, wheel};
@@ -109,6 +111,18 @@ pub fn prepare(args: &ModelPrepareArgs) -> Result<()> {
         manifest.vocab.full,
         facts.weights,
         started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+pub fn texts(args: &ModelTextsArgs) -> Result<()> {
+    let exported = texts::export(&texts::blob_files(&args.pools)?, &args.out)?;
+    eprintln!(
+        "wrote {}: {} documents and {} queries from {} pools",
+        args.out.display(),
+        exported.docs,
+        exported.queries,
+        exported.pools
     );
     Ok(())
 }

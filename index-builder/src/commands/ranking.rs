@@ -104,8 +104,11 @@ impl Ranking {
             RankedField::Text => Field::Text,
             RankedField::Augmented => Field::Augmented,
         };
-        let pool = Pool::from_blob_field(&mut blob, field)
+        let mut pool = Pool::from_blob_field(&mut blob, field)
             .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+        if let Some(weight) = args.editorial_weight {
+            pool = pool.with_editorial_weight(weight).map_err(bad_input)?;
+        }
         let benchmark = Benchmark::from_blob(&blob, &pool.analyzer())
             .map_err(|e| bad_input(format!("{}: the blob's benchmark: {e}", path.display())))?;
         Ok(Ranking {

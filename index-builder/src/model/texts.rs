@@ -48,8 +48,10 @@ pub fn blob_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Writes one JSON object per line: `{pool, kind: "doc"|"query", id, text}`
-/// and `{pool, kind: "qrel", query, doc, relevance}` (ids, not indexes).
+/// Writes one JSON object per line: `{pool, kind: "doc", id, title, text}`
+/// (the title for the known-item heading sets), `{pool, kind: "query", id,
+/// text}` and `{pool, kind: "qrel", query, doc, relevance}` (ids, not
+/// indexes).
 pub fn export(blobs: &[PathBuf], out: &Path) -> Result<Exported> {
     let file = File::create(out).with_context(|| format!("creating {}", out.display()))?;
     let mut w = BufWriter::new(file);
@@ -70,7 +72,7 @@ pub fn export(blobs: &[PathBuf], out: &Path) -> Result<Exported> {
             writeln!(
                 w,
                 "{}",
-                json!({"pool": pool, "kind": "doc", "id": id, "text": text})
+                json!({"pool": pool, "kind": "doc", "id": id, "title": blob.title(doc).unwrap_or_default(), "text": text})
             )?;
             ids.push(id);
         }

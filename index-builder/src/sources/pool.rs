@@ -34,6 +34,11 @@ pub struct Pool {
     /// editorial headings on the Constitution, labels such as "Άρθρο 39" or
     /// "§ 5, stk. 2") are shown, never searched.
     pub titles_are_headings: bool,
+    /// The titles are headings an editor gave the articles (lawspot's on the
+    /// Constitution): shown, so a reader searches by them, but not the
+    /// law's words, so the blob indexes them in a field of their own that
+    /// ranks with a lower weight (`nomos_core::search::editorial`).
+    pub titles_are_editorial: bool,
     /// What the sources are called, from the source files (may be empty).
     pub sources: Vec<SourceInput>,
     /// Each article's lexical text starts with its source's name and

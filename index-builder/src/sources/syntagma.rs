@@ -9,7 +9,8 @@
 //! the numbered paragraphs; un-numbered items (continuation sub-paragraphs,
 //! lists "α) …") are merged into the preceding numbered paragraph, one line
 //! each. `explicit_refs` are the other articles the text cites ([`refs`]), in
-//! constitution order; there are no implicit (sibling) refs.
+//! constitution order; there are no implicit (sibling) refs. The headings
+//! are lawspot's, not enacted: the titles are editorial (indexed apart).
 
 mod refs;
 #[cfg(test)]
@@ -60,6 +61,8 @@ pub fn read_syntagma(path_or_dir: &Path) -> Result<Pool> {
             name,
             sha256: sha256_hex(&bytes),
         }],
+        // lawspot's headings, not the Constitution's.
+        titles_are_editorial: true,
         ..Pool::default()
     })
 }
