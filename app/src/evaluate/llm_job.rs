@@ -1,6 +1,6 @@
 //! Evaluating an LLM method on the benchmark's first N queries (a small
 //! local model takes minutes per query): each query ranked by
-//! [`crate::llm_rank`], several at once when asked (an endpoint with
+//! [`nomos_core::llm::rank`], several at once when asked (an endpoint with
 //! several slots serves them in parallel), the run scored as every
 //! evaluation is. For ReAct, the same measures had the loop stopped after
 //! 0 rounds (plain BM25 on the query), 1, 2, 3, 5 and 10, as
@@ -12,9 +12,11 @@
 
 use std::cell::Cell;
 
+use futures::future::LocalBoxFuture;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use nomos_core::eval::Measure;
 use nomos_core::hits::Hit;
+use nomos_core::llm::rank::{rank_with_llm, LlmQuery, LlmRankError, Step, Trace};
 use nomos_core::llm::{Chat, Cost, LlmError};
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
@@ -22,8 +24,10 @@ use nomos_core::pool::Benchmark;
 use super::config::{Config, RankedBy};
 use super::job::{run_of, score, Outcome, Stop, DEPTH};
 use super::llm_outcome::{LlmOutcome, RoundRow, ROUNDS_SHOWN};
-use crate::llm_rank::{rank_with_llm, Embed, LlmQuery, LlmRankError, Step, Trace};
 use crate::web::{next_task, now};
+
+/// Embeds a text as a query with the pool's model.
+pub type Embed<'a> = &'a dyn Fn(String) -> LocalBoxFuture<'static, Result<Vec<f32>, String>>;
 
 /// An LLM method, ready to rank benchmark queries.
 pub struct LlmRanker<'a, C> {

@@ -2,9 +2,8 @@
 //! trace or why it has none, the calls' cost, and for ReAct the measures
 //! had the loop stopped after fewer rounds.
 
+use nomos_core::llm::rank::Trace;
 use nomos_core::llm::Cost;
-
-use crate::llm_rank::Trace;
 
 /// The rounds a ReAct evaluation reports (those up to its rounds).
 pub const ROUNDS_SHOWN: [usize; 6] = [0, 1, 2, 3, 5, 10];

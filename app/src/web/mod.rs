@@ -42,7 +42,7 @@ pub use service_worker::{
     worker_controls_page,
 };
 pub use storage::{local_get, local_remove, local_set};
-pub use time::{next_task, now, sleep, today};
+pub use time::{next_task, now, sleep, today, unix_ms};
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

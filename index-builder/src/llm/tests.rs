@@ -5,11 +5,14 @@
 
 use std::time::Duration;
 
-use nomos_core::llm::{ChatRequest, LlmError, Message, Role, Schema, TokenLimitField};
+use nomos_core::llm::retry::Policy;
+use nomos_core::llm::{
+    ChatRequest, LlmError, Message, ResponseFormat, Role, Schema, TokenLimitField,
+};
 use serde_json::json;
 
 use super::block_on::block_on;
-use super::http::{completions_url, HttpChat, HttpConfig, ResponseFormat};
+use super::http::{completions_url, HttpChat, HttpConfig};
 use nomos_core::llm::Chat;
 
 #[path = "../../tests/support/loopback.rs"]
@@ -47,8 +50,10 @@ fn config(url: String) -> HttpConfig {
         api_key: None,
         limit: TokenLimitField::MaxTokens,
         timeout: Duration::from_secs(10),
-        retries: 3,
-        backoff: Duration::from_millis(5),
+        policy: Policy {
+            retries: 3,
+            backoff_ms: 5,
+        },
     }
 }
 
@@ -99,7 +104,7 @@ fn llama_cpp_reply_with_reasoning_and_timings() {
     let body = &seen[0].body;
     assert_eq!(
         body,
-        &request("q").body(TokenLimitField::MaxTokens, true),
+        &request("q").body(TokenLimitField::MaxTokens, ResponseFormat::JsonSchema),
         "{body}"
     );
     assert_eq!(body["max_tokens"], 256);
@@ -297,7 +302,10 @@ fn a_slow_endpoint_times_out_and_is_retried() {
     let server = Loopback::start(|_, _| Reply::new(200, OPENAI).after(Duration::from_millis(1500)));
     let http = HttpChat::new(HttpConfig {
         timeout: Duration::from_millis(300),
-        retries: 1,
+        policy: Policy {
+            retries: 1,
+            backoff_ms: 5,
+        },
         ..config(format!("{}/v1", server.base))
     })
     .unwrap();
@@ -334,7 +342,10 @@ fn an_unreachable_endpoint_is_retried_then_named() {
         .unwrap()
         .port();
     let http = HttpChat::new(HttpConfig {
-        retries: 1,
+        policy: Policy {
+            retries: 1,
+            backoff_ms: 5,
+        },
         ..config(format!("http://127.0.0.1:{port}/v1"))
     })
     .unwrap();
