@@ -199,6 +199,30 @@ fn a_429_waits_as_told_then_succeeds_and_one_that_persists_ends_the_run() {
 }
 
 #[test]
+fn a_429_asking_for_more_than_a_minute_ends_the_run_at_once() {
+    // An HTTP date an hour after the epoch's first second: long past, so
+    // no wait; then seconds beyond the cap, reported rather than awaited.
+    let server = Loopback::start(|_, n| match n {
+        0 => Reply::new(429, r#"{"error":{"message":"busy"}}"#)
+            .header("Retry-After", "Thu, 01 Jan 1970 01:00:00 GMT"),
+        1 => Reply::new(200, OLLAMA),
+        _ => {
+            Reply::new(429, r#"{"error":{"message":"rate limited"}}"#).header("Retry-After", "3600")
+        }
+    });
+    let http = client(&server);
+    assert!(ask(&http, "q").is_ok());
+    let message = transport_error(ask(&http, "q"));
+    assert!(
+        message.ends_with(
+            "the endpoint says: rate limited (HTTP 429) (it asks to wait 3600 s: try again later)"
+        ),
+        "{message}"
+    );
+    assert_eq!(server.requests().len(), 3, "not retried");
+}
+
+#[test]
 fn a_refused_schema_falls_back_to_a_json_object_then_to_nothing_and_is_remembered() {
     let server = Loopback::start(|request, _| {
         match request.body["response_format"]["type"].as_str() {
