@@ -31,12 +31,12 @@ use crate::format::{plural, thousands};
 use crate::judgments::Judgments;
 use crate::latest::{Latest, Ticket};
 use crate::llm::{Llm, Run};
-use crate::llm_rank::{LlmQuery, Step};
 use crate::pool_scope::PoolScope;
 use crate::run_store::RunStore;
 use crate::semantic::{ModelError, Semantic};
 use crate::transcript_files::{short_hash, TranscriptLink};
 use crate::web::{now, Canceller};
+use nomos_core::llm::rank::{LlmQuery, Step};
 
 /// The job in progress.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,11 +18,11 @@ use nomos_core::search::Bm25Params;
 use crate::engine::Engine;
 use crate::latest::Latest;
 use crate::llm::Llm;
-use crate::llm_rank::{rank_with_llm, LlmQuery, LlmRankError, LlmRanking, Step};
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::transcript_files::{LlmSource, TranscriptLink};
 use crate::web::{now, Canceller};
+use nomos_core::llm::rank::{rank_with_llm, LlmQuery, LlmRankError, LlmRanking, Step};
 
 /// What a run ranks: a run's result shows only while these are what the
 /// user has chosen.

@@ -28,10 +28,9 @@
 //!    [`go_to`] (where a query's citations lead),
 //!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
 //!    exports), [`url_state`] (links), [`latest`] (staleness),
-//!    [`endpoint`] (an LLM endpoint's settings, checked), [`retry`] (what
-//!    follows a failed request), [`transcript_files`] (transcripts' names,
-//!    paths and the site's list), [`llm_rank`] (a query ranked by an LLM
-//!    method), [`judgments`] (the user's judgments, their export and
+//!    [`endpoint`] (an LLM endpoint's settings, checked),
+//!    [`transcript_files`] (transcripts' names, paths and the site's
+//!    list), [`judgments`] (the user's judgments, their export and
 //!    import, and the benchmark they make), [`shortcuts`] (the keyboard
 //!    shortcuts and their help).
 //! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
@@ -53,13 +52,11 @@ mod judgment_store;
 mod judgments;
 mod latest;
 mod llm;
-mod llm_rank;
 mod llm_search;
 mod manifest;
 mod offline;
 mod pool_scope;
 mod pools;
-mod retry;
 mod run_store;
 mod search_pipeline;
 mod search_store;

@@ -96,8 +96,8 @@ pub struct LinkState {
     pub hash: Option<String>,
     /// The ranking method with its parameters (`Method`'s compact form).
     pub rank: Option<Method>,
-    /// BM25's settings.
-    pub method: Option<Bm25Link>,
+    /// BM25's settings (`bm25=` in the link).
+    pub bm25: Option<Bm25Link>,
     /// The field ranked.
     pub field: Field,
     pub query: String,
@@ -113,7 +113,7 @@ pub struct LinkState {
     pub cite: Option<String>,
     /// Evaluate view: the benchmark query whose ranking is open, by id.
     pub eval_query: Option<String>,
-    /// Evaluate view: the BM25 settings compared with `method`.
+    /// Evaluate view: the BM25 settings compared with `bm25`.
     pub compare: Option<Bm25Link>,
     /// Evaluate view: the ranking method compared with `rank`.
     pub compare_rank: Option<Method>,
@@ -195,7 +195,7 @@ impl Default for LinkState {
             pool: None,
             hash: None,
             rank: None,
-            method: None,
+            bm25: None,
             field: Field::Text,
             query: String::new(),
             query_cut: false,
@@ -250,7 +250,7 @@ impl LinkState {
         text("pool", &self.pool);
         text("hash", &self.hash);
         text("rank", &self.rank.map(|m| m.to_string()));
-        text("bm25", &self.method.map(|m| m.encode()));
+        text("bm25", &self.bm25.map(|m| m.encode()));
         text("field", &field_name(self.field));
         text("q", &Some(self.query.clone()).filter(|q| !q.is_empty()));
         text("source", &self.source);
@@ -330,7 +330,7 @@ impl LinkState {
                 "pool" => state.pool = Some(value.clone()).filter(|v| is_pool_file(v)),
                 "hash" => state.hash = decode_hash(&value),
                 "rank" => state.rank = value.parse().ok(),
-                "bm25" => state.method = Bm25Link::decode(&value),
+                "bm25" => state.bm25 = Bm25Link::decode(&value),
                 "field" => state.field = decode_field(&value),
                 "q" => {
                     let (query, cut) = cut_query(&value);
@@ -608,7 +608,7 @@ mod tests {
                 pool: (self.below(4) > 0).then(|| format!("pool-{}.blob", self.below(100))),
                 hash: (self.below(2) == 0).then(|| hex(self)),
                 rank: (self.below(3) > 0).then(|| self.rank()),
-                method: (self.below(3) > 0).then(|| self.method()),
+                bm25: (self.below(3) > 0).then(|| self.method()),
                 field: self.pick(&[Field::Text, Field::Augmented]),
                 query: self.text(40),
                 query_cut: false,
@@ -688,7 +688,7 @@ mod tests {
             pool: Some("el-syntagma.blob".into()),
             hash: Some("e21ef5d68217697236a5ead8cec7e316".into()),
             rank: Some("rrf:k=20".parse().unwrap()),
-            method: Some(Bm25Link {
+            bm25: Some(Bm25Link {
                 variant: Bm25Variant::Okapi,
                 k1: 1.2,
                 b: 0.75,
@@ -719,7 +719,7 @@ mod tests {
 
     #[test]
     fn numbers_are_clamped_and_bad_values_fall_back() {
-        let method = |s: &str| LinkState::decode(&format!("bm25={s}")).method;
+        let method = |s: &str| LinkState::decode(&format!("bm25={s}")).bm25;
         let link = |variant, k1, b| Some(Bm25Link { variant, k1, b });
         use Bm25Variant::{Lucene, Okapi};
         assert_eq!(method("lucene:k1=9,b=-2"), link(Lucene, K1_MAX, 0.0));
@@ -984,7 +984,7 @@ mod tests {
             let n = rng.below(16);
             let garbage: String = (0..n).map(|_| rng.pick(PIECES)).collect();
             let state = LinkState::decode(&garbage);
-            for m in state.method.iter().chain(&state.compare) {
+            for m in state.bm25.iter().chain(&state.compare) {
                 assert!((0.0..=K1_MAX).contains(&m.k1) && (0.0..=1.0).contains(&m.b));
             }
             // Whatever was read, writing it back and reading again is stable.

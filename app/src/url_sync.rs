@@ -140,7 +140,7 @@ impl LinkSync {
         let defaults = session.engine.default_params();
         state
             .params
-            .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
+            .set(link.bm25.map_or(defaults, |m| m.apply_to(defaults)));
         // What the link's query already said (it was cut) stays.
         let mut notices: Vec<String> = self.notice.get_untracked().into_iter().collect();
         let said = notices.len();
@@ -227,7 +227,7 @@ impl LinkSync {
             let defaults = store.pool.with_value(|p| p.meta().bm25_params());
             state
                 .params
-                .set(link.method.map_or(defaults, |m| m.apply_to(defaults)));
+                .set(link.bm25.map_or(defaults, |m| m.apply_to(defaults)));
             state.article.set(link.article);
         }
         let Some(PoolChoice::Listed(file)) = pool else {
@@ -238,7 +238,7 @@ impl LinkSync {
             hash: Some(store.pool.with_value(|p| p.content_hash())),
             pool: Some(file),
             rank: Some(state.method.get()),
-            method: Some(Bm25Link::from_params(&state.params.get())),
+            bm25: Some(Bm25Link::from_params(&state.params.get())),
             query: state.query.get(),
             article: state.article.get(),
             ..LinkState::default()
@@ -376,7 +376,7 @@ impl LinkSync {
             hash: listed.as_ref().map(|_| session.engine.content_hash()),
             pool: listed,
             rank: Some(state.method.get()),
-            method: Some(Bm25Link::from_params(&state.params.get())),
+            bm25: Some(Bm25Link::from_params(&state.params.get())),
             field: state.field.get(),
             query: state.query.get(),
             query_cut: false,

@@ -32,10 +32,11 @@
 //!    citations in a query (`strfl. § 244`, `ΑΚ 914`) resolved to a
 //!    blob's articles by its acts' names and numbers; on blob.
 //! 7. [`llm`]: the LLM methods (reformulation, the ReAct-BM25 loop,
-//!    contextual chunks) with versioned prompts and replayable transcripts;
-//!    async over a [`llm::Chat`] the caller implements (HTTP in the CLI,
-//!    `fetch` or an in-page model in the browser); on pool and everything
-//!    above.
+//!    contextual chunks) with versioned prompts and replayable transcripts,
+//!    one ranking by any LLM method ([`llm::rank`]) and one policy for a
+//!    failing endpoint ([`llm::retry`]); async over a [`llm::Chat`] the
+//!    caller implements (HTTP in the CLI, `fetch` or an in-page model in
+//!    the browser); on pool and everything above.
 //!
 //! # Example
 //!

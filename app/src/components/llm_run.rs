@@ -12,12 +12,12 @@ use super::llm_trace::{cost_line, LlmTrace};
 use super::transcripts::DownloadButton;
 use crate::format::duration;
 use crate::llm::{use_llm, Readiness};
-use crate::llm_rank::Step;
 use crate::llm_search::{RunStatus, SearchKey};
 use crate::pools::use_pools;
 use crate::search_store::SearchStore;
 use crate::state::use_app_state;
 use crate::transcript_files::{short_hash, LlmSource};
+use nomos_core::llm::rank::Step;
 
 #[component]
 pub fn LlmRun(store: SearchStore) -> impl IntoView {

@@ -10,7 +10,7 @@ use nomos_core::llm::Cost;
 
 use crate::engine::Engine;
 use crate::format::{duration, plural, thousands};
-use crate::llm_rank::Trace;
+use nomos_core::llm::rank::Trace;
 
 /// `8 calls · 12,345 + 456 tokens · 35.2 s of LLM time · 1 retry`.
 pub fn cost_line(cost: &Cost) -> String {

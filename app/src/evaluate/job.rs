@@ -13,7 +13,7 @@ use nomos_core::hits::Hit;
 use nomos_core::pool::{Benchmark, Pool};
 
 use super::config::{Config, RankedBy};
-use super::llm_job::LlmOutcome;
+use super::llm_outcome::LlmOutcome;
 use crate::web::{next_task, now};
 
 /// Ranking depth per query, as `nomos eval`'s default.

@@ -1,6 +1,6 @@
 //! Evaluating an LLM method on the benchmark's first N queries (a small
 //! local model takes minutes per query): each query ranked by
-//! [`crate::llm_rank`], several at once when asked (an endpoint with
+//! [`nomos_core::llm::rank`], several at once when asked (an endpoint with
 //! several slots serves them in parallel), the run scored as every
 //! evaluation is. For ReAct, the same measures had the loop stopped after
 //! 0 rounds (plain BM25 on the query), 1, 2, 3, 5 and 10, as
@@ -12,58 +12,22 @@
 
 use std::cell::Cell;
 
+use futures::future::LocalBoxFuture;
 use futures::stream::{self, StreamExt, TryStreamExt};
 use nomos_core::eval::Measure;
 use nomos_core::hits::Hit;
+use nomos_core::llm::rank::{rank_with_llm, LlmQuery, LlmRankError, Step, Trace};
 use nomos_core::llm::{Chat, Cost, LlmError};
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 
 use super::config::{Config, RankedBy};
 use super::job::{run_of, score, Outcome, Stop, DEPTH};
-use crate::llm_rank::{rank_with_llm, Embed, LlmQuery, LlmRankError, Step, Trace};
+use super::llm_outcome::{LlmOutcome, RoundRow, ROUNDS_SHOWN};
 use crate::web::{next_task, now};
 
-/// The rounds a ReAct evaluation reports (those up to its rounds).
-pub const ROUNDS_SHOWN: [usize; 6] = [0, 1, 2, 3, 5, 10];
-
-/// What the LLM did in an evaluation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LlmOutcome {
-    /// For each ranked query, by benchmark index: what the model did, or
-    /// why the query has no ranking.
-    pub traces: Vec<Result<Trace, String>>,
-    /// All calls together.
-    pub cost: Cost,
-    /// ReAct: the measures after each of [`ROUNDS_SHOWN`].
-    pub rounds: Vec<RoundRow>,
-    /// The model the requests named.
-    pub model: String,
-    /// What the run tag adds for the LLM (prompt set, model, seed), as
-    /// `nomos eval` writes it.
-    pub tag_suffix: String,
-}
-
-impl LlmOutcome {
-    /// Why each query without a ranking has none (the reason names the
-    /// query).
-    pub fn failures(&self) -> impl Iterator<Item = &str> {
-        self.traces
-            .iter()
-            .filter_map(|t| t.as_ref().err().map(String::as_str))
-    }
-}
-
-/// The measures had ReAct stopped after `round` rounds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RoundRow {
-    /// 0: BM25 on the query, no LLM.
-    pub round: usize,
-    /// In the evaluation's measure order.
-    pub means: Vec<f64>,
-    /// Mean number of articles kept by then (none for round 0).
-    pub kept: Option<f64>,
-}
+/// Embeds a text as a query with the pool's model.
+pub type Embed<'a> = &'a dyn Fn(String) -> LocalBoxFuture<'static, Result<Vec<f32>, String>>;
 
 /// An LLM method, ready to rank benchmark queries.
 pub struct LlmRanker<'a, C> {

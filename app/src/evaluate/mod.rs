@@ -16,7 +16,7 @@
 //! - [`scope`]: which queries a job ranks (the first N for LLM methods).
 //! - [`job`]: ranking and evaluating one configuration.
 //! - [`llm_job`]: the same for an LLM method, with ReAct's rounds and the
-//!   calls' cost.
+//!   calls' cost ([`llm_outcome`]).
 //! - [`sweep`]: the k1 × b grid.
 //! - [`export`]: TREC run, metrics JSON and CSV as files.
 //! - [`significance`]: B against A, per measure, with significance tests.
@@ -27,6 +27,7 @@ pub mod export;
 pub mod imported;
 pub mod job;
 pub mod llm_job;
+pub mod llm_outcome;
 pub mod measures;
 pub mod scope;
 pub mod significance;

@@ -1,26 +1,29 @@
 //! Core's [`Chat`] over `fetch`, to any OpenAI-compatible
 //! `/chat/completions`: the body is core's ([`ChatRequest::body`]), so a
 //! transcript recorded here replays in the CLI and back. Failures follow
-//! [`crate::retry`]: one retry after a pause for what may pass, the JSON
-//! schema dropped for `json_object` when the endpoint refuses schemas
-//! (remembered for the rest of the run), a precise message otherwise.
+//! core's policy ([`nomos_core::llm::retry`]): retries after a pause for
+//! what may pass, a less strict response format when the endpoint refuses
+//! one (remembered for the rest of the run), and a message that says what
+//! to change ([`super::failure`]) otherwise.
 
 use std::cell::Cell;
 
-use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError};
+use nomos_core::llm::retry::{Next, Policy, Retry};
+use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, ResponseFormat};
 use web_sys::AbortSignal;
 
+use super::failure::{message, Failed, Sent};
 use crate::endpoint::Endpoint;
-use crate::retry::{self, Attempt, Failure, Next};
-use crate::web::{csp_blocked, next_task, now, post_json, sleep, HttpError};
+use crate::web::{csp_blocked, next_task, now, post_json, sleep, unix_ms, HttpError};
 
 /// An endpoint, its key, and the Cancel of the run it serves.
 pub struct FetchChat {
     endpoint: Endpoint,
     /// Sent as `Authorization: Bearer …` when set.
     key: Option<String>,
-    /// Whether requests still ask for a JSON schema.
-    schema: Cell<bool>,
+    /// What replies are asked to be: the strictest format the endpoint
+    /// has not refused.
+    format: Cell<ResponseFormat>,
     cancel: AbortSignal,
     page_origin: String,
 }
@@ -35,7 +38,7 @@ impl FetchChat {
         FetchChat {
             endpoint,
             key: key.filter(|k| !k.trim().is_empty()),
-            schema: Cell::new(true),
+            format: Cell::new(ResponseFormat::JsonSchema),
             cancel,
             page_origin,
         }
@@ -45,9 +48,10 @@ impl FetchChat {
 impl Chat for FetchChat {
     async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
         let e = &self.endpoint;
-        let mut retried = false;
+        let mut retry = Retry::new(Policy::default());
         loop {
-            let body = request.body(e.limit, self.schema.get()).to_string();
+            let format = self.format.get();
+            let body = request.body(e.limit, format).to_string();
             let started = now();
             let outcome = post_json(
                 &e.url,
@@ -58,47 +62,46 @@ impl Chat for FetchChat {
             )
             .await;
             let millis = now() - started;
-            let reply = match &outcome {
+            let failed = match &outcome {
                 Ok(r) if (200..300).contains(&r.status) => {
                     return ChatReply::from_body(&r.body, millis)
                         .map_err(|err| LlmError::Transport(format!("{}: {err}", e.origin)));
                 }
-                Ok(r) => Failure::Status {
+                Ok(r) => Failed::Status {
                     status: r.status,
                     body: &r.body,
-                    retry_after: r.retry_after,
+                    retry_after: r.retry_after.as_deref(),
                 },
                 Err(HttpError::Cancelled) => return Err(LlmError::Cancelled),
-                Err(HttpError::Timeout) => Failure::Timeout,
+                Err(HttpError::Timeout) => Failed::Timeout,
                 Err(HttpError::Network(message)) => {
                     // The policy's violation event comes in a task of its own.
                     next_task().await;
                     match csp_blocked(&e.origin) {
-                        Some(_) => Failure::Blocked {
+                        Some(_) => Failed::Blocked {
                             directive: "connect-src",
                         },
-                        None => Failure::Network(message),
+                        None => Failed::Network(message),
                     }
                 }
             };
-            let attempt = Attempt {
-                url: &e.url,
-                origin: &e.origin,
-                page_origin: &self.page_origin,
-                timeout_ms: e.timeout_ms,
-                retried,
-                schema: self.schema.get(),
-            };
-            match retry::next(reply, attempt) {
-                Next::Retry { after_ms } => {
-                    retried = true;
-                    sleep(after_ms.min(i32::MAX as u32) as i32).await;
+            match retry.next(failed.failure(), format, unix_ms()) {
+                Next::Wait { ms } => {
+                    sleep(ms.min(i32::MAX as u64) as i32).await;
                     if self.cancel.aborted() {
                         return Err(LlmError::Cancelled);
                     }
                 }
-                Next::WithoutSchema => self.schema.set(false),
-                Next::Fail(message) => return Err(LlmError::Transport(message)),
+                Next::Fallback(next) => self.format.set(next),
+                Next::GiveUp(why) => {
+                    let sent = Sent {
+                        url: &e.url,
+                        origin: &e.origin,
+                        page_origin: &self.page_origin,
+                        timeout_ms: e.timeout_ms,
+                    };
+                    return Err(LlmError::Transport(message(failed, why, sent)));
+                }
             }
         }
     }

@@ -8,13 +8,15 @@
 //! of requests to that endpoint and nowhere else: not in links, not in
 //! transcripts (requests are recorded without it), not in exports.
 //!
-//! - [`fetch_chat`]: core's `Chat` over `fetch`, with retries.
+//! - [`fetch_chat`]: core's `Chat` over `fetch`, following core's retry
+//!   policy; [`failure`]: what the page says when an exchange fails.
 //! - [`backend`]: a run's backend (endpoint, in-page model or replay),
 //!   recorded, with its Cancel.
 //! - [`in_page`]: the model loaded in the page, on request.
 //! - [`transcripts`]: transcripts by SHA-256, in IndexedDB.
 
 mod backend;
+mod failure;
 mod fetch_chat;
 mod in_page;
 mod transcripts;

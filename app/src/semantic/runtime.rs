@@ -11,7 +11,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::download::ModelFiles;
 use super::worker::{field, EmbedWorker};
-use crate::web::js_message;
+use crate::web::{js_message, object_url};
 
 /// A model ready to embed queries.
 pub struct Model {
@@ -120,16 +120,6 @@ impl Model {
             .pool(&hidden, self.dim)
             .map_err(|e| format!("pooling the query failed: {e}"))
     }
-}
-
-/// A `blob:` URL for a copy of `bytes` (already checked), of type `mime`.
-pub fn object_url(bytes: &[u8], mime: &str) -> Result<String, String> {
-    let parts = Array::of1(&Uint8Array::from(bytes));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(|e| js_message(&e))?;
-    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| js_message(&e))
 }
 
 /// A plain object with `entries`.

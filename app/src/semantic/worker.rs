@@ -13,7 +13,7 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions};
 
-use crate::web::js_message;
+use crate::web::{js_message, object_url};
 
 /// The worker's script: ours, part of the app's own bytes.
 const SCRIPT: &str = include_str!("embed_worker.js");
@@ -33,7 +33,7 @@ pub struct EmbedWorker {
 impl EmbedWorker {
     /// Starts the worker (it does nothing until asked).
     pub fn spawn() -> Result<EmbedWorker, String> {
-        let url = super::runtime::object_url(SCRIPT.as_bytes(), "text/javascript")?;
+        let url = object_url(SCRIPT.as_bytes(), "text/javascript")?;
         let options = WorkerOptions::new();
         options.set_name("nomos-embed");
         let worker = Worker::new_with_options(&url, &options).map_err(|e| {

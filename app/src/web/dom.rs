@@ -1,4 +1,4 @@
-//! The few DOM operations the views share.
+//! The few DOM operations the views share, and `blob:` URLs over bytes.
 
 use leptos::prelude::{document, set_timeout};
 use wasm_bindgen::{JsCast, JsValue};
@@ -93,15 +93,11 @@ pub fn outer_html(id: &str) -> Option<String> {
 
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |e: JsValue| format!("could not save {name}: {e:?}");
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let url =
+        object_url(text.as_bytes(), mime).map_err(|e| format!("could not save {name}: {e}"))?;
     let a: web_sys::HtmlAnchorElement = document()
         .create_element("a")
-        .map_err(fail)?
+        .map_err(|e| format!("could not save {name}: {e:?}"))?
         .unchecked_into();
     a.set_href(&url);
     a.set_download(name);
@@ -114,6 +110,17 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
         std::time::Duration::from_secs(10),
     );
     Ok(())
+}
+
+/// A `blob:` URL for a copy of `bytes` (already checked), of type `mime`;
+/// the caller revokes it.
+pub fn object_url(bytes: &[u8], mime: &str) -> Result<String, String> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|e| super::js_message(&e))?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| super::js_message(&e))
 }
 
 /// Puts `text` on the clipboard. Browsers offer the clipboard only to

@@ -20,8 +20,8 @@ use super::js_message;
 pub struct HttpReply {
     pub status: u16,
     pub body: Vec<u8>,
-    /// `Retry-After` in seconds, when the server sent one as a number.
-    pub retry_after: Option<f64>,
+    /// The `Retry-After` header, as sent.
+    pub retry_after: Option<String>,
 }
 
 /// Why nothing came back.
@@ -80,13 +80,7 @@ pub async fn post_json(
     let buffer = JsFuture::from(response.array_buffer().map_err(why)?)
         .await
         .map_err(why)?;
-    let retry_after = response
-        .headers()
-        .get("retry-after")
-        .ok()
-        .flatten()
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0);
+    let retry_after = response.headers().get("retry-after").ok().flatten();
     Ok(HttpReply {
         status: response.status(),
         body: Uint8Array::new(&buffer).to_vec(),

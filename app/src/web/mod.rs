@@ -5,7 +5,7 @@
 //! whether the page may run threads,
 //! the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
-//! only through here (and `semantic`'s runtime), so a change of browser
+//! only through here (and `semantic`'s runtime and worker), so a change of browser
 //! API touches one place. Depends on nothing else in the app.
 
 mod csp;
@@ -25,6 +25,9 @@ pub use dom::{
     close_dialog, copy_text, dialog_open, download, focus_anchor, focus_id, outer_html,
     restore_focus, show_dialog, step_focus, typing_in,
 };
+// For the embedding model's runtime, which the native build leaves out.
+#[cfg(target_arch = "wasm32")]
+pub use dom::object_url;
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
@@ -39,7 +42,7 @@ pub use service_worker::{
     worker_controls_page,
 };
 pub use storage::{local_get, local_remove, local_set};
-pub use time::{next_task, now, sleep, today};
+pub use time::{next_task, now, sleep, today, unix_ms};
 
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;

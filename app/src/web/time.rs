@@ -10,6 +10,11 @@ pub fn now() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
 
+/// Milliseconds since the Unix epoch, by the user's clock.
+pub fn unix_ms() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
+}
+
 /// Today's date where the user is, as `YYYY-MM-DD`.
 pub fn today() -> String {
     let d = js_sys::Date::new_0();

@@ -37,7 +37,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use leptos::prelude::window;
-use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, TokenLimitField};
+use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, ResponseFormat, TokenLimitField};
 use serde_json::Value;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -194,7 +194,7 @@ impl InPageModel {
 impl Chat for InPageModel {
     async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
         // llama.cpp enforces a schema with a grammar, so always ask for it.
-        let body = request.body(TokenLimitField::MaxTokens, true);
+        let body = request.body(TokenLimitField::MaxTokens, ResponseFormat::JsonSchema);
         let (reply, millis) = self
             .complete(&body)
             .await

@@ -127,7 +127,9 @@ pub fn reply(mut answer: Value, model: &str) -> Result<Vec<u8>, WllamaError> {
 
 #[cfg(test)]
 mod tests {
-    use nomos_core::llm::{ChatReply, ChatRequest, Message, Role, Schema, TokenLimitField, Usage};
+    use nomos_core::llm::{
+        ChatReply, ChatRequest, Message, ResponseFormat, Role, Schema, TokenLimitField, Usage,
+    };
     use serde_json::json;
 
     use super::*;
@@ -162,7 +164,7 @@ mod tests {
             TokenLimitField::MaxTokens,
             TokenLimitField::MaxCompletionTokens,
         ] {
-            let body = request().body(limit, true);
+            let body = request().body(limit, ResponseFormat::JsonSchema);
             let options = options(&body).unwrap();
             assert_eq!(options["messages"], body["messages"]);
             assert_eq!(options["temperature"], json!(0.0));
@@ -175,7 +177,7 @@ mod tests {
                 options.get("model").is_none() && options.get("max_completion_tokens").is_none()
             );
         }
-        let plain = request().body(TokenLimitField::MaxTokens, false);
+        let plain = request().body(TokenLimitField::MaxTokens, ResponseFormat::JsonObject);
         assert_eq!(
             options(&plain).unwrap()["response_format"],
             json!({"type": "json_object"})
@@ -184,7 +186,7 @@ mod tests {
 
     #[test]
     fn refuses_what_it_cannot_honour() {
-        let body = request().body(TokenLimitField::MaxTokens, true);
+        let body = request().body(TokenLimitField::MaxTokens, ResponseFormat::JsonSchema);
         let with = |key: &str, value: Value| {
             let mut b = body.clone();
             b[key] = value;

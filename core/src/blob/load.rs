@@ -7,18 +7,18 @@ use std::ops::Range;
 use rkyv::rancor;
 use rkyv::util::AlignedVec;
 
+use super::archived::{access, aligned, archive_error};
+use super::dense_section::load_dense;
 use super::encode::content_hash_of;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextSection, ArchivedVectorField,
-    Header, SectionKind, SiblingKind, FORMAT_VERSION, NONE,
+    ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextSection, Header, SectionKind,
+    SiblingKind, FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
-use super::{sibling, Blob, BlobError, DenseModel, Field, SectionInfo};
+use super::{sibling, Blob, BlobError, Field, SectionInfo};
 use crate::analysis::Analyzer;
-use crate::dense::{DenseIndex, DenseParts, Passages};
-use crate::embed::Pooling;
 use crate::index::{IndexParts, InvertedIndex};
 use crate::search::Bm25Params;
 use crate::search::IdfTable;
@@ -61,8 +61,8 @@ impl Blob {
     /// archives; a fetched buffer has no such guarantee). The others are
     /// copied aligned one at a time, checked and rebuilt into structures of
     /// their own ([`InvertedIndex`], which checks every posting,
-    /// [`DenseIndex`], [`IdfTable`]), and their bytes dropped: a loaded
-    /// blob holds nothing of the file twice.
+    /// [`DenseIndex`](crate::dense::DenseIndex), [`IdfTable`]), and their
+    /// bytes dropped: a loaded blob holds nothing of the file twice.
     pub fn load(bytes: &[u8]) -> Result<Blob, BlobError> {
         let table = frame::parse(bytes, FORMAT_VERSION)?;
 
@@ -274,35 +274,10 @@ fn keep_in_place(
     (kept, at)
 }
 
-/// One section's bytes, copied to aligned storage for rkyv.
-pub(crate) fn aligned(bytes: &[u8]) -> AlignedVec<16> {
-    let mut out = AlignedVec::<16>::with_capacity(bytes.len());
-    out.extend_from_slice(bytes);
-    out
-}
-
 /// `range` of the kept bytes; it starts at a multiple of 16, so the slice
 /// is as aligned as the buffer.
 fn slice<'a>(kept: &'a AlignedVec<16>, range: &Range<usize>) -> &'a [u8] {
     kept.get(range.clone()).unwrap_or_default()
-}
-
-/// rkyv's bytecheck validation of one section.
-/// `bytes` must start at an address aligned to 16 (a whole [`AlignedVec`],
-/// or a [`slice`] of the kept bytes).
-pub(crate) fn access<'a, T>(bytes: &'a [u8], section: &'static str) -> Result<&'a T, BlobError>
-where
-    T: rkyv::Portable
-        + for<'b> rkyv::bytecheck::CheckBytes<rkyv::api::high::HighValidator<'b, rancor::Error>>,
-{
-    rkyv::access::<T, rancor::Error>(bytes).map_err(|e| archive_error(section, e))
-}
-
-fn archive_error(section: &'static str, e: rancor::Error) -> BlobError {
-    BlobError::Archive {
-        section,
-        message: e.to_string(),
-    }
 }
 
 fn check_header(h: &Header) -> Result<(), BlobError> {
@@ -478,69 +453,4 @@ fn rebuild_index(
         field: section,
         error,
     })
-}
-
-/// Copies the dense section's sets into [`DenseIndex`]es, which check them.
-pub(super) fn load_dense(
-    section: &ArchivedDenseSection,
-    n_docs: usize,
-) -> Result<(DenseModel, Vec<(Field, DenseIndex)>), BlobError> {
-    let bad = |msg: String| Err(BlobError::invalid(SectionKind::Dense.name(), msg));
-    if section.model.is_empty() {
-        return bad("no model id".into());
-    }
-    let pooling: Pooling = match section.pooling.parse() {
-        Ok(pooling) => pooling,
-        Err(e) => return bad(format!("{e}; this build of nomos cannot rank with it")),
-    };
-    let dim = section.dim.to_native();
-    let mut sets: Vec<(Field, DenseIndex)> = Vec::new();
-    for set in section.sets.iter() {
-        let field = match set.field {
-            ArchivedVectorField::Text => Field::Text,
-            ArchivedVectorField::Augmented => Field::Augmented,
-        };
-        if sets.iter().any(|(f, _)| *f == field) {
-            return bad(format!("two sets of {} vectors", field.name()));
-        }
-        let parts = DenseParts {
-            dim,
-            codes: set.codes.to_vec(),
-            scales: set.scales.iter().map(|s| s.to_native()).collect(),
-            bits: set.bits.iter().map(|b| b.to_native()).collect(),
-            mean: set.mean.iter().map(|m| m.to_native()).collect(),
-            passages: (!set.passages.is_empty()).then(|| Passages {
-                offsets: set.passages.iter().map(|p| p.to_native()).collect(),
-                starts: set.starts.iter().map(|s| s.to_native()).collect(),
-            }),
-        };
-        let index = match DenseIndex::from_parts(parts) {
-            Ok(index) => index,
-            Err(e) => return bad(format!("{} vectors: {e}", field.name())),
-        };
-        if index.passages().is_some() && !pooling.multi_vector() {
-            return bad(format!(
-                "{} vectors: several per document under pooling {pooling}",
-                field.name()
-            ));
-        }
-        if index.n_docs() != n_docs {
-            return bad(format!(
-                "{} {} vectors for {n_docs} documents",
-                index.n_docs(),
-                field.name()
-            ));
-        }
-        sets.push((field, index));
-    }
-    if sets.first().map(|(f, _)| *f) != Some(Field::Text) {
-        return bad("the first set must embed the text field".into());
-    }
-    let model = DenseModel {
-        id: section.model.to_string(),
-        manifest_hash: section.model_hash.to_string(),
-        dim: dim as usize,
-        pooling,
-    };
-    Ok((model, sets))
 }

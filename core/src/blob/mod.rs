@@ -74,6 +74,8 @@
 //! model is known from the list ([`Blob::dense_model`]) while
 //! [`Blob::dense`] has none.
 
+mod archived;
+mod dense_section;
 mod encode;
 mod error;
 pub mod format;
@@ -100,6 +102,7 @@ use crate::dense::DenseIndex;
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
 
+pub(crate) use archived::{access, aligned};
 pub(crate) use encode::{archive, document_parts, idf_table, unique_ids, DocumentParts};
 pub use encode::{
     encode, BlobInput, DenseInput, DocumentInput, EncodeReport, JudgmentInput, QueryInput,
@@ -109,7 +112,6 @@ pub use format::{
     Bm25Defaults, Header, Manifest, ManifestFile, SiblingKind, SourceInfo, FORMAT_VERSION,
 };
 pub use frame::MAGIC;
-pub(crate) use load::{access, aligned};
 pub use reseal::reseal;
 pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;

@@ -17,6 +17,8 @@
 use rkyv::rancor;
 use rkyv::util::AlignedVec;
 
+use super::archived::{access, aligned};
+use super::dense_section::load_dense;
 use super::encode::{archive, content_hash, content_hash_of};
 use super::format::{
     ArchivedDenseSection, ArchivedSiblingHeader, ArchivedSiblingsSection, ArchivedTextSection,
@@ -24,7 +26,6 @@ use super::format::{
     FORMAT_VERSION,
 };
 use super::frame::{self, SIBLING_MAGIC};
-use super::load::{access, aligned, load_dense};
 use super::{Blob, BlobError, DenseModel, Field};
 use crate::dense::DenseIndex;
 

@@ -83,10 +83,11 @@ impl ChatRequest {
         sha256_hex(&canonical)
     }
 
-    /// The JSON body to POST to `/v1/chat/completions`. With `schema`
-    /// false the endpoint is asked only for a JSON object, for endpoints
-    /// that refuse schemas.
-    pub fn body(&self, limit: TokenLimitField, schema: bool) -> Value {
+    /// The JSON body to POST to `/v1/chat/completions`, asking for a
+    /// reply in `format` when the request has a schema (less strict
+    /// formats are for endpoints that refuse the stricter ones, see
+    /// [`super::retry`]).
+    pub fn body(&self, limit: TokenLimitField, format: ResponseFormat) -> Value {
         let mut body = json!({
             "model": self.model,
             "messages": self.messages,
@@ -104,19 +105,50 @@ impl ChatRequest {
             };
             object.insert(field.into(), json!(max));
         }
-        match (&self.schema, schema) {
-            (Some(s), true) => {
+        match (&self.schema, format) {
+            (Some(s), ResponseFormat::JsonSchema) => {
                 object.insert(
                     "response_format".into(),
                     json!({"type": "json_schema", "json_schema": {"name": s.name, "strict": true, "schema": s.schema}}),
                 );
             }
-            (Some(_), false) => {
+            (Some(_), ResponseFormat::JsonObject) => {
                 object.insert("response_format".into(), json!({"type": "json_object"}));
             }
-            (None, _) => {}
+            (Some(_), ResponseFormat::Unconstrained) | (None, _) => {}
         }
         body
+    }
+}
+
+/// What the request asks the reply to be, from most to least strict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ResponseFormat {
+    /// `response_format: {type: json_schema, …}`.
+    JsonSchema,
+    /// `response_format: {type: json_object}`.
+    JsonObject,
+    /// No `response_format`: the prompt alone asks for JSON.
+    Unconstrained,
+}
+
+impl ResponseFormat {
+    /// The next, less strict format, if any.
+    pub fn next(self) -> Option<ResponseFormat> {
+        match self {
+            ResponseFormat::JsonSchema => Some(ResponseFormat::JsonObject),
+            ResponseFormat::JsonObject => Some(ResponseFormat::Unconstrained),
+            ResponseFormat::Unconstrained => None,
+        }
+    }
+
+    /// The name reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResponseFormat::JsonSchema => "json_schema",
+            ResponseFormat::JsonObject => "json_object",
+            ResponseFormat::Unconstrained => "none",
+        }
     }
 }
 

@@ -9,6 +9,9 @@
 //! Every request is built here from versioned [`prompts`] and the run's
 //! [`Settings`]; replies are read leniently ([`reply`]) and a reply that is
 //! not the JSON asked for is retried once, then recorded as a failure.
+//! [`rank`] ranks a query by any LLM method, for the browser and the CLI
+//! alike; [`retry`] is the one policy their transports follow when an
+//! endpoint fails.
 
 mod ask;
 pub mod augment;
@@ -16,17 +19,24 @@ mod backend;
 mod chat;
 mod corpus;
 pub mod prompts;
+pub mod rank;
 pub mod react;
 pub mod reform;
 pub mod reply;
+pub mod retry;
 mod transcript;
 
 pub use ask::{Cost, Failure, Settings};
 pub use backend::{Chat, LlmError};
-pub use chat::{ChatReply, ChatRequest, Message, ReplyError, Role, Schema, TokenLimitField, Usage};
+pub use chat::{
+    ChatReply, ChatRequest, Message, ReplyError, ResponseFormat, Role, Schema, TokenLimitField,
+    Usage,
+};
 pub use corpus::{observed_text, Corpus, PoolCorpus};
 pub use prompts::Prompts;
 pub use transcript::{Exchange, Recorder, Transcript, TranscriptError};
 
+#[cfg(test)]
+mod rank_tests;
 #[cfg(test)]
 mod tests;

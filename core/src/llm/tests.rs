@@ -12,7 +12,7 @@ use super::*;
 use crate::hits::Hit;
 
 /// Runs a future whose every await is ready (the scripted model's are).
-fn block_on<F: Future>(future: F) -> F::Output {
+pub(super) fn block_on<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
     let mut cx = Context::from_waker(Waker::noop());
     match future.as_mut().poll(&mut cx) {
@@ -23,13 +23,13 @@ fn block_on<F: Future>(future: F) -> F::Output {
 
 /// Replies with `script(request, n)` for the n-th request (0-based), and
 /// keeps every request.
-struct Scripted<F> {
+pub(super) struct Scripted<F> {
     script: F,
-    seen: RefCell<Vec<ChatRequest>>,
+    pub(super) seen: RefCell<Vec<ChatRequest>>,
 }
 
 impl<F: Fn(&ChatRequest, usize) -> String> Scripted<F> {
-    fn new(script: F) -> Self {
+    pub(super) fn new(script: F) -> Self {
         Scripted {
             script,
             seen: RefCell::new(Vec::new()),
@@ -456,15 +456,20 @@ fn the_body_names_the_token_limit_as_the_endpoint_wants() {
         }),
         prompt_version: "en/v1".into(),
     };
-    let body = request.body(TokenLimitField::MaxCompletionTokens, true);
+    let body = request.body(
+        TokenLimitField::MaxCompletionTokens,
+        ResponseFormat::JsonSchema,
+    );
     assert_eq!(body["max_completion_tokens"], 64);
     assert!(body.get("max_tokens").is_none());
     assert_eq!(body["response_format"]["type"], "json_schema");
     assert_eq!(body["seed"], 1);
     assert!(body.get("prompt_version").is_none());
-    let body = request.body(TokenLimitField::MaxTokens, false);
+    let body = request.body(TokenLimitField::MaxTokens, ResponseFormat::JsonObject);
     assert_eq!(body["max_tokens"], 64);
     assert_eq!(body["response_format"]["type"], "json_object");
+    let body = request.body(TokenLimitField::MaxTokens, ResponseFormat::Unconstrained);
+    assert!(body.get("response_format").is_none());
 }
 
 #[test]

@@ -1,13 +1,13 @@
-//! An LLM method's model work for every query: each query's loop runs
+//! An LLM method's model work for every query (core's [`ask_llm`], then
+//! [`Trace::rank`]): each query's loop runs
 //! sequentially on one of `--llm-concurrency` worker threads, the queries
 //! spread over them, and the answers come back in query order, so output
 //! never depends on the concurrency. The ranking itself (embedding a
 //! statement, BM25, fusion) is then done in order on the calling thread,
 //! which owns the query embedder ([`Answered::hits`]).
 //!
-//! Progress on stderr: a spinner per running query saying
-//! `round r/R plan|search|observe` (core's progress callback) under an
-//! overall bar. When a query's request fails for good, the other workers
+//! Progress on stderr: a spinner per running query saying what it is
+//! doing (core's [`Step`]) under an overall bar. When a query's request fails for good, the other workers
 //! stop at their next request and the first failure is returned.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,55 +16,16 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use nomos_core::hits::Hit;
-use nomos_core::llm::react::{react_bm25, Progress, ReactParams, ReactRun, Stage};
-use nomos_core::llm::reform::{reformulate, Reform, Reformulation};
+use nomos_core::llm::rank::{ask_llm, Step, Trace, Work};
+use nomos_core::llm::react::Stage;
 use nomos_core::llm::{Cost, LlmError, Prompts, Settings};
-use nomos_core::methods::Method;
 
 use super::llm_corpus::RankingCorpus;
 use super::method::MethodRanker;
 use super::progress;
 use super::ranking::Ranking;
+use crate::error::bad_input;
 use crate::llm::{block_on, Backend};
-
-/// What the model is asked for each query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Work {
-    /// Reformulations: keywords, a statement or both.
-    Reform { sparse: bool, dense: bool },
-    /// The planner/observer loop.
-    React(ReactParams),
-}
-
-impl Work {
-    /// The work of an LLM method (`None` for the others).
-    pub fn of(method: &Method) -> Option<Work> {
-        Some(match *method {
-            Method::ReformSparse => Work::Reform {
-                sparse: true,
-                dense: false,
-            },
-            Method::ReformDense => Work::Reform {
-                sparse: false,
-                dense: true,
-            },
-            Method::ReformHybrid { .. } => Work::Reform {
-                sparse: true,
-                dense: true,
-            },
-            Method::ReactBm25 {
-                rounds,
-                candidates,
-                chars,
-            } => Work::React(ReactParams {
-                rounds,
-                candidates,
-                chars,
-            }),
-            _ => return None,
-        })
-    }
-}
 
 /// What a query's model work needs.
 pub struct Job<'a> {
@@ -73,17 +34,6 @@ pub struct Job<'a> {
     pub settings: &'a Settings,
     pub prompts: Prompts,
     pub corpus: &'a RankingCorpus<'a>,
-}
-
-/// What the model did for one query.
-pub enum Trace {
-    /// reform-sparse, reform-dense, reform-hybrid: the reformulations made.
-    Reform {
-        sparse: Option<Reformulation>,
-        dense: Option<Reformulation>,
-    },
-    /// react-bm25: every round.
-    React(ReactRun),
 }
 
 /// One query's model work, done.
@@ -99,38 +49,17 @@ impl Job<'_> {
     /// The model work for `query`; `stage` hears where it is.
     async fn answer(&self, query: &str, stage: &dyn Fn(String)) -> Result<Answered, LlmError> {
         let start = Instant::now();
-        let reform = |kind| reformulate(self.backend, self.settings, self.prompts, kind, query);
-        let trace = match self.work {
-            Work::Reform { sparse, dense } => {
-                let mut made = (None, None);
-                if sparse {
-                    stage("keywords".into());
-                    made.0 = Some(reform(Reform::Sparse).await?);
-                }
-                if dense {
-                    stage("statement".into());
-                    made.1 = Some(reform(Reform::Dense).await?);
-                }
-                Trace::Reform {
-                    sparse: made.0,
-                    dense: made.1,
-                }
-            }
-            Work::React(params) => {
-                let progress = |p: Progress| stage(describe_progress(p));
-                let run = react_bm25(
-                    self.backend,
-                    self.settings,
-                    self.prompts,
-                    self.corpus,
-                    params,
-                    query,
-                    &progress,
-                )
-                .await?;
-                Trace::React(run)
-            }
-        };
+        let progress = |step: Step| stage(step.describe());
+        let trace = ask_llm(
+            self.backend,
+            self.settings,
+            self.prompts,
+            self.corpus,
+            self.work,
+            query,
+            &progress,
+        )
+        .await?;
         Ok(Answered {
             cost: trace.cost(),
             trace,
@@ -197,65 +126,42 @@ impl Job<'_> {
     }
 }
 
-impl Trace {
-    /// What the model calls cost.
-    pub fn cost(&self) -> Cost {
-        match self {
-            Trace::Reform { sparse, dense } => {
-                let mut cost = Cost::default();
-                for r in [sparse, dense].into_iter().flatten() {
-                    cost.add(&r.cost);
-                }
-                cost
-            }
-            Trace::React(run) => run.cost,
-        }
-    }
-}
-
 impl Answered {
-    /// The query's best `k` documents: a reformulation ranked with
-    /// [`Method::ranks_reformulation`] (BM25 over the keywords' tokens,
-    /// dense over the statement's embedding), or the loop's own ranking.
-    /// The time it takes is added to [`Answered::wall`].
+    /// The query's best `k` documents (see
+    /// [`Trace::rank`](nomos_core::llm::rank::Trace::rank)), the
+    /// statement embedded by `ranker`. The time it takes is added to
+    /// [`Answered::wall`].
     pub fn hits(
         &mut self,
         ranker: &mut MethodRanker,
         ranking: &Ranking,
+        query: &str,
         k: usize,
         positive_only: bool,
     ) -> Result<Vec<Hit>> {
         let start = Instant::now();
-        let hits = match &self.trace {
-            Trace::React(run) => {
-                let mut hits = run.ranking();
-                hits.truncate(k);
-                hits
-            }
-            Trace::Reform { sparse, dense } => {
-                let method = ranker.method();
-                let plain = method
-                    .ranks_reformulation()
-                    .context("not a reformulation method")?;
-                let tokens = sparse
-                    .as_ref()
-                    .map(|r| ranking.pool.analyzer().tokens(&r.text))
-                    .unwrap_or_default();
-                let statement = dense.as_ref().map(|r| r.text.as_str()).unwrap_or_default();
-                ranker.rank_as(&plain, ranking, statement, &tokens, k, positive_only)?
-            }
+        let embedding = match self.trace.statement() {
+            Some(statement) => Some(ranker.embed_query(statement)?),
+            None => None,
         };
+        let hits = self
+            .trace
+            .rank(
+                &ranking.pool,
+                &ranker.method(),
+                &ranking.params,
+                query,
+                embedding.as_deref(),
+                k,
+                positive_only,
+            )
+            .map_err(bad_input)?;
         self.wall += start.elapsed();
         Ok(hits)
     }
 }
 
-/// `round 2/10 observe`.
-fn describe_progress(p: Progress) -> String {
-    format!("round {}/{} {}", p.round, p.rounds, stage_name(p.stage))
-}
-
-/// A loop stage's name in progress and reports.
+/// A loop stage's name in reports.
 pub fn stage_name(stage: Stage) -> &'static str {
     match stage {
         Stage::Plan => "plan",

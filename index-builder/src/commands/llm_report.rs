@@ -20,7 +20,9 @@ use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 use serde_json::{json, Map, Value};
 
-use super::llm_queries::{stage_name, Answered, Trace};
+use nomos_core::llm::rank::Trace;
+
+use super::llm_queries::{stage_name, Answered};
 use super::llm_run::{Depth, LlmRun};
 use super::metrics_json::{evaluate_rankings, mean};
 use super::ranking::Ranking;
@@ -72,8 +74,11 @@ pub fn failures(bench: &Benchmark, run: &LlmRun) -> Vec<FailureNote> {
             })
         };
         match &answered.trace {
-            Trace::Reform { sparse, dense } => {
-                for (step, r) in [("keywords", sparse), ("statement", dense)] {
+            Trace::Reform {
+                keywords,
+                statement,
+            } => {
+                for (step, r) in [("keywords", keywords), ("statement", statement)] {
                     if let Some(f) = r.as_ref().and_then(|r| r.failure.as_ref()) {
                         note(step.into(), &f.reply);
                     }
@@ -366,8 +371,11 @@ pub fn print_trace(
 ) -> io::Result<()> {
     let unusable = |f: &Failure| format!("no usable reply after a retry (last: {:?})", f.reply);
     match &answered.trace {
-        Trace::Reform { sparse, dense } => {
-            for (what, r) in [("keywords", sparse), ("statement", dense)] {
+        Trace::Reform {
+            keywords,
+            statement,
+        } => {
+            for (what, r) in [("keywords", keywords), ("statement", statement)] {
                 let Some(r) = r else { continue };
                 match &r.failure {
                     None => writeln!(out, "{what}: {}", r.text)?,
@@ -536,9 +544,12 @@ fn cost_json(cost: &Cost, wall_ms: f64, waited_ms: f64) -> Value {
 /// query, how many candidates it found and the ids kept.
 fn trace_json(bench: &Benchmark, trace: &Trace) -> Value {
     match trace {
-        Trace::Reform { sparse, dense } => json!({
-            "keywords": sparse.as_ref().map(|r| &r.text),
-            "statement": dense.as_ref().map(|r| &r.text),
+        Trace::Reform {
+            keywords,
+            statement,
+        } => json!({
+            "keywords": keywords.as_ref().map(|r| &r.text),
+            "statement": statement.as_ref().map(|r| &r.text),
         }),
         Trace::React(react) => {
             let id = |doc: &u32| bench.doc_ids[*doc as usize].clone();

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use nomos_core::hits::Hit;
+use nomos_core::llm::rank::Work;
 use nomos_core::llm::{Cost, Prompts, Settings};
 use nomos_core::methods::Method;
 
 use super::llm_corpus::RankingCorpus;
-use super::llm_queries::{Answered, Job, Work};
+use super::llm_queries::{Answered, Job};
 use super::method::MethodRanker;
 use super::ranking::Ranking;
 use crate::error::bad_input;
@@ -84,7 +85,8 @@ impl LlmRun {
             let mut answers = job.answer_all(queries, workers)?;
             let hits = answers
                 .iter_mut()
-                .map(|a| a.hits(ranker, ranking, depth.k, depth.positive_only))
+                .zip(queries)
+                .map(|(a, (_, text))| a.hits(ranker, ranking, text, depth.k, depth.positive_only))
                 .collect::<Result<Vec<_>>>()?;
             Ok((answers, hits))
         })();

@@ -7,13 +7,13 @@ use std::io::Write;
 
 use anyhow::Result;
 
-use super::llm_queries::Trace;
 use super::llm_report::print_trace;
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
 use super::ranking::Ranking;
 use crate::cli::SearchArgs;
 use crate::error::bad_input;
+use nomos_core::llm::rank::Trace;
 
 pub fn run(args: &SearchArgs) -> Result<()> {
     if let Some(dir) = &args.fragments {
@@ -49,7 +49,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
             )?;
             // --explain shows BM25 for the keywords BM25 ranked.
             if let Trace::Reform {
-                sparse: Some(keywords),
+                keywords: Some(keywords),
                 ..
             } = &answered.trace
             {

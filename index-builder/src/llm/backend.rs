@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use anyhow::Result;
+use nomos_core::llm::retry::Policy;
 use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Settings, Transcript};
 
 use super::args::{LlmArgs, API_KEY_VAR};
@@ -14,11 +14,6 @@ use super::http::{HttpChat, HttpConfig};
 use super::journal::{Journal, Saved};
 use crate::error::bad_input;
 use crate::sources::text_file::read_required;
-
-/// Retries after the first attempt, for errors worth retrying.
-const RETRIES: u32 = 3;
-/// The first wait before a retry (then 2 s, 4 s).
-const BACKOFF: Duration = Duration::from_secs(1);
 
 /// Where replies come from.
 enum Source {
@@ -62,8 +57,7 @@ impl Backend {
                     api_key,
                     limit: args.llm_token_field.into(),
                     timeout: args.timeout(),
-                    retries: RETRIES,
-                    backoff: BACKOFF,
+                    policy: Policy::default(),
                 })
                 .map_err(bad_input)?;
                 (Source::Http(http), settings)

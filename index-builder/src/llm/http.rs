@@ -3,30 +3,25 @@
 //! HTTP: each query's loop runs on its own worker thread, so a call simply
 //! waits for its reply.
 //!
-//! What the endpoints disagree on is handled here, not in the methods:
-//! some refuse a JSON schema (`response_format: json_schema`), so a 400
-//! that names the response format or the schema makes the run ask for a
-//! plain JSON object instead, and if that is refused too, for nothing; the
-//! choice is kept for the rest of the run. Connection failures, timeouts,
-//! 429 and 5xx answers are retried with exponential backoff; anything else
-//! ends the run with the endpoint's own words.
+//! What to do when an attempt fails is core's policy
+//! ([`nomos_core::llm::retry`], the browser's too): retries with backoff
+//! for what may pass, and a less strict response format, kept for the rest
+//! of the run, when the endpoint refuses one. This module sends, sleeps
+//! and says what failed in the endpoint's own words.
 
 use std::io;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime};
 
-use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, ReplyError, TokenLimitField};
-use serde_json::Value;
+use nomos_core::llm::retry::{cut, endpoint_message, Failure, GiveUp, Next, Policy, Retry};
+use nomos_core::llm::{
+    Chat, ChatReply, ChatRequest, LlmError, ReplyError, ResponseFormat, TokenLimitField,
+};
 use ureq::Agent;
 
 /// The path every OpenAI-compatible server answers chat completions on.
 const COMPLETIONS: &str = "/chat/completions";
-
-/// The longest wait a `Retry-After` header may ask for.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
-
-/// How much of an unreadable body an error message quotes.
-const QUOTED: usize = 300;
 
 /// How to reach the endpoint and how patient to be.
 #[derive(Clone)]
@@ -40,50 +35,8 @@ pub struct HttpConfig {
     pub limit: TokenLimitField,
     /// One attempt's limit, connection to last byte.
     pub timeout: Duration,
-    /// Attempts after the first, for errors worth retrying.
-    pub retries: u32,
-    /// The first wait before a retry; each later one doubles it.
-    pub backoff: Duration,
-}
-
-/// What the request asks the reply to be, from most to least strict; an
-/// endpoint that refuses one is asked the next (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum ResponseFormat {
-    /// `response_format: {type: json_schema, …}`.
-    JsonSchema = 0,
-    /// `response_format: {type: json_object}`.
-    JsonObject = 1,
-    /// No `response_format`: the prompt alone asks for JSON.
-    Unconstrained = 2,
-}
-
-impl ResponseFormat {
-    fn from_u8(v: u8) -> ResponseFormat {
-        match v {
-            0 => ResponseFormat::JsonSchema,
-            1 => ResponseFormat::JsonObject,
-            _ => ResponseFormat::Unconstrained,
-        }
-    }
-
-    fn next(self) -> Option<ResponseFormat> {
-        match self {
-            ResponseFormat::JsonSchema => Some(ResponseFormat::JsonObject),
-            ResponseFormat::JsonObject => Some(ResponseFormat::Unconstrained),
-            ResponseFormat::Unconstrained => None,
-        }
-    }
-
-    /// The name reports use.
-    pub fn name(self) -> &'static str {
-        match self {
-            ResponseFormat::JsonSchema => "json_schema",
-            ResponseFormat::JsonObject => "json_object",
-            ResponseFormat::Unconstrained => "none",
-        }
-    }
+    /// Retries and their backoff.
+    pub policy: Policy,
 }
 
 /// An OpenAI-compatible endpoint. Shared by every worker thread.
@@ -91,7 +44,9 @@ pub struct HttpChat {
     url: String,
     agent: Agent,
     config: HttpConfig,
-    format: AtomicU8,
+    /// What replies are asked to be: the strictest format the endpoint
+    /// has not refused.
+    format: Mutex<ResponseFormat>,
     transport_retries: AtomicU32,
 }
 
@@ -99,8 +54,8 @@ pub struct HttpChat {
 enum Attempt {
     /// A 2xx answer's body.
     Answered(Vec<u8>),
-    /// A non-2xx answer: status, body text, `Retry-After`.
-    Status(u16, String, Option<Duration>),
+    /// A non-2xx answer: status, body, `Retry-After`.
+    Status(u16, Vec<u8>, Option<String>),
     /// No answer: why, and whether trying again may help.
     Failed(String, bool),
 }
@@ -119,7 +74,7 @@ impl HttpChat {
             url,
             agent,
             config,
-            format: AtomicU8::new(ResponseFormat::JsonSchema as u8),
+            format: Mutex::new(ResponseFormat::JsonSchema),
             transport_retries: AtomicU32::new(0),
         })
     }
@@ -131,7 +86,7 @@ impl HttpChat {
 
     /// What replies are asked to be now (after any fallback).
     pub fn response_format(&self) -> ResponseFormat {
-        ResponseFormat::from_u8(self.format.load(Ordering::Relaxed))
+        *self.format.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Attempts repeated after a connection failure, a timeout, 429 or
@@ -145,52 +100,60 @@ impl HttpChat {
     /// waits included: the time the query's loop waited for its reply.
     pub fn send(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
         let start = Instant::now();
-        let mut failures = 0u32;
+        let mut retry = Retry::new(self.config.policy);
         loop {
             let format = self.response_format();
-            let (why, retry_after) = match self.attempt(&body(request, self.config.limit, format)) {
+            let attempt = self.attempt(&body(request, self.config.limit, format));
+            let failure = match &attempt {
                 Attempt::Answered(bytes) => {
                     let millis = start.elapsed().as_secs_f64() * 1000.0;
-                    return ChatReply::from_body(&bytes, millis).map_err(|e| {
+                    return ChatReply::from_body(bytes, millis).map_err(|e| {
                         let quoted = match e {
                             ReplyError::Endpoint(_) => String::new(),
-                            _ => quote_body(&bytes),
+                            _ => quote_body(bytes),
                         };
                         LlmError::Transport(format!("{}: {e}{quoted}", self.url))
                     });
                 }
-                Attempt::Status(400, text, _) if refuses_format(&text) => match format.next() {
-                    Some(next) => {
-                        // Threads that saw the refusal at once move on once.
-                        let _ = self.format.compare_exchange(
-                            format as u8,
-                            next as u8,
-                            Ordering::Relaxed,
-                            Ordering::Relaxed,
-                        );
-                        continue;
-                    }
-                    None => return Err(LlmError::Transport(self.status_error(400, &text))),
+                Attempt::Status(status, body, retry_after) => Failure::Status {
+                    status: *status,
+                    body,
+                    retry_after: retry_after.as_deref(),
                 },
-                Attempt::Status(status, text, retry_after) if status == 429 || status >= 500 => {
-                    (self.status_error(status, &text), retry_after)
-                }
-                Attempt::Status(status, text, _) => {
-                    return Err(LlmError::Transport(self.status_error(status, &text)))
-                }
-                Attempt::Failed(why, true) => (why, None),
-                Attempt::Failed(why, false) => return Err(LlmError::Transport(why)),
+                Attempt::Failed(_, true) => Failure::NoAnswer,
+                Attempt::Failed(_, false) => Failure::Unreachable,
             };
-            if failures == self.config.retries {
-                return Err(LlmError::Transport(format!(
-                    "{why} (after {} attempts)",
-                    failures + 1
-                )));
+            match retry.next(failure, format, unix_ms()) {
+                Next::Wait { ms } => {
+                    std::thread::sleep(Duration::from_millis(ms));
+                    self.transport_retries.fetch_add(1, Ordering::Relaxed);
+                }
+                Next::Fallback(next) => {
+                    // Threads that saw the refusal at once move on once.
+                    let mut shared = self.format.lock().unwrap_or_else(|e| e.into_inner());
+                    *shared = next.max(*shared);
+                }
+                Next::GiveUp(why) => {
+                    return Err(LlmError::Transport(self.failed_for_good(&attempt, why)))
+                }
             }
-            let backoff = self.config.backoff * 2u32.saturating_pow(failures);
-            std::thread::sleep(retry_after.unwrap_or(backoff));
-            failures += 1;
-            self.transport_retries.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The message of an exchange that ended with `attempt`.
+    fn failed_for_good(&self, attempt: &Attempt, why: GiveUp) -> String {
+        let said = match attempt {
+            Attempt::Status(status, body, _) => self.status_error(*status, body),
+            Attempt::Failed(said, _) => said.clone(),
+            Attempt::Answered(_) => String::new(),
+        };
+        match why {
+            GiveUp::Final => said,
+            GiveUp::Exhausted { attempts } => format!("{said} (after {attempts} attempts)"),
+            GiveUp::WaitTooLong { ms } => format!(
+                "{said} (it asks to wait {} s: try again later)",
+                ms.div_ceil(1000)
+            ),
         }
     }
 
@@ -211,19 +174,14 @@ impl HttpChat {
             .headers()
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .map(|s| Duration::from_secs(s).min(MAX_RETRY_AFTER));
+            .map(str::to_owned);
         let bytes = match response.body_mut().read_to_vec() {
             Ok(bytes) => bytes,
             Err(e) => return self.failed(e),
         };
         match status {
             200..=299 => Attempt::Answered(bytes),
-            _ => Attempt::Status(
-                status,
-                String::from_utf8_lossy(&bytes).into_owned(),
-                retry_after,
-            ),
+            _ => Attempt::Status(status, bytes, retry_after),
         }
     }
 
@@ -258,7 +216,7 @@ impl HttpChat {
     }
 
     /// The endpoint's refusal in its own words, with the status.
-    fn status_error(&self, status: u16, text: &str) -> String {
+    fn status_error(&self, status: u16, body: &[u8]) -> String {
         let hint = match (status, &self.config.api_key) {
             (401 | 403, None) => "; set NOMOS_LLM_API_KEY",
             (401 | 403, Some(_)) => "; check NOMOS_LLM_API_KEY",
@@ -267,7 +225,7 @@ impl HttpChat {
         format!(
             "{}: the endpoint says: {} (HTTP {status}){hint}",
             self.url,
-            endpoint_message(text)
+            endpoint_message(body)
         )
     }
 }
@@ -296,42 +254,7 @@ pub fn completions_url(url: &str) -> Result<String, String> {
 /// The bytes to POST: core's body, with the response format this run has
 /// fallen back to.
 fn body(request: &ChatRequest, limit: TokenLimitField, format: ResponseFormat) -> Vec<u8> {
-    let mut body = request.body(limit, format == ResponseFormat::JsonSchema);
-    if format == ResponseFormat::Unconstrained {
-        if let Some(object) = body.as_object_mut() {
-            object.remove("response_format");
-        }
-    }
-    serde_json::to_vec(&body).unwrap_or_default()
-}
-
-/// Whether a 400's body is about the response format or the schema.
-fn refuses_format(text: &str) -> bool {
-    let text = text.to_lowercase();
-    ["response_format", "json_schema", "schema", "json_object"]
-        .iter()
-        .any(|w| text.contains(w))
-}
-
-/// What an error body says: `error.message` (OpenAI, llama.cpp),
-/// `error` as a string (Ollama), `message` (vLLM) or `detail`, else the
-/// start of the body.
-fn endpoint_message(text: &str) -> String {
-    let from_json = serde_json::from_str::<Value>(text).ok().and_then(|v| {
-        let error = v.get("error");
-        error
-            .and_then(|e| e.get("message"))
-            .or(error)
-            .or_else(|| v.get("message"))
-            .or_else(|| v.get("detail"))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-    });
-    match from_json {
-        Some(message) => message,
-        None if text.trim().is_empty() => "(an empty body)".to_owned(),
-        None => cut(text.trim()),
-    }
+    serde_json::to_vec(&request.body(limit, format)).unwrap_or_default()
 }
 
 /// `: "…"` quoting the start of a body that could not be read as a reply.
@@ -343,9 +266,9 @@ fn quote_body(bytes: &[u8]) -> String {
     }
 }
 
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_owned(),
-    }
+/// Milliseconds since the Unix epoch, for a `Retry-After` date.
+fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }

@@ -5,11 +5,14 @@
 
 use std::time::Duration;
 
-use nomos_core::llm::{ChatRequest, LlmError, Message, Role, Schema, TokenLimitField};
+use nomos_core::llm::retry::Policy;
+use nomos_core::llm::{
+    ChatRequest, LlmError, Message, ResponseFormat, Role, Schema, TokenLimitField,
+};
 use serde_json::json;
 
 use super::block_on::block_on;
-use super::http::{completions_url, HttpChat, HttpConfig, ResponseFormat};
+use super::http::{completions_url, HttpChat, HttpConfig};
 use nomos_core::llm::Chat;
 
 #[path = "../../tests/support/loopback.rs"]
@@ -47,8 +50,10 @@ fn config(url: String) -> HttpConfig {
         api_key: None,
         limit: TokenLimitField::MaxTokens,
         timeout: Duration::from_secs(10),
-        retries: 3,
-        backoff: Duration::from_millis(5),
+        policy: Policy {
+            retries: 3,
+            backoff_ms: 5,
+        },
     }
 }
 
@@ -99,7 +104,7 @@ fn llama_cpp_reply_with_reasoning_and_timings() {
     let body = &seen[0].body;
     assert_eq!(
         body,
-        &request("q").body(TokenLimitField::MaxTokens, true),
+        &request("q").body(TokenLimitField::MaxTokens, ResponseFormat::JsonSchema),
         "{body}"
     );
     assert_eq!(body["max_tokens"], 256);
@@ -191,6 +196,30 @@ fn a_429_waits_as_told_then_succeeds_and_one_that_persists_ends_the_run() {
         "{message}"
     );
     assert_eq!(server.requests().len(), 6);
+}
+
+#[test]
+fn a_429_asking_for_more_than_a_minute_ends_the_run_at_once() {
+    // An HTTP date an hour after the epoch's first second: long past, so
+    // no wait; then seconds beyond the cap, reported rather than awaited.
+    let server = Loopback::start(|_, n| match n {
+        0 => Reply::new(429, r#"{"error":{"message":"busy"}}"#)
+            .header("Retry-After", "Thu, 01 Jan 1970 01:00:00 GMT"),
+        1 => Reply::new(200, OLLAMA),
+        _ => {
+            Reply::new(429, r#"{"error":{"message":"rate limited"}}"#).header("Retry-After", "3600")
+        }
+    });
+    let http = client(&server);
+    assert!(ask(&http, "q").is_ok());
+    let message = transport_error(ask(&http, "q"));
+    assert!(
+        message.ends_with(
+            "the endpoint says: rate limited (HTTP 429) (it asks to wait 3600 s: try again later)"
+        ),
+        "{message}"
+    );
+    assert_eq!(server.requests().len(), 3, "not retried");
 }
 
 #[test]
@@ -297,7 +326,10 @@ fn a_slow_endpoint_times_out_and_is_retried() {
     let server = Loopback::start(|_, _| Reply::new(200, OPENAI).after(Duration::from_millis(1500)));
     let http = HttpChat::new(HttpConfig {
         timeout: Duration::from_millis(300),
-        retries: 1,
+        policy: Policy {
+            retries: 1,
+            backoff_ms: 5,
+        },
         ..config(format!("{}/v1", server.base))
     })
     .unwrap();
@@ -334,7 +366,10 @@ fn an_unreachable_endpoint_is_retried_then_named() {
         .unwrap()
         .port();
     let http = HttpChat::new(HttpConfig {
-        retries: 1,
+        policy: Policy {
+            retries: 1,
+            backoff_ms: 5,
+        },
         ..config(format!("http://127.0.0.1:{port}/v1"))
     })
     .unwrap();

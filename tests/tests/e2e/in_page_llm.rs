@@ -21,7 +21,9 @@ use anyhow::{bail, ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_core::llm::reform::{reformulate, Reform};
 use nomos_core::llm::reply::string_field;
-use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Prompts, Settings, TokenLimitField};
+use nomos_core::llm::{
+    Chat, ChatReply, ChatRequest, LlmError, Prompts, ResponseFormat, Settings, TokenLimitField,
+};
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::dist_dir;
@@ -105,7 +107,11 @@ async fn served_model_answers_a_reformulation_request() -> Result<()> {
         // Temperature 0 and a seed: the same reply again (what transcripts
         // and replays rely on), this time as the raw OpenAI body, which
         // carries llama.cpp's timings.
-        let body = complete(&app, &request.body(TokenLimitField::MaxTokens, true)).await?;
+        let body = complete(
+            &app,
+            &request.body(TokenLimitField::MaxTokens, ResponseFormat::JsonSchema),
+        )
+        .await?;
         let again = ChatReply::from_body(&serde_json::to_vec(&body)?, 0.0)?;
         ensure!(
             again.content == reply.content,
