@@ -484,7 +484,7 @@ fn Reaching() -> impl IntoView {
                     "It connects only to itself and to loopback addresses ("
                     <code>"http://127.0.0.1:*"</code>", "<code>"http://localhost:*"</code>
                     "). To use an endpoint elsewhere, the site's host adds it to the policy's \
-                     connect-src (the README says how); until then the test names the policy as \
+                     connect-src (docs/llm.md in the project says how); until then the test names the policy as \
                      the reason."
                 </li>
             </ul>
