@@ -15,6 +15,7 @@ pub mod augment;
 mod backend;
 mod chat;
 mod corpus;
+pub mod estimate;
 pub mod prompts;
 pub mod react;
 pub mod reform;
