@@ -79,6 +79,7 @@ pub mod format;
 pub(crate) mod frame;
 mod graph;
 mod load;
+mod relist;
 mod reseal;
 mod sibling;
 #[cfg(test)]
@@ -109,6 +110,7 @@ pub use format::{
 };
 pub use frame::MAGIC;
 pub(crate) use load::{access, aligned};
+pub use relist::relist_sibling;
 pub use reseal::reseal;
 pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;
