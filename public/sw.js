@@ -40,6 +40,9 @@
 // - "forget" drops URLs from every cache: the app sends it when a file it
 //   got fails a check, so that Retry or a reload fetches it anew (an older
 //   worker may have kept a bad copy).
+// - Messages are heard only from the app's own pages (the scope's page),
+//   and only about URLs under the scope: on a shared origin another
+//   site's pages reach this worker too.
 // - Only whole answers (status 200, never 206) are held or kept, and the
 //   network is asked to revalidate (`no-cache`), so that a fixed file
 //   replaces a bad one the HTTP cache holds.
@@ -294,12 +297,20 @@ async function fromCache(key, request, event) {
 //   drops the other files of that pool's directory;
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
+// Only the app's own pages are heard, and every URL must be under this
+// worker's scope: on a shared origin (a GitHub Pages project site)
+// another site's page can reach this worker too, and must not make it
+// keep bytes of its choosing or drop what the app kept.
 self.addEventListener("message", (event) => {
   const port = event.ports[0];
   const data = event.data || {};
   const kinds = ["keep", "keepAssets", "keepFragments", "keepOnlyFragments", "forget"];
   const [kind] = kinds.filter((k) => Array.isArray(data[k]));
   if (!port || !kind) return;
+  if (!fromApp(event.source)) {
+    port.postMessage({ ok: false, error: "only the app's own pages may ask this worker" });
+    return;
+  }
   const work = { keep, keepAssets, keepFragments, keepOnlyFragments, forget }[kind](
     data[kind].map(String),
     data.bodies,
@@ -311,6 +322,24 @@ self.addEventListener("message", (event) => {
     ),
   );
 });
+
+// Whether `source` (a message's sender) is a page of this app: a window
+// at this worker's scope or its index.html, whatever its query and
+// fragment; not another page of the origin, nor a worker.
+function fromApp(source) {
+  if (!source || source.type !== "window") return false;
+  const url = new URL(source.url);
+  const path = url.origin + url.pathname;
+  return path === self.registration.scope || path === PAGE;
+}
+
+// `raw` resolved against the scope, if it stays under it: the app's own
+// paths, not another site's on a shared origin.
+function ownUrl(raw) {
+  const url = new URL(raw, self.registration.scope);
+  if (!url.href.startsWith(self.registration.scope)) throw new Error(`${raw} is not this app's`);
+  return url;
+}
 
 async function keep(files) {
   const cache = await caches.open(CACHE);
@@ -333,7 +362,7 @@ async function keepAssets(urls) {
 async function keepFragments(urls, bodies) {
   const cache = await caches.open(FRAGMENTS);
   for (const [i, raw] of urls.entries()) {
-    const url = new URL(raw, self.registration.scope);
+    const url = ownUrl(raw);
     if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
     const body = Array.isArray(bodies) && bodies[i] instanceof ArrayBuffer ? bodies[i] : null;
     await keepChecked(cache, url.href, body);
@@ -344,7 +373,7 @@ async function keepOnlyFragments(urls) {
   const wanted = new Set();
   let dir = null;
   for (const raw of urls) {
-    const url = new URL(raw, self.registration.scope);
+    const url = ownUrl(raw);
     if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
     const here = url.href.slice(0, url.href.lastIndexOf("/") + 1);
     if (dir !== null && here !== dir) throw new Error(`${raw} is not in ${dir}`);
@@ -363,7 +392,7 @@ async function keepOnlyFragments(urls) {
 
 async function forget(urls) {
   for (const raw of urls) {
-    const url = new URL(raw, self.registration.scope);
+    const url = ownUrl(raw);
     const key = blobKey(url) || url.href;
     await holding.get(key);
     for (const name of await caches.keys()) {

@@ -4,10 +4,12 @@
 //! credentials or fragment in it), because it is typed by hand and the
 //! key goes wherever it points.
 //!
-//! The API key is not part of this: it stays in memory, and in
+//! The API key is not part of the settings: it stays in memory, and in
 //! `localStorage` only when the user asks (the LLM store's business), and
-//! it never reaches a link, a transcript or an export. What this holds is
-//! kept in `localStorage` as JSON ([`EndpointConfig::to_json`]).
+//! it never reaches a link, a transcript or an export. It is bound to the
+//! origin of the endpoint it was given for ([`BoundKey`]) and sent only
+//! there. What the settings hold is kept in `localStorage` as JSON
+//! ([`EndpointConfig::to_json`]).
 
 use nomos_core::llm::{Settings, TokenLimitField};
 use serde::{Deserialize, Serialize};
@@ -166,6 +168,69 @@ impl EndpointConfig {
     }
 }
 
+/// An API key and the origin of the endpoint it was given for. Requests
+/// carry it to that origin only, so a changed address, typed or written
+/// into `localStorage` by another page of a shared origin (a GitHub Pages
+/// project site), never receives it. Kept as JSON ([`BoundKey::to_json`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundKey {
+    /// `scheme://host:port`; empty while no valid address was set.
+    pub origin: String,
+    pub key: String,
+}
+
+impl BoundKey {
+    /// `key`, given for the endpoint `config` names.
+    pub fn new(key: String, config: &EndpointConfig) -> BoundKey {
+        BoundKey {
+            origin: origin_of(config),
+            key,
+        }
+    }
+
+    /// The key, for a request to `origin`: only the one it is bound to.
+    pub fn for_origin(&self, origin: &str) -> Option<&str> {
+        let usable = !self.origin.is_empty() && self.origin == origin && !self.key.is_empty();
+        usable.then_some(self.key.as_str())
+    }
+
+    /// After the address changed to `config`'s: a key given before any
+    /// valid address is bound to this one; a bound key stays bound.
+    pub fn rebound(self, config: &EndpointConfig) -> BoundKey {
+        match self.origin.is_empty() {
+            true => BoundKey::new(self.key, config),
+            false => self,
+        }
+    }
+
+    /// What the settings show for `config`'s endpoint: the key if it is
+    /// its own (or not yet bound), else nothing.
+    pub fn shown(&self, config: &EndpointConfig) -> &str {
+        match self.origin.is_empty() || self.origin == origin_of(config) {
+            true => &self.key,
+            false => "",
+        }
+    }
+
+    /// As kept in `localStorage`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads [`BoundKey::to_json`]'s text; a bare key kept before keys
+    /// were bound is none, since where it belongs is unknown.
+    pub fn from_json(text: &str) -> Option<BoundKey> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+/// The origin of `config`'s address, or nothing while it is not valid.
+fn origin_of(config: &EndpointConfig) -> String {
+    base_url(&config.base_url)
+        .map(|(_, origin)| origin)
+        .unwrap_or_default()
+}
+
 /// Checks a typed base URL: `http://` or `https://`, a host (with an
 /// optional port), no user name or password (the key has its own field),
 /// no query or fragment. A pasted `…/chat/completions` is taken back to
@@ -227,6 +292,35 @@ pub fn base_url(text: &str) -> Result<(String, String), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_goes_only_to_the_origin_it_was_given_for() {
+        let at = |url: &str| EndpointConfig {
+            base_url: url.into(),
+            model: "m".into(),
+            ..EndpointConfig::default()
+        };
+        let (ours, other) = (
+            at("https://api.example.org/v1"),
+            at("http://evil.example:8080/v1"),
+        );
+        let origin = |c: &EndpointConfig| c.endpoint().unwrap().origin;
+        let key = BoundKey::new("sk-1".into(), &ours);
+        assert_eq!(key.for_origin(&origin(&ours)), Some("sk-1"));
+        // The address changed (typed, or by another page of the origin).
+        let moved = key.clone().rebound(&other);
+        assert_eq!(moved.for_origin(&origin(&other)), None);
+        assert_eq!((moved.shown(&other), moved.shown(&ours)), ("", "sk-1"));
+        // Kept and read back bound; a bare key from before is not read.
+        assert_eq!(BoundKey::from_json(&key.to_json()), Some(key));
+        assert_eq!(BoundKey::from_json("sk-1"), None);
+        // Typed before any address: bound to the first one set.
+        let early = BoundKey::new("sk-2".into(), &EndpointConfig::default());
+        assert_eq!(early.for_origin(""), None);
+        let bound = early.rebound(&ours);
+        assert_eq!(bound.for_origin(&origin(&ours)), Some("sk-2"));
+        assert_eq!(bound.rebound(&other).for_origin(&origin(&other)), None);
+    }
 
     #[test]
     fn base_urls_are_checked_and_normalised() {

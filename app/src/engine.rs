@@ -15,6 +15,8 @@ use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{ArticleText, Blob, BlobError, DenseModel, Field, SiblingKind, SiblingRef};
 use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
+use nomos_core::llm::estimate::{estimate, Estimate};
+use nomos_core::llm::{Prompts, Settings};
 use nomos_core::methods::Method;
 use nomos_core::pool::{Benchmark, Pool, PoolError};
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
@@ -243,6 +245,41 @@ impl Engine {
 
     pub fn n_queries(&self) -> usize {
         self.blob.n_queries()
+    }
+
+    /// What ranking the benchmark's first `queries` queries (`None`: the
+    /// query `typed`) with `method` would cost in LLM calls and tokens;
+    /// `None` for a method that asks no LLM. Whole articles are counted
+    /// at the pool's mean size, while its text is loaded.
+    pub fn llm_estimate(
+        &self,
+        method: &Method,
+        settings: &Settings,
+        queries: Option<usize>,
+        typed: &str,
+    ) -> Option<Estimate> {
+        let (n, query_bytes) = match queries {
+            Some(n) => {
+                let n = n.min(self.n_queries());
+                let bytes = self
+                    .blob
+                    .queries_iter()
+                    .take(n)
+                    .map(|q| q.text.trim().len());
+                (n, bytes.sum::<usize>())
+            }
+            None => (1, typed.trim().len()),
+        };
+        let article_bytes = self.blob.text_bytes().unwrap_or(0) / self.n_docs().max(1) as u64;
+        let prompts = Prompts::for_analyzer(self.pool.analyzer().name());
+        estimate(
+            method,
+            &prompts,
+            settings,
+            n,
+            query_bytes as u64,
+            article_bytes,
+        )
     }
 
     /// BCP 47 language of the pool's text, from its analyzer, so the
@@ -952,5 +989,22 @@ pub(crate) mod tests {
             err.to_string().starts_with("x.blob cannot be opened: "),
             "{err}"
         );
+    }
+
+    #[test]
+    fn llm_runs_are_estimated_from_the_pools_queries_and_articles() {
+        let e = engine();
+        let settings = Settings::default();
+        let react: Method = "react-bm25:rounds=2,candidates=3".parse().unwrap();
+        let typed = e.llm_estimate(&react, &settings, None, " skat ").unwrap();
+        assert_eq!(typed.calls, 4);
+        // Whole articles cost more than their first few characters.
+        let short: Method = "react-bm25:rounds=2,candidates=3,chars=1".parse().unwrap();
+        let cut = e.llm_estimate(&short, &settings, None, "skat").unwrap();
+        assert!(typed.prompt_tokens > cut.prompt_tokens, "{typed:?} {cut:?}");
+        // The benchmark's queries, at most as many as it has (none here).
+        let all = e.llm_estimate(&react, &settings, Some(1000), "").unwrap();
+        assert_eq!((e.n_queries(), all.calls), (0, 0));
+        assert_eq!(e.llm_estimate(&Method::Bm25, &settings, None, "skat"), None);
     }
 }

@@ -1,7 +1,9 @@
 //! The app's link codec ([`url_state`]) and the plain models it reads and
-//! writes, as a library: the binary (`main.rs`, the app) uses them from
-//! here, and so can the fuzzer (`fuzz/`), natively, since a link is
-//! untrusted input. Nothing here touches the browser.
+//! writes, and the readers of the site's manifest ([`manifest`]) and of
+//! imported judgments ([`judgments`]), as a library: the binary
+//! (`main.rs`, the app) uses them from here, and so can the fuzzer
+//! (`fuzz/`), natively, since each reads untrusted input. Nothing here
+//! touches the browser.
 
 pub mod evaluate {
     //! The part of the app's `evaluate` module that links carry.
@@ -9,6 +11,8 @@ pub mod evaluate {
 }
 // `AppState::new` makes signals, once, at the root: a `Default` that did
 // the same would be a second way to make them.
+pub mod judgments;
+pub mod manifest;
 #[allow(clippy::new_without_default)]
 #[cfg(feature = "ui")]
 pub mod state;

@@ -49,11 +49,9 @@ mod frag_store;
 mod fragmented;
 mod go_to;
 mod judgment_store;
-mod judgments;
 mod latest;
 mod llm;
 mod llm_search;
-mod manifest;
 mod offline;
 mod pool_scope;
 mod pools;
@@ -70,7 +68,7 @@ mod web;
 mod wllama;
 
 // The link codec and what it carries: the library's (lib.rs).
-use nomos_app::{state, transcript_files, url_state};
+use nomos_app::{judgments, manifest, state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");

@@ -134,11 +134,23 @@ impl ManifestEntry {
 }
 
 /// `path` if it is a relative directory path on this site (the manifest
-/// is data, and a model is code to run: no scheme, host or absolute path),
-/// ending in `/`.
+/// is data, and a model is code to run: no scheme, host or absolute path,
+/// and no `..` above the app's directory, which on a shared origin is
+/// another site's), ending in `/`. Relative to `indexes/`.
 fn relative_dir(path: &str) -> Option<String> {
-    let ok =
-        !path.is_empty() && !path.starts_with('/') && !path.contains(['\\', ':', '?', '#', '%']);
+    let mut depth = 1usize;
+    let inside = path.split('/').all(|part| match part {
+        "" | "." => true,
+        ".." => depth.checked_sub(1).map(|d| depth = d).is_some(),
+        _ => {
+            depth += 1;
+            true
+        }
+    });
+    let ok = inside
+        && !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains(['\\', ':', '?', '#', '%']);
     ok.then(|| match path.ends_with('/') {
         true => path.to_owned(),
         false => format!("{path}/"),
@@ -225,6 +237,8 @@ mod tests {
             "a#b",
             "%2e%2e",
             "",
+            "../../other-site/models/e5",
+            "../models/../../e5",
         ] {
             assert_eq!(
                 manifest(Some(bad)).model_source("e5", "ab"),

@@ -20,7 +20,8 @@
 //! given twice counts once (the first), the query is cut to [`QUERY_MAX`],
 //! a pool is a file name of `[A-Za-z0-9._-]`, a citation is at most
 //! [`CITE_MAX`] characters, numbers are clamped into
-//! their valid ranges, and anything unreadable (bad escapes, unknown
+//! their valid ranges (an LLM run's size into what a link may preset,
+//! [`LINK_LLM_QUERIES_MAX`]), and anything unreadable (bad escapes, unknown
 //! names, NaN) falls back to the default, as if it were absent. Decoding
 //! is linear in the fragment's length. Decoded text is only ever shown as
 //! text nodes by the views.
@@ -43,8 +44,17 @@ pub const K1_MAX: f64 = 3.0;
 const HASH_MAX: usize = 64;
 /// Longest sort column accepted (`id`, `gold`, `delta`, `recall@1000`…).
 const COLUMN_MAX: usize = 32;
-/// Most benchmark queries a link may ask an LLM method to rank.
+/// Most benchmark queries the user may ask an LLM method to rank.
 pub const LLM_QUERIES_MAX: usize = 100_000;
+/// The most of an LLM run a link may preset: benchmark queries (`n`),
+/// and ReAct's rounds and candidates (the paper's settings) and
+/// characters shown of each (0, whole articles, stays). Each multiplies
+/// what a run costs at the user's endpoint, and a link is someone else's
+/// choice: more is the user's own, in the panel, after the estimate.
+pub const LINK_LLM_QUERIES_MAX: usize = 100;
+pub const LINK_ROUNDS_MAX: usize = 10;
+pub const LINK_CANDIDATES_MAX: usize = 100;
+pub const LINK_CHARS_MAX: usize = 2_000;
 /// Longest query, in UTF-16 code units as the search box's `maxlength`
 /// counts them: about 3,000 words, three times GreekBarRetrieval's longest
 /// question with its facts (1,013 words).
@@ -329,7 +339,7 @@ impl LinkState {
                 }
                 "pool" => state.pool = Some(value.clone()).filter(|v| is_pool_file(v)),
                 "hash" => state.hash = decode_hash(&value),
-                "rank" => state.rank = value.parse().ok(),
+                "rank" => state.rank = value.parse().ok().map(bounded),
                 "bm25" => state.bm25 = Bm25Link::decode(&value),
                 "field" => state.field = decode_field(&value),
                 "q" => {
@@ -343,7 +353,7 @@ impl LinkState {
                 "cite" => state.cite = text().filter(|c| c.chars().count() <= CITE_MAX),
                 "eq" => state.eval_query = text(),
                 "vs" => state.compare = Bm25Link::decode(&value),
-                "vsrank" => state.compare_rank = value.parse().ok(),
+                "vsrank" => state.compare_rank = value.parse().ok().map(bounded),
                 "vsfield" => state.compare_field = decode_field(&value),
                 "sort" => state.sort = decode_sort(&value),
                 "transcript" => {
@@ -355,7 +365,7 @@ impl LinkState {
                     state.llm_queries = value
                         .parse::<usize>()
                         .ok()
-                        .map(|n| n.clamp(1, LLM_QUERIES_MAX))
+                        .map(|n| n.clamp(1, LINK_LLM_QUERIES_MAX))
                 }
                 "bench" => state.my_judgments = value == "mine",
                 "runa" | "runb" if state.run.is_none() => {
@@ -375,6 +385,23 @@ impl LinkState {
             t.path = transcript_path;
         }
         state
+    }
+}
+
+/// `method` with an LLM run's parameters clamped to what a link may
+/// preset (see [`LINK_LLM_QUERIES_MAX`]).
+fn bounded(method: Method) -> Method {
+    match method {
+        Method::ReactBm25 {
+            rounds,
+            candidates,
+            chars,
+        } => Method::ReactBm25 {
+            rounds: rounds.min(LINK_ROUNDS_MAX),
+            candidates: candidates.min(LINK_CANDIDATES_MAX),
+            chars: chars.min(LINK_CHARS_MAX),
+        },
+        other => other,
     }
 }
 
@@ -624,7 +651,7 @@ mod tests {
                     sha256: hex(self).repeat(2),
                     path: (self.below(2) == 0).then(|| "transcripts/stard-react.jsonl".into()),
                 }),
-                llm_queries: (self.below(3) == 0).then(|| 1 + self.below(2000)),
+                llm_queries: (self.below(3) == 0).then(|| 1 + self.below(LINK_LLM_QUERIES_MAX)),
                 my_judgments: self.below(2) == 0,
                 run: (self.below(3) == 0).then(|| RunLink {
                     slot: self.pick(&[Slot::Current, Slot::Compared]),
@@ -643,16 +670,16 @@ mod tests {
         }
 
         /// A method as the picker makes them: defaults, or one parameter
-        /// changed.
+        /// changed, within what a link may preset.
         fn rank(&mut self) -> Method {
             let names = [&Method::NAMES[..], &Method::LLM_NAMES[..]].concat();
             let m = Method::by_name(self.pick(&names)).unwrap();
-            match (m.parameters().first(), self.below(2)) {
+            bounded(match (m.parameters().first(), self.below(2)) {
                 (Some((key, _)), 0) => m
                     .with_param(key, &(1 + self.below(50)).to_string())
                     .unwrap_or(m),
                 _ => m,
-            }
+            })
         }
 
         fn method(&mut self) -> Bm25Link {
@@ -728,6 +755,31 @@ mod tests {
         assert_eq!(method("okapi"), link(Okapi, 1.5, 0.75));
         assert_eq!(method("bm25+:k1=1"), None);
         assert_eq!(method(""), None);
+    }
+
+    #[test]
+    fn links_preset_llm_runs_of_bounded_size() {
+        let state = LinkState::decode(
+            "rank=react-bm25:rounds=1000000,candidates=1000000,chars=9999999\
+             &vsrank=react-bm25:rounds=50,candidates=5,chars=0&n=100000",
+        );
+        let react = |rounds, candidates, chars| {
+            Some(Method::ReactBm25 {
+                rounds,
+                candidates,
+                chars,
+            })
+        };
+        assert_eq!(
+            state.rank,
+            react(LINK_ROUNDS_MAX, LINK_CANDIDATES_MAX, LINK_CHARS_MAX)
+        );
+        assert_eq!(state.compare_rank, react(LINK_ROUNDS_MAX, 5, 0));
+        assert_eq!(state.llm_queries, Some(LINK_LLM_QUERIES_MAX));
+        // The paper's settings and the shipped transcripts' pass as they are.
+        let paper = LinkState::decode("rank=react-bm25&n=5");
+        assert_eq!(paper.rank, Method::by_name("react-bm25"));
+        assert_eq!(paper.llm_queries, Some(5));
     }
 
     #[test]
@@ -904,7 +956,7 @@ mod tests {
         assert_eq!(read("transcript=abc"), None);
         let n = |s: &str| LinkState::decode(s).llm_queries;
         assert_eq!((n("n=5"), n("n=0"), n("n=x")), (Some(5), Some(1), None));
-        assert_eq!(n("n=99999999999"), Some(LLM_QUERIES_MAX));
+        assert_eq!(n("n=99999999999"), Some(LINK_LLM_QUERIES_MAX));
         let mine = |s: &str| LinkState::decode(s).my_judgments;
         assert_eq!(
             (mine("bench=mine"), mine("bench=x"), mine("")),

@@ -4,7 +4,15 @@
 //! its formatter wrote). The libFuzzer targets (`fuzz_targets/`, built with
 //! the `fuzz` feature by `scripts/fuzz.sh`) call these, and so does a
 //! plain `cargo test` (`tests/replay.rs`), on the seeds and on every input
-//! that ever crashed.
+//! that ever crashed. The blob, link, TREC and method checks are here; the
+//! rest have modules of their own.
+
+mod fragments;
+mod imports;
+mod llm;
+mod manifests;
+mod siblings;
+pub mod tiny;
 
 use std::sync::Arc;
 
@@ -20,12 +28,24 @@ pub type Check = fn(&[u8]);
 
 /// Every target: its name (the folder of its seeds and regressions) and
 /// its check.
-pub const TARGETS: [(&str, Check); 4] = [
+pub const TARGETS: [(&str, Check); 10] = [
     ("blob_open", blob_open),
     ("url_state", url_state),
     ("trec", trec),
     ("method_spec", method_spec),
+    ("fragments", fragments),
+    ("siblings", siblings),
+    ("transcript", transcript),
+    ("llm_reply", llm_reply),
+    ("imports", imports),
+    ("manifests", manifests),
 ];
+
+pub use fragments::fragments;
+pub use imports::imports;
+pub use llm::{llm_reply, transcript};
+pub use manifests::manifests;
+pub use siblings::siblings;
 
 /// `Blob::load` on the bytes as given (mostly the frame's checks) and
 /// resealed (so mutations reach every section's checks); a blob that loads

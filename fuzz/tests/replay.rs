@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use nomos_core::blob::Blob;
+use nomos_core::blob::{Blob, SiblingKind};
+use nomos_core::fragments::{relist, Meta};
+use nomos_fuzz::tiny;
 
 #[test]
 fn seeds_and_regressions_pass_every_check() {
@@ -27,116 +29,64 @@ fn seeds_and_regressions_pass_every_check() {
     }
 }
 
-/// The blob seed is the blob [`tiny_blob`] encodes today, and loads: a
-/// format change would make it one the loader refuses at once, and the
-/// fuzzer would then explore little. After such a change, rewrite it with
-/// `NOMOS_WRITE_SEED=1 cargo test -p nomos-fuzz the_blob_seed`.
+/// The seeds made of the tiny pool (the blob, its siblings, its
+/// fragmented files) are what it makes today, and load: after a format
+/// change they would be files the readers refuse at once, and the fuzzer
+/// would then explore little. After such a change, rewrite them with
+/// `NOMOS_WRITE_SEED=1 cargo test -p nomos-fuzz the_pool_seeds`.
 #[test]
-fn the_blob_seed_is_current_and_loads() {
-    if std::env::var_os("NOMOS_WRITE_SEED").is_some() {
-        std::fs::write(blob_seed(), tiny_blob()).unwrap();
+fn the_pool_seeds_are_current_and_load() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds");
+    let write = std::env::var_os("NOMOS_WRITE_SEED").is_some();
+    for (target, name, bytes) in pool_seeds() {
+        let path = root.join(target).join(&name);
+        if write {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &bytes).unwrap();
+        }
+        assert!(
+            std::fs::read(&path).ok() == Some(bytes),
+            "seeds/{target}/{name} is not what the tiny pool makes today: rewrite the seeds \
+             with NOMOS_WRITE_SEED=1 cargo test -p nomos-fuzz the_pool_seeds"
+        );
     }
-    let seed = std::fs::read(blob_seed()).unwrap();
-    Blob::load(&seed).unwrap();
-    assert!(
-        seed == tiny_blob(),
-        "seeds/blob_open/tiny.blob is not what tiny_blob() encodes today: rewrite it with \
-         NOMOS_WRITE_SEED=1 cargo test -p nomos-fuzz the_blob_seed"
-    );
+    let light = tiny::light();
+    let mut blob = Blob::load(&light.blob).unwrap();
+    for (sibling, bytes) in &light.siblings {
+        blob.attach(sibling.kind, bytes).unwrap();
+    }
+    // Every fragment the meta lists, relisted as itself, leaves the meta as
+    // it was: the check's relisting keeps a seed the file it was.
+    let pool = tiny::fragmented();
+    let meta = Meta::load(&pool.meta).unwrap();
+    for n in 0..meta.fragments().len() {
+        let mut relisted = pool.meta.clone();
+        relist(&mut relisted, n, &pool.fragments[n].1).unwrap();
+        assert!(relisted == pool.meta, "fragment {n}");
+    }
 }
 
-fn blob_seed() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/blob_open/tiny.blob")
-}
-
-/// Three short documents with paragraphs, an augmented text, citations and
-/// siblings, two queries with judgments, and vectors of 8 dimensions kept
-/// two per document (title+max), so every section is present and small.
-fn tiny_blob() -> Vec<u8> {
-    use nomos_core::analysis::Analyzer;
-    use nomos_core::blob::{encode, BlobInput, DenseInput, DocumentInput, JudgmentInput};
-    use nomos_core::blob::{Manifest, QueryInput};
-    use nomos_core::dense::{DenseIndex, Passages};
-    use nomos_core::embed::{Pooling, Windows};
-    use nomos_core::index::InvertedIndex;
-    use nomos_core::search::{Bm25Params, Bm25Variant};
-
-    let texts = [
-        (
-            "a",
-            "Fishing rights",
-            vec!["Fishing at sea.", "Rights of way."],
-        ),
-        ("b", "Shores", vec!["The sea shore is public."]),
-        ("c", "Ways", vec!["A way along the shore."]),
-    ];
-    let documents: Vec<DocumentInput> = texts
-        .iter()
-        .enumerate()
-        .map(|(i, (id, title, paragraphs))| DocumentInput {
-            id: (*id).into(),
-            title: (*title).into(),
-            text: paragraphs.join("\n"),
-            augmented: (i == 0).then(|| "fishing rights at sea".into()),
-            source: "Act 1".into(),
-            area: (i < 2).then(|| "sea".into()),
-            paragraphs: paragraphs.iter().map(|p| (*p).into()).collect(),
-            explicit_refs: vec![["b", "c", "a"][i].into()],
-            implicit_refs: vec![["c", "a", "b"][i].into()],
-        })
-        .collect();
-    let queries = [("q1", "fishing at sea"), ("q2", "the shore")].map(|(id, text)| QueryInput {
-        id: id.into(),
-        text: text.into(),
-        area: Some("sea".into()),
-    });
-    let judgments =
-        [("q1", "a", 2), ("q2", "b", 1), ("q2", "c", 1)].map(|(q, d, r)| JudgmentInput {
-            query_id: q.into(),
-            doc_id: d.into(),
-            relevance: r,
-        });
-    let analyzer = Analyzer::by_name("da").unwrap();
-    let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
-    let augmented = InvertedIndex::build(
-        documents
+/// Each seed's target, file name and bytes: a selector byte before a
+/// sibling or fragmented file says which file it is (see the checks).
+fn pool_seeds() -> Vec<(&'static str, String, Vec<u8>)> {
+    let with = |which: u8, bytes: &[u8]| [&[which][..], bytes].concat();
+    let mut seeds = vec![("blob_open", "tiny.blob".to_owned(), tiny::tiny_blob())];
+    for (sibling, bytes) in &tiny::light().siblings {
+        let which = SiblingKind::ALL
             .iter()
-            .map(|d| analyzer.tokens(d.augmented.as_deref().unwrap_or(&d.text))),
-    )
-    .unwrap();
-    const DIM: usize = 8;
-    let vectors: Vec<f32> = (0..6 * DIM)
-        .map(|i| ((i * 7 % 11) as f32 - 5.0) / 10.0)
-        .collect();
-    let passages = Passages {
-        offsets: vec![0, 2, 4, 6],
-        starts: vec![0, 16, 0, 5, 0, 3],
-    };
-    let dense = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
-    let input = BlobInput {
-        sources: &[],
-        builder: "nomos-fuzz seed".into(),
-        analyzer: "da".into(),
-        bm25: Bm25Params::new(Bm25Variant::Lucene).into(),
-        manifest: Manifest {
-            dataset: "tiny".into(),
-            title: "Tiny".into(),
-            files: Vec::new(),
-            notes: vec!["fuzz seed".into()],
-        },
-        documents: &documents,
-        queries: &queries,
-        judgments: &judgments,
-        text_index: &index,
-        augmented_index: Some(&augmented),
-        editorial_index: None,
-        dense: Some(DenseInput {
-            model: "seed-model".into(),
-            model_hash: "00".into(),
-            pooling: Pooling::new(Windows::Max, true),
-            text: &dense,
-            augmented: None,
-        }),
-    };
-    encode(&input).unwrap().0
+            .position(|k| *k == sibling.kind)
+            .unwrap();
+        seeds.push((
+            "siblings",
+            sibling.kind.name().to_owned(),
+            with(which as u8, bytes),
+        ));
+    }
+    let pool = tiny::fragmented();
+    seeds.push(("fragments", "meta".to_owned(), with(0, &pool.meta)));
+    for (n, (listed, bytes)) in pool.fragments.iter().enumerate() {
+        let name = format!("{n:02}-{:?}", listed.kind).to_lowercase();
+        seeds.push(("fragments", name, with(n as u8 + 1, bytes)));
+    }
+    seeds
 }

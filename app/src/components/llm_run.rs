@@ -1,5 +1,6 @@
 //! Under the search box, while an LLM method is chosen: what answers
-//! (an endpoint, or a transcript replayed), the Ask button (or Enter),
+//! (an endpoint, or a transcript replayed), the Ask button (or Enter)
+//! with what the run will cost,
 //! the run's progress with Cancel (round r of R and its step, or
 //! "reformulating…"), and once done what the model did, what it cost and
 //! the transcript to download. A failure says what failed and, for a
@@ -7,6 +8,7 @@
 
 use leptos::prelude::*;
 
+use super::llm_estimate::LlmEstimate;
 use super::llm_settings::StopReplaying;
 use super::llm_trace::{cost_line, LlmTrace};
 use super::transcripts::DownloadButton;
@@ -73,6 +75,11 @@ pub fn LlmRun(store: SearchStore) -> impl IntoView {
                             {move || format!("Rank with {}", state.method.get().name())}
                         </button>
                         <span class="muted">" or press Enter"</span>
+                        <LlmEstimate
+                            methods=Signal::derive(move || vec![state.method.get()])
+                            queries=Signal::derive(|| None)
+                            typed=Signal::derive(move || state.query.get())
+                        />
                     }
                 })
                 .into_any(),

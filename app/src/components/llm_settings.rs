@@ -359,7 +359,7 @@ fn EndpointForm() -> impl IntoView {
                         type="password"
                         autocomplete="off"
                         placeholder="none"
-                        prop:value=move || llm.key.get()
+                        prop:value=move || llm.key.with(|k| k.shown(&llm.config.get()).to_owned())
                         on:change=move |ev| llm.set_key(event_target_value(&ev))
                     />
                     <label class="check">

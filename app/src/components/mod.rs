@@ -14,6 +14,7 @@ pub mod ids;
 pub mod judgments;
 pub mod keyboard;
 pub mod link_notice;
+pub mod llm_estimate;
 pub mod llm_run;
 pub mod llm_settings;
 pub mod llm_trace;

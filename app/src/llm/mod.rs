@@ -4,9 +4,11 @@
 //!
 //! The endpoint's settings are kept in `localStorage`; its API key is
 //! held in memory, and kept in `localStorage` only when the user ticks
-//! "remember on this device". The key goes in the `Authorization` header
-//! of requests to that endpoint and nowhere else: not in links, not in
-//! transcripts (requests are recorded without it), not in exports.
+//! "remember on this device", bound to the origin of the endpoint it was
+//! given for ([`BoundKey`]). The key goes in the `Authorization` header
+//! of requests to that origin and nowhere else: not to another address,
+//! not in links, not in transcripts (requests are recorded without it),
+//! not in exports.
 //!
 //! - [`fetch_chat`]: core's `Chat` over `fetch`, following core's retry
 //!   policy; [`failure`]: what the page says when an exchange fails.
@@ -30,7 +32,7 @@ pub use backend::{Backend, Run, RunSource};
 pub use in_page::{InPage, InPageStatus};
 pub use transcripts::Transcripts;
 
-use crate::endpoint::EndpointConfig;
+use crate::endpoint::{BoundKey, EndpointConfig};
 use crate::state::AppState;
 use crate::transcript_files::{replay_settings, short_hash, LlmSource, Origin, TranscriptLink};
 use crate::web::{
@@ -77,8 +79,8 @@ impl Readiness {
 pub struct Llm {
     /// The endpoint's settings (no key).
     pub config: RwSignal<EndpointConfig>,
-    /// The API key, in memory.
-    pub key: RwSignal<String>,
+    /// The API key, in memory, bound to its endpoint's origin.
+    pub key: RwSignal<BoundKey>,
     /// Whether the key is kept in `localStorage`.
     pub remember: RwSignal<bool>,
     pub test: RwSignal<TestStatus>,
@@ -95,7 +97,7 @@ impl Llm {
     /// Reads the kept settings and key, and starts the transcripts store.
     pub fn new(state: AppState) -> Llm {
         watch_csp_violations();
-        let key = local_get(API_KEY_KEY);
+        let key = local_get(API_KEY_KEY).and_then(|text| BoundKey::from_json(&text));
         let llm = Llm {
             config: RwSignal::new(
                 local_get(CONFIG_KEY)
@@ -120,14 +122,28 @@ impl Llm {
         let config = config.clamped();
         self.save_error
             .set(local_set(CONFIG_KEY, &config.to_json()).err());
+        let key = self.key.get_untracked();
+        let rebound = key.clone().rebound(&config);
+        if rebound != key {
+            self.key.set(rebound);
+            self.keep_key();
+        }
         self.config.set(config);
         self.test.set(TestStatus::Idle);
     }
 
-    /// Sets the key, kept only if the user asked.
+    /// Sets the key for the endpoint set up now, kept only if the user
+    /// asked.
     pub fn set_key(&self, key: String) {
+        let key = self.config.with_untracked(|c| BoundKey::new(key, c));
         self.key.set(key);
         self.keep_key();
+    }
+
+    /// The key for a request to `origin`, if it was given for it.
+    fn key_for(&self, origin: &str) -> Option<String> {
+        self.key
+            .with_untracked(|k| k.for_origin(origin).map(str::to_owned))
     }
 
     /// "Remember on this device": keeps or forgets the key.
@@ -138,8 +154,9 @@ impl Llm {
 
     fn keep_key(&self) {
         let key = self.key.get_untracked();
-        if self.remember.get_untracked() && !key.is_empty() {
-            self.save_error.set(local_set(API_KEY_KEY, &key).err());
+        if self.remember.get_untracked() && !key.key.is_empty() {
+            self.save_error
+                .set(local_set(API_KEY_KEY, &key.to_json()).err());
         } else {
             local_remove(API_KEY_KEY);
         }
@@ -206,12 +223,8 @@ impl Llm {
                     model: endpoint.settings.model.clone(),
                 };
                 let settings = endpoint.settings.clone();
-                let chat = FetchChat::new(
-                    endpoint,
-                    Some(self.key.get_untracked()),
-                    canceller.signal(),
-                    page_origin(),
-                );
+                let key = self.key_for(&endpoint.origin);
+                let chat = FetchChat::new(endpoint, key, canceller.signal(), page_origin());
                 (Backend::Endpoint(chat), settings, source)
             }
         };
@@ -270,7 +283,7 @@ impl Llm {
         };
         let chat = FetchChat::new(
             endpoint.clone(),
-            Some(self.key.get_untracked()),
+            self.key_for(&endpoint.origin),
             canceller.signal(),
             page_origin(),
         );

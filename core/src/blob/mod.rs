@@ -82,6 +82,7 @@ pub mod format;
 pub(crate) mod frame;
 mod graph;
 mod load;
+mod relist;
 mod reseal;
 mod sibling;
 #[cfg(test)]
@@ -112,6 +113,7 @@ pub use format::{
     Bm25Defaults, Header, Manifest, ManifestFile, SiblingKind, SourceInfo, FORMAT_VERSION,
 };
 pub use frame::MAGIC;
+pub use relist::relist_sibling;
 pub use reseal::reseal;
 pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;

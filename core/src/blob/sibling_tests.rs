@@ -278,3 +278,27 @@ fn sibling_lists_that_contradict_the_blob_are_refused() {
     });
     assert_eq!(refusal(&none), "blob has no `text` section");
 }
+
+#[test]
+fn a_relisted_sibling_reaches_its_sections_checks() {
+    let split = split_sample();
+    let mut blob = split.blob.clone();
+    let mut text = file_of(&split, SiblingKind::Text);
+    // A byte of the text section's last block changed: refused at the
+    // content hash until relisted, then by the section's own checks.
+    let at = text.len() - 2;
+    text[at] ^= 0xff;
+    frame::seal(&mut text);
+    let before = Blob::load(&blob).unwrap().attach(SiblingKind::Text, &text);
+    assert!(before.unwrap_err().to_string().contains("content hash"));
+    super::relist_sibling(&mut blob, SiblingKind::Text, &mut text).unwrap();
+    let after = Blob::load(&blob).unwrap().attach(SiblingKind::Text, &text);
+    let refusal = after.unwrap_err().to_string();
+    assert!(refusal.contains("is inconsistent"), "{refusal}");
+    // The untouched file relisted is listed as it was.
+    let mut blob = split.blob.clone();
+    let mut vectors = file_of(&split, SiblingKind::Vectors);
+    super::relist_sibling(&mut blob, SiblingKind::Vectors, &mut vectors).unwrap();
+    assert_eq!(blob, split.blob);
+    assert_eq!(vectors, file_of(&split, SiblingKind::Vectors));
+}

@@ -182,6 +182,11 @@ impl ArchivedTextSection {
         self.raw_lens.len()
     }
 
+    /// The bytes the blocks claim to inflate to, all together.
+    pub fn raw_bytes(&self) -> u64 {
+        self.raw_lens.iter().map(|l| u64::from(l.to_native())).sum()
+    }
+
     /// Checks the block tables, then inflates and parses every block, so
     /// that later lookups cannot fail.
     pub fn validate(&self, n_docs: usize) -> Result<(), BlobError> {
@@ -210,7 +215,7 @@ impl ArchivedTextSection {
         for b in 0..n {
             self.claimed(b)?;
         }
-        let total: u64 = self.raw_lens.iter().map(|l| u64::from(l.to_native())).sum();
+        let total = self.raw_bytes();
         if total > MAX_TEXT_RAW {
             return bad(format!(
                 "the blocks claim {total} bytes of text; at most {} MiB is allowed",

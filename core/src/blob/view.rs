@@ -134,6 +134,13 @@ impl Blob {
         }
     }
 
+    /// The display text's size inflated (texts, paragraphs and augmented
+    /// texts with their framing), while it is loaded: what an LLM prompt
+    /// showing whole articles costs is estimated from it.
+    pub fn text_bytes(&self) -> Option<u64> {
+        self.text().map(|t| t.raw_bytes())
+    }
+
     /// The lexical fields still held (see [`Self::take_index`]).
     pub fn fields(&self) -> impl Iterator<Item = Field> + '_ {
         self.fields.iter().map(|(f, _)| *f)

@@ -18,6 +18,7 @@ pub mod augment;
 mod backend;
 mod chat;
 mod corpus;
+pub mod estimate;
 pub mod prompts;
 pub mod rank;
 pub mod react;

@@ -31,6 +31,7 @@ mod memory;
 mod native;
 mod offline;
 mod search;
+mod shared_origin;
 mod shared_url;
 mod smooth;
 mod subpath;

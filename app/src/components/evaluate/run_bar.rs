@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
+use crate::components::llm_estimate::LlmEstimate;
 use crate::evaluate::config::Slot;
 use crate::evaluate::job::DEPTH;
 use crate::format::{fraction, megabytes};
@@ -95,7 +96,7 @@ pub fn RunBar() -> impl IntoView {
 }
 
 /// With an LLM method as A or B: how many of the first queries a job
-/// ranks, and how many at once.
+/// ranks, how many at once, and what the job will cost.
 #[component]
 fn LlmScope() -> impl IntoView {
     let state = use_app_state();
@@ -147,6 +148,15 @@ fn LlmScope() -> impl IntoView {
                         }
                     />
                     <span>"at once. A compared method ranks the same queries."</span>
+                    <LlmEstimate
+                        methods=Signal::derive(move || {
+                            let mut methods = vec![state.method.get()];
+                            methods.extend(state.compare.get().map(|c| c.method));
+                            methods
+                        })
+                        queries=Signal::derive(move || Some(state.llm_queries.get()))
+                        typed=Signal::derive(String::new)
+                    />
                 </div>
             }
         })

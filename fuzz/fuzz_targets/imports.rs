@@ -1,0 +1,5 @@
+//! libFuzzer target: see [`nomos_fuzz::imports`] for what it checks.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| nomos_fuzz::imports(data));
