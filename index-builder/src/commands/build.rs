@@ -251,6 +251,12 @@ fn format_row(format: SourceFormat) -> FormatRow {
             Lucene,
             da_acts::read_da_acts,
         ),
+        SourceFormat::DaLaw => row(
+            Some("da"),
+            Some("Danish law in force"),
+            Lucene,
+            da_acts::read_da_law,
+        ),
         SourceFormat::ElSyntagma => row(
             Some("gbr-greek"),
             Some("Greek Constitution"),

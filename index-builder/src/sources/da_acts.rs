@@ -16,6 +16,9 @@
 //!   would collide with the law's own §§ and their references would resolve
 //!   into the wrong law.
 //!
+//! A document with no chapters at all (most executive orders) has no such
+//! reprinted clauses: each of its §§ is its own.
+//!
 //! The JSON has no chapter or § headings, which CRAwLeR also chunks as
 //! `nonpar`, so our laws have fewer chunks than the benchmark's.
 //!
@@ -26,6 +29,7 @@
 
 mod acts;
 mod chunker;
+mod law;
 mod refs;
 #[cfg(test)]
 mod tests;
@@ -47,9 +51,33 @@ use refs::{references, Target};
 /// says so.
 pub const SYNTHETIC_TYPE: &str = "synthetic";
 
+/// How a reader names the documents it reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Naming {
+    /// By title, with CRAwLeR-DK's short names (`da-acts`): a chosen set of
+    /// consolidated acts, one per act.
+    Crawler,
+    /// By type, year and number ([`nomos_core::eli::DocRef`], `da-law`):
+    /// every document of Retsinformation, whatever its title.
+    Eli,
+}
+
 /// Reads every `*.json` act in `dir`, sorted by file name (names starting
 /// with `_` are skipped).
 pub fn read_da_acts(dir: &Path) -> Result<Pool> {
+    read_dir(dir, Naming::Crawler)
+}
+
+/// Reads every document with provisions in `dir`, the `data/seed/` folder
+/// of Ansvar-Systems/Danish-law-mcp (every Retsinformation document in
+/// force, in the JSON `da-acts` reads), each named by its type, year and
+/// number (`LBK-2025-1129`); documents without provisions are skipped and
+/// counted in a pool note.
+pub fn read_da_law(dir: &Path) -> Result<Pool> {
+    read_dir(dir, Naming::Eli)
+}
+
+fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| bad_input(format!("{}: cannot list: {e}", dir.display())))?;
     let mut names = Vec::new();
@@ -65,17 +93,25 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
         return Err(bad_input(format!("{}: no *.json acts", dir.display())));
     }
     let mut pool = Pool {
-        dataset: "da-statutes".into(),
+        dataset: match naming {
+            Naming::Crawler => "da-statutes",
+            Naming::Eli => "da-law",
+        }
+        .into(),
         source_names_indexed: true,
         ..Pool::default()
     };
     let mut laws: HashMap<String, String> = HashMap::new();
-    let mut synthetic = 0;
+    let (mut synthetic, mut without_provisions) = (0, 0);
     for name in names {
         let path = dir.join(&name);
         let bytes = std::fs::read(&path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
-        let (articles, names, is_synthetic) = read_act(&path.display().to_string(), &bytes)?;
+        let label = path.display().to_string();
+        let Some((articles, names, is_synthetic)) = read_act(&label, &bytes, naming)? else {
+            without_provisions += 1;
+            continue;
+        };
         synthetic += usize::from(is_synthetic);
         let law = articles
             .first()
@@ -93,6 +129,18 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
             name,
             sha256: sha256_hex(&bytes),
         });
+    }
+    if without_provisions > 0 {
+        pool.notes.push(format!(
+            "{without_provisions} documents without provisions (their text is not in the source) \
+             are left out."
+        ));
+    }
+    if pool.articles.is_empty() {
+        return Err(bad_input(format!(
+            "{}: no document has provisions",
+            dir.display()
+        )));
     }
     if synthetic > 0 {
         pool.notes.push(format!(
@@ -119,28 +167,49 @@ enum Chunk {
 }
 
 /// Chunks one act file (`label` names it in errors), and says what the
-/// act is called and whether `nomos synth` made it.
-fn read_act(label: &str, bytes: &[u8]) -> Result<(Vec<Article>, SourceInput, bool)> {
+/// act is called and whether `nomos synth` made it; `None` for a document
+/// without provisions when naming by ELI (`da-law` leaves those out).
+fn read_act(
+    label: &str,
+    bytes: &[u8],
+    naming: Naming,
+) -> Result<Option<(Vec<Article>, SourceInput, bool)>> {
     let doc: Value = super::parse_json(label, bytes)?;
     let title = doc
         .get("title")
         .and_then(Value::as_str)
         .ok_or_else(|| bad_input(format!("{label}: missing string field `title`")))?;
-    let act = acts::identify(title).map_err(|e| bad_input(format!("{label}: {e}")))?;
-    let names = source_input(&doc, &act, title).map_err(|e| bad_input(format!("{label}: {e}")))?;
     let provisions = doc
         .get("provisions")
         .and_then(Value::as_array)
         .ok_or_else(|| bad_input(format!("{label}: missing list field `provisions`")))?;
+    if naming == Naming::Eli && provisions.is_empty() {
+        return Ok(None);
+    }
+    let named = match naming {
+        Naming::Crawler => acts::identify(title).and_then(|act| {
+            let names = source_input(&doc, &act, title).map_err(bad_input)?;
+            Ok((act, names))
+        }),
+        Naming::Eli => law::identify(&doc, title).map_err(bad_input),
+    };
+    let (act, names) = named.map_err(|e| bad_input(format!("{label}: {e}")))?;
+    let parsed: Vec<Provision> = provisions
+        .iter()
+        .enumerate()
+        .map(|(i, value)| provision(value, i).map_err(|msg| bad_input(format!("{label}: {msg}"))))
+        .collect::<Result<_>>()?;
+    // Without any chapter, no § is an amending act's reprinted clause.
+    let chapters = parsed.iter().any(|p| p.in_chapter);
 
     let mut chunks = vec![Chunk::NonPar {
         title: act.display.clone(),
         text: title.trim().to_string(),
     }];
     let mut seen: HashMap<SectionKey, String> = HashMap::new();
-    for (i, value) in provisions.iter().enumerate() {
-        let p = provision(value, i).map_err(|msg| bad_input(format!("{label}: {msg}")))?;
-        match SectionKey::parse(p.section).filter(|_| p.in_chapter) {
+    for p in parsed {
+        let own = p.in_chapter || !chapters;
+        match SectionKey::parse(p.section).filter(|_| own) {
             Some(section) => {
                 if let Some(first) = seen.insert(section.clone(), p.label.clone()) {
                     return Err(bad_input(format!(
@@ -156,42 +225,21 @@ fn read_act(label: &str, bytes: &[u8]) -> Result<(Vec<Article>, SourceInput, boo
                 }
             }
             None => chunks.push(Chunk::NonPar {
-                title: nonpar_title(&act, p.content, p.in_chapter),
+                title: nonpar_title(&act, p.content, own),
                 text: p.content.trim().to_string(),
             }),
         }
     }
     let synthetic = doc.get("type").and_then(Value::as_str) == Some(SYNTHETIC_TYPE);
-    Ok((articles(&act, chunks), names, synthetic))
+    Ok(Some((articles(&act, chunks), names, synthetic)))
 }
 
 /// The act's names, number and date: `{name: "Straffeloven", aliases:
 /// ["strfl.", "straffeloven"], number: "LBK nr. 1294", date: "2025-11-07"}`
 /// from `title`, `id` (`"2025:1294"`) and `issued_date`.
 fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<SourceInput, String> {
-    let field = |name: &str| {
-        doc.get(name)
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("missing string field `{name}`"))
-    };
-    let id = field("id")?;
-    let number = id
-        .split_once(':')
-        .map(|(_, n)| n)
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))?;
-    let date = field("issued_date")?;
-    let valid_date = date.len() == 10
-        && date.bytes().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        });
-    if !valid_date {
-        return Err(format!("field `issued_date` is \"{date}\", not YYYY-MM-DD"));
-    }
+    let (_, number) = year_and_number(doc)?;
+    let date = issued_date(doc)?;
     // "Bekendtgørelse af …" is a consolidated act (lovbekendtgørelse).
     let kind = match title
         .trim_start()
@@ -213,6 +261,38 @@ fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<Sour
             date: date.to_string(),
         },
     })
+}
+
+fn string_field<'a>(doc: &'a Value, name: &str) -> std::result::Result<&'a str, String> {
+    doc.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string field `{name}`"))
+}
+
+/// The `id` field, `"2025:1129"`: the year and the number in it.
+fn year_and_number(doc: &Value) -> std::result::Result<(&str, &str), String> {
+    let id = string_field(doc, "id")?;
+    let is_number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    id.split_once(':')
+        .filter(|(y, n)| is_number(y) && is_number(n))
+        .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))
+}
+
+/// The `issued_date` field, checked to be `YYYY-MM-DD`.
+fn issued_date(doc: &Value) -> std::result::Result<&str, String> {
+    let date = string_field(doc, "issued_date")?;
+    let valid_date = date.len() == 10
+        && date.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    match valid_date {
+        true => Ok(date),
+        false => Err(format!("field `issued_date` is \"{date}\", not YYYY-MM-DD")),
+    }
 }
 
 /// Checks one provision's fields; the error names the provision.
