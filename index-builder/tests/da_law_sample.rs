@@ -77,3 +77,36 @@ fn documents_carry_type_number_date_names_and_link_and_facet_by_type_and_year() 
     assert!(info.name.starts_with("BEK nr. "), "{}", info.name);
     assert!(info.title.starts_with("Bekendtgørelse "), "{}", info.title);
 }
+
+/// The explicit references of document `id`, as ids.
+fn cited(blob: &Blob, id: &str) -> Vec<String> {
+    let doc = blob.doc_index(id).unwrap_or_else(|| panic!("no {id}")) as usize;
+    blob.explicit_refs(doc)
+        .into_iter()
+        .map(|d| blob.doc_id(d as usize).unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn citations_across_documents_resolve_to_the_act_and_paragraph_they_name() {
+    let bytes = build();
+    let blob = Blob::load(&bytes).unwrap();
+    // BEK 864/2025 § 2: "takster efter § 174, stk. 3, i lov om social
+    // service og § 195, stk. 4, nr. 1, i barnets lov".
+    let refs = cited(&blob, "BEK-2025-864_§2_stk1");
+    assert!(
+        refs.contains(&"LBK-2025-1129_§174_stk3".to_owned()),
+        "{refs:?}"
+    );
+    assert!(
+        refs.contains(&"LBK-2025-282_§195_stk4".to_owned()),
+        "{refs:?}"
+    );
+    // Serviceloven lists the executive orders that cite it.
+    let beks = cited(&blob, "LBK-2025-1129_nonpar_0");
+    assert!(
+        beks.contains(&"BEK-2025-864_nonpar_0".to_owned()),
+        "{beks:?}"
+    );
+    assert!(beks.iter().all(|id| id.starts_with("BEK-")), "{beks:?}");
+}

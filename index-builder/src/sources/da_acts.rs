@@ -29,6 +29,7 @@
 
 mod acts;
 mod chunker;
+mod cross;
 mod law;
 mod refs;
 #[cfg(test)]
@@ -45,7 +46,7 @@ use crate::error::bad_input;
 use acts::Act;
 use chunker::{split_stykker, SectionKey, Stykke};
 use nomos_core::digest::sha256_hex;
-use refs::{references, Target};
+use refs::{cross_references, references, Target};
 
 /// The `type` of the acts `nomos synth` writes: not law, and a pool note
 /// says so.
@@ -88,6 +89,13 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
             names.push(name);
         }
     }
+    // The seed names each document `<year>_<number>.json`; its other files
+    // (an index of EU references, a court case) are no documents.
+    let listed = names.len();
+    if naming == Naming::Eli {
+        names.retain(|n| is_document_file(n));
+    }
+    let not_documents = listed - names.len();
     names.sort();
     if names.is_empty() {
         return Err(bad_input(format!("{}: no *.json acts", dir.display())));
@@ -102,16 +110,26 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
         ..Pool::default()
     };
     let mut laws: HashMap<String, String> = HashMap::new();
-    let (mut synthetic, mut without_provisions) = (0, 0);
+    let (mut synthetic, mut without_provisions, mut repeated) = (0, 0, 0);
+    let mut docs: Vec<cross::Doc> = Vec::new();
     for name in names {
         let path = dir.join(&name);
         let bytes = std::fs::read(&path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
         let label = path.display().to_string();
-        let Some((articles, names, is_synthetic)) = read_act(&label, &bytes, naming)? else {
+        let Some(read) = read_act(&label, &bytes, naming)? else {
             without_provisions += 1;
             continue;
         };
+        let (articles, names, is_synthetic) = (read.articles, read.names, read.synthetic);
+        repeated += read.repeated;
+        if let Some(mut doc) = read.cross {
+            doc.first = pool.articles.len();
+            for (article, _) in &mut doc.cites {
+                *article += doc.first;
+            }
+            docs.push(doc);
+        }
         synthetic += usize::from(is_synthetic);
         let law = articles
             .first()
@@ -129,6 +147,20 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
             name,
             sha256: sha256_hex(&bytes),
         });
+    }
+    cross::resolve(&mut pool.articles, &docs);
+    if not_documents > 0 {
+        pool.notes.push(format!(
+            "{not_documents} files not named <year>_<number>.json are no documents and are \
+             left out."
+        ));
+    }
+    if repeated > 0 {
+        pool.notes.push(format!(
+            "{repeated} §§ whose number an earlier § of their document has (an amended act's \
+             text or an annex numbered anew, or a letter lost: `§ 7 B` filed as § 7) are kept \
+             as text outside §§."
+        ));
     }
     if without_provisions > 0 {
         pool.notes.push(format!(
@@ -166,14 +198,33 @@ enum Chunk {
     NonPar { title: String, text: String },
 }
 
-/// Chunks one act file (`label` names it in errors), and says what the
-/// act is called and whether `nomos synth` made it; `None` for a document
+/// `2025_1129.json`.
+fn is_document_file(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_suffix(".json")
+        .and_then(|stem| stem.split_once('_'))
+        .is_some_and(|(year, number)| digits(year) && digits(number))
+}
+
+/// One act file, read.
+#[derive(Debug)]
+struct ReadAct {
+    articles: Vec<Article>,
+    /// What the act is called.
+    names: SourceInput,
+    /// Whether `nomos synth` made it.
+    synthetic: bool,
+    /// §§ whose number an earlier § of the act has (naming by ELI), kept
+    /// as text outside §§.
+    repeated: usize,
+    /// Naming by ELI, what citations across documents need (the articles'
+    /// indexes in it count from the act's first).
+    cross: Option<cross::Doc>,
+}
+
+/// Chunks one act file (`label` names it in errors); `None` for a document
 /// without provisions when naming by ELI (`da-law` leaves those out).
-fn read_act(
-    label: &str,
-    bytes: &[u8],
-    naming: Naming,
-) -> Result<Option<(Vec<Article>, SourceInput, bool)>> {
+fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>> {
     let doc: Value = super::parse_json(label, bytes)?;
     let title = doc
         .get("title")
@@ -207,9 +258,21 @@ fn read_act(
         text: title.trim().to_string(),
     }];
     let mut seen: HashMap<SectionKey, String> = HashMap::new();
+    let mut repeated = 0;
     for p in parsed {
         let own = p.in_chapter || !chapters;
-        match SectionKey::parse(p.section).filter(|_| own) {
+        let section = SectionKey::parse(p.section).filter(|_| own);
+        // Naming by ELI, a § number met again is kept as text outside §§.
+        let again = section.as_ref().filter(|s| seen.contains_key(s));
+        if naming == Naming::Eli && again.is_some() {
+            repeated += 1;
+            chunks.push(Chunk::NonPar {
+                title: nonpar_title(&act, p.content, true),
+                text: p.content.trim().to_string(),
+            });
+            continue;
+        }
+        match section {
             Some(section) => {
                 if let Some(first) = seen.insert(section.clone(), p.label.clone()) {
                     return Err(bad_input(format!(
@@ -231,7 +294,40 @@ fn read_act(
         }
     }
     let synthetic = doc.get("type").and_then(Value::as_str) == Some(SYNTHETIC_TYPE);
-    Ok(Some((articles(&act, chunks), names, synthetic)))
+    let (articles, stykker, cites) = articles(&act, chunks, naming == Naming::Eli);
+    let cross = match naming {
+        Naming::Crawler => None,
+        Naming::Eli => Some(cross_doc(&act, &names, stykker, cites)?),
+    };
+    Ok(Some(ReadAct {
+        articles,
+        names,
+        synthetic,
+        repeated,
+        cross,
+    }))
+}
+
+/// What citations across documents need of one document.
+fn cross_doc(
+    act: &Act,
+    names: &SourceInput,
+    stykker: Stykker,
+    cites: Vec<(usize, Vec<refs::Foreign>)>,
+) -> Result<cross::Doc> {
+    let doc_ref = nomos_core::eli::DocRef::parse(&names.source)
+        .ok_or_else(|| bad_input(format!("{} is not a document number", names.source)))?;
+    let mut lower: Vec<String> = act.own_names.clone();
+    lower.push(act.display.to_lowercase());
+    lower.extend(act.abbreviation.iter().map(|a| a.to_lowercase()));
+    Ok(cross::Doc {
+        doc_ref,
+        date: names.info.date.clone(),
+        names: lower,
+        stykker,
+        first: 0,
+        cites,
+    })
 }
 
 /// The act's names, number and date: `{name: "Straffeloven", aliases:
@@ -337,8 +433,17 @@ fn nonpar_title(act: &Act, content: &str, in_chapter: bool) -> String {
     }
 }
 
-/// Gives chunks their ids, titles and context lists.
-fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
+/// Stykke ids per § and stykke number.
+type Stykker = BTreeMap<SectionKey, BTreeMap<u32, String>>;
+
+/// Gives chunks their ids, titles and context lists; also the stykke ids
+/// per §, and with `cross`, each article's citations of other acts.
+#[allow(clippy::type_complexity)]
+fn articles(
+    act: &Act,
+    chunks: Vec<Chunk>,
+    cross: bool,
+) -> (Vec<Article>, Stykker, Vec<(usize, Vec<refs::Foreign>)>) {
     let id = |i: usize, chunk: &Chunk| match chunk {
         Chunk::Stykke { section, stykke } => {
             format!("{}_§{}_stk{}", act.short, section.id_part(), stykke.number)
@@ -347,7 +452,7 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
     };
     let ids: Vec<String> = chunks.iter().enumerate().map(|(i, c)| id(i, c)).collect();
     // Stykke ids per §, by stykke number, for resolving references.
-    let mut stykker: BTreeMap<SectionKey, BTreeMap<u32, String>> = BTreeMap::new();
+    let mut stykker: Stykker = BTreeMap::new();
     for (chunk, id) in chunks.iter().zip(&ids) {
         if let Chunk::Stykke { section, stykke } = chunk {
             stykker
@@ -356,10 +461,12 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                 .insert(stykke.number, id.clone());
         }
     }
-    chunks
+    let mut cites = Vec::new();
+    let articles = chunks
         .into_iter()
         .zip(ids)
-        .map(|(chunk, id)| match chunk {
+        .enumerate()
+        .map(|(i, (chunk, id))| match chunk {
             Chunk::NonPar { title, text } => Article {
                 id,
                 title,
@@ -375,7 +482,14 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                     format!("{} § {section}", act.display)
                 };
                 let implicit = siblings.values().cloned().collect();
-                let cited = references(&stykke.text[stykke.body_start..], act);
+                let body = &stykke.text[stykke.body_start..];
+                let (cited, foreign) = match cross {
+                    true => cross_references(body, act),
+                    false => (references(body, act), Vec::new()),
+                };
+                if !foreign.is_empty() {
+                    cites.push((i, foreign));
+                }
                 let explicit = resolve(&cited, &section, &stykker);
                 Article {
                     title,
@@ -389,16 +503,13 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                 }
             }
         })
-        .collect()
+        .collect();
+    (articles, stykker, cites)
 }
 
 /// The stykke ids `targets` name; `own` is the citing §. Stykker and §§ that
 /// this consolidation does not have resolve to nothing.
-fn resolve(
-    targets: &[Target],
-    own: &SectionKey,
-    stykker: &BTreeMap<SectionKey, BTreeMap<u32, String>>,
-) -> Vec<String> {
+fn resolve(targets: &[Target], own: &SectionKey, stykker: &Stykker) -> Vec<String> {
     let mut out = Vec::new();
     for target in targets {
         match target {

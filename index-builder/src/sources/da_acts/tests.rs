@@ -341,9 +341,10 @@ fn by_eli_documents_without_chapters_keep_their_paragraphs_and_empty_ones_are_sk
         "short_name": "BEK H#LOKDOK04", "issued_date": "2020-12-15",
         "provisions": [{"provision_ref": "10a", "section": "10a", "content": "§ 10 a. Tekst, jf. § 11 a."},
                        {"provision_ref": "11a", "section": "11a", "content": "§ 11 a. Tekst. Stk. 2. Mere."}]}"#;
-    let (articles, names, _) = read_act("a.json", json.as_bytes(), Naming::Eli)
+    let read = read_act("a.json", json.as_bytes(), Naming::Eli)
         .unwrap()
         .unwrap();
+    let (articles, names) = (read.articles, read.names);
     let ids: Vec<&str> = articles.iter().map(|a| a.id.as_str()).collect();
     assert_eq!(
         ids,
