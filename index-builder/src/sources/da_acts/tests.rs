@@ -366,3 +366,37 @@ fn by_eli_documents_without_chapters_keep_their_paragraphs_and_empty_ones_are_sk
         .unwrap()
         .is_none());
 }
+
+#[test]
+fn by_eli_a_repeated_paragraph_is_text_and_other_files_are_no_documents() {
+    // LBK 2007:1009 (abridged): "§ 7 B" filed as section 7, after § 7.
+    let json = r#"{"title": "Bekendtgørelse af lov om en garantifond", "id": "2007:1009",
+        "short_name": "LBK H#LOKDOK03", "issued_date": "2007-08-28",
+        "provisions": [{"provision_ref": "4:7", "chapter": "4", "section": "7", "content": "§ 7. Fondens formue."},
+                       {"provision_ref": "10:7", "chapter": "10", "section": "7", "content": "§ 7 B. Beløb."}]}"#;
+    let read = read_act("a.json", json.as_bytes(), Naming::Eli)
+        .unwrap()
+        .unwrap();
+    let ids: Vec<&str> = read.articles.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "LBK-2007-1009_nonpar_0",
+            "LBK-2007-1009_§7_stk1",
+            "LBK-2007-1009_nonpar_2"
+        ]
+    );
+    assert_eq!(read.repeated, 1);
+    let known = json.replace("lov om en garantifond", "straffeloven");
+    let err = read_act("a.json", known.as_bytes(), Naming::Crawler).unwrap_err();
+    assert!(err.to_string().contains("repeats § 7"), "{err}");
+    assert!(is_document_file("2025_1129.json"));
+    for name in [
+        "eu-references.json",
+        "case-u-2024-1004h.json",
+        "2025_.json",
+        "_2025_1.json",
+    ] {
+        assert!(!is_document_file(name), "{name}");
+    }
+}
