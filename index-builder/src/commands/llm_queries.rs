@@ -23,9 +23,9 @@ use nomos_core::methods::Method;
 
 use super::llm_corpus::RankingCorpus;
 use super::method::MethodRanker;
-use super::progress;
 use super::ranking::Ranking;
 use crate::llm::{block_on, Backend};
+use crate::progress;
 
 /// What the model is asked for each query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

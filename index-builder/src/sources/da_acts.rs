@@ -112,7 +112,9 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
     let mut laws: HashMap<String, String> = HashMap::new();
     let (mut synthetic, mut without_provisions, mut repeated) = (0, 0, 0);
     let mut docs: Vec<cross::Doc> = Vec::new();
+    let bar = crate::progress::bar(names.len(), "reading");
     for name in names {
+        bar.inc(1);
         let path = dir.join(&name);
         let bytes = std::fs::read(&path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
@@ -148,6 +150,7 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
             sha256: sha256_hex(&bytes),
         });
     }
+    bar.finish_and_clear();
     cross::resolve(&mut pool.articles, &docs);
     if not_documents > 0 {
         pool.notes.push(format!(
