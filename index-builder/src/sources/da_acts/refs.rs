@@ -100,15 +100,20 @@ fn scan(text: &str, act: &Act) -> (Vec<Target>, Vec<Foreign>) {
         if by_stk && p.follows_number(i) {
             // An article's stykke ("artikel 6, stk. 1"): no act's.
         } else if chain.foreign_after || genitive {
-            let law = match chain.foreign_after {
-                true => p.law_after(chain.end),
-                false => p.law_before(i),
+            let mut targets = chain.targets;
+            // A genitive's act owns the chain up to a "jf. §" that an act
+            // named after the chain owns.
+            let split = match (genitive, chain.foreign_after, chain.before_jf) {
+                (true, true, Some(k)) => k,
+                (true, true, None) | (true, false, _) => targets.len(),
+                (false, _, _) => 0,
             };
-            if let Some(law) = law {
-                foreign.push(Foreign {
-                    law,
-                    targets: chain.targets,
-                });
+            let after = targets.split_off(split);
+            let laws = [(p.law_before(i), targets), (p.law_after(chain.end), after)];
+            for (law, targets) in laws {
+                if let (Some(law), false) = (law, targets.is_empty()) {
+                    foreign.push(Foreign { law, targets });
+                }
             }
         } else {
             out.extend(chain.targets);
@@ -195,6 +200,10 @@ struct Chain {
     targets: Vec<Target>,
     end: usize,
     foreign_after: bool,
+    /// How many targets came before the first "jf." that led to a "§":
+    /// in "regionslovens § 12, jf. § 15, stk. 5, i lov om kommunernes
+    /// styrelse" the genitive's act has those, the act after the rest.
+    before_jf: Option<usize>,
 }
 
 impl Parser<'_> {
@@ -402,6 +411,7 @@ impl Parser<'_> {
     /// Reads one chain from `i` (a "§" or a "stk.").
     fn chain(&self, mut i: usize) -> Chain {
         let mut targets = Vec::new();
+        let mut before_jf = None;
         // The § that a following bare "stk." continues, and whether it was
         // cited whole (then "jf. stk. 2" means the citing §'s stykke).
         let mut current: Option<SectionKey> = None;
@@ -457,6 +467,9 @@ impl Parser<'_> {
             i = self.skip_qualifiers(i);
             let (next, joiner) = self.separators(i);
             if self.sym(next, '§') {
+                if joiner != Joiner::Plain {
+                    before_jf.get_or_insert(targets.len());
+                }
                 i = next;
             } else if self.stk_number(next).is_some() {
                 let own = joiner == Joiner::JfDog || (joiner == Joiner::Jf && current_whole);
@@ -467,6 +480,7 @@ impl Parser<'_> {
                         foreign_after: self.foreign_after(i),
                         targets,
                         end: next,
+                        before_jf,
                     };
                 }
                 i = next;
@@ -478,6 +492,7 @@ impl Parser<'_> {
             foreign_after: self.foreign_after(i),
             targets,
             end: i,
+            before_jf,
         }
     }
 

@@ -287,3 +287,41 @@ fn chains_in_other_acts_keep_how_the_act_is_named() {
     assert!(foreign("artikel 6, stk. 1, i forordningen").is_empty());
     assert!(foreign("efter § 91, stk. 2, i lov om almene boliger").is_empty());
 }
+
+#[test]
+fn a_genitive_keeps_its_chain_up_to_the_jf_of_another_act() {
+    // BEK 2014:794 § 13 and BEK 2025:1353 § 28, stk. 10 (abridged).
+    let bek = identify("Bekendtgørelse af lov om almene boliger m.v.").unwrap();
+    let foreign = cross_references(
+        "efter regionslovens § 12, jf. § 15, stk. 5, i lov om kommunernes styrelse, udpeges",
+        &bek,
+    )
+    .1;
+    assert_eq!(
+        foreign,
+        [
+            Foreign {
+                law: LawRef::Genitive("regionsloven".into()),
+                targets: vec![whole("12", "12")]
+            },
+            Foreign {
+                law: LawRef::Named {
+                    text: "lov om kommunernes styrelse, udpeges".into(),
+                    number: None
+                },
+                targets: vec![stk(Some("15"), 5, 5)]
+            }
+        ]
+    );
+    let foreign = cross_references(
+        "efter overgangslovens §§ 39, 86 og 115, jf. § 66 b, stk. 3, i lov om kommunernes styrelse at",
+        &bek,
+    )
+    .1;
+    assert_eq!(foreign[0].law, LawRef::Genitive("overgangsloven".into()));
+    assert_eq!(
+        foreign[0].targets,
+        [whole("39", "39"), whole("86", "86"), whole("115", "115")]
+    );
+    assert_eq!(foreign[1].targets, [stk(Some("66b"), 3, 3)]);
+}
