@@ -22,10 +22,10 @@ import re
 import sys
 
 REF = re.compile(
-    r"§§? ?\d+(?: ?[a-z])?(?:[^§.;]{0,80}?)"
+    r"§§? ?\d+(?: ?[a-z](?![a-zæøå]))?(?:[^§.;]{0,80}?)"
     r"(?:,? i (?:lov|[a-zæøå-]+loven|barnets lov|bekendtgørelse)[^,.;]{0,80}"
     r"|, jf\. (?:lov|lovbekendtgørelse|bekendtgørelse) nr\. \d+ af [^,;]{0,25}\d{4})"
-    r"|[a-zæøå-]+lovens §§? ?\d+(?: ?[a-z])?"
+    r"|[a-zæøå-]+lovens §§? ?\d+(?: ?[a-z](?![a-zæøå]))?"
 )
 
 
