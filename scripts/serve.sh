@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything and serves the app: installs the web toolchain if
 # missing (scripts/setup.sh), builds the demo index blobs and serves the
-# models (scripts/build-demo.sh --embed all --in-page-llm), builds the app
+# models (scripts/build-demo.sh --embed all --in-page-llm), all of Danish
+# law where its source is present (scripts/danish-law.sh), builds the app
 # with Trunk into dist/, and serves dist/ on http://127.0.0.1:8080/.
 #
 #   scripts/serve.sh [--port N]      (or PORT=N scripts/serve.sh)
@@ -28,6 +29,22 @@ done
 scripts/setup.sh
 # Vectors in every pool (made once; kept while up to date): dense and hybrid search.
 scripts/build-demo.sh --embed all --in-page-llm
+# All of Danish law (docs/danish-law.md), when its source is here: a checkout
+# or git directory of Ansvar-Systems/Danish-law-mcp at $DANISH_LAW_SRC, else
+# at ../Danish-law-mcp beside this checkout. Built into
+# public/indexes/da-law/ (docs/danish-law.md says how long) when missing or older than nomos
+# (after updating the source, remove that directory to rebuild).
+danish_src="${DANISH_LAW_SRC:-../Danish-law-mcp}"
+danish_meta=public/indexes/da-law/meta
+if [ -e "$danish_src" ]; then
+  if [ ! -f "$danish_meta" ] || [ "${CARGO_TARGET_DIR:-target}/release/nomos" -nt "$danish_meta" ]; then
+    scripts/danish-law.sh "$danish_src"
+  fi
+else
+  echo "serve.sh: all of Danish law is not served: no source at $danish_src. To add it" >&2
+  echo "  (docs/danish-law.md): git clone --depth 1 https://github.com/Ansvar-Systems/Danish-law-mcp ../Danish-law-mcp" >&2
+  echo "  (or set DANISH_LAW_SRC to a checkout or git directory of it), and run scripts/serve.sh again." >&2
+fi
 export PATH="$PWD/node_modules/.bin:$PATH"
 export NOMOS_CONNECT_SRC="${NOMOS_CONNECT_SRC:-}"
 cargo fetch --locked

@@ -13,7 +13,9 @@
 //!      the references' order, shared by every ranking;
 //!    - [`embed`]: tokenizer and pooling for the embedding model;
 //!    - [`eval`]: IR metrics with trec_eval semantics;
-//!    - [`digest`]: SHA-256 in the form every manifest writes it.
+//!    - [`digest`]: SHA-256 in the form every manifest writes it;
+//!    - [`eli`]: a Danish document's type, year and number, written as its
+//!      source id, and its link at Retsinformation.
 //! 2. [`search`]: BM25 ([`search::Bm25Scorer`], [`search::Bm25Params`] and
 //!    their one text form, [`search::IdfTable`], per-term
 //!    [`search::Explanation`]s), [`search::Searcher`] for free text, and
@@ -108,6 +110,7 @@ pub mod blob;
 pub mod cite;
 pub mod dense;
 pub mod digest;
+pub mod eli;
 pub mod embed;
 pub mod eval;
 pub mod fragments;

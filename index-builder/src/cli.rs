@@ -452,6 +452,10 @@ pub enum SourceFormat {
     CrawlerDk,
     Stard,
     DaActs,
+    /// Every Retsinformation document with provisions (the `data/seed/`
+    /// folder of Ansvar-Systems/Danish-law-mcp), named by type, year and
+    /// number.
+    DaLaw,
     ElSyntagma,
     ElNomothesia,
     ElCodes,

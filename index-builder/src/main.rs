@@ -10,6 +10,7 @@ mod error;
 mod fetch;
 mod llm;
 mod model;
+mod progress;
 mod sources;
 mod synth;
 

@@ -3,7 +3,7 @@
 //! every STARD query, and for the Danish acts the CRAwLeR-DK sample's
 //! questions and every twentieth title, under okapi, lucene and other k1/b,
 //! each ranked from the meta and only the fragments the query needs. Also
-//! for both fields of the CRAwLeR-DK sample. The documents fragments hold
+//! for both fields of the CRAwLeR-DK sample, and the Danish law sample. The documents fragments hold
 //! every document as the blob does. A flipped byte in the meta or a
 //! fragment, a missing or swapped fragment, fail with a clear error; flips
 //! resealed and relisted reach the content checks and never panic.
@@ -321,6 +321,30 @@ fn the_danish_acts_rank_to_the_bit_hold_every_document_and_a_query_needs_few_fra
         "{bytes} of {}",
         built.blob.len()
     );
+}
+
+#[test]
+fn the_danish_law_sample_ranks_to_the_bit_and_holds_every_document() {
+    let built = build("da-law", "da-law-sample", 65536);
+    let blob = Blob::load(&built.blob).unwrap();
+    // A lawyer's questions, and every twentieth document's title.
+    let mut queries: Vec<String> = [
+        "hjemmehjælp til ældre",
+        "anbringelse uden for hjemmet",
+        "servicelovens § 83 personlig pleje",
+        "klage over kommunens afgørelse",
+        "LBK nr. 1129",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    queries.extend(
+        (0..blob.n_docs())
+            .step_by(20)
+            .map(|d| blob.title(d).unwrap().to_owned()),
+    );
+    let matched = assert_exact(&built, Field::Text, &queries);
+    assert!(matched > 250, "{matched}");
+    assert_documents(&built, 37);
 }
 
 #[test]

@@ -24,10 +24,11 @@ use nomos_core::llm::augment::{act_window, augmented_text, situate, Chunk};
 use nomos_core::llm::{Chat, Cost, LlmError, Prompts, Settings};
 use serde::{Deserialize, Serialize};
 
-use super::{build, progress};
+use super::build;
 use crate::cli::AugmentArgs;
 use crate::error::bad_input;
 use crate::llm::{block_on, Backend};
+use crate::progress;
 use crate::sources::pool::Pool;
 
 /// `nomos augment`.

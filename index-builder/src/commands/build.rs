@@ -19,10 +19,11 @@ use nomos_core::fragments::split;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
-use super::{analyzer_by_name, fragment, progress};
+use super::{analyzer_by_name, fragment};
 use crate::cli::{BuildArgs, SourceFormat};
 use crate::embedder::{self, EmbedCache};
 use crate::error::bad_input;
+use crate::progress;
 use crate::sources::pool::Pool;
 use crate::sources::tabular::read_table;
 use crate::sources::{
@@ -256,6 +257,12 @@ fn format_row(format: SourceFormat) -> FormatRow {
             Some("Danish consolidated acts"),
             Lucene,
             da_acts::read_da_acts,
+        ),
+        SourceFormat::DaLaw => row(
+            Some("da"),
+            Some("Danish law in force"),
+            Lucene,
+            da_acts::read_da_law,
         ),
         SourceFormat::ElSyntagma => row(
             Some("gbr-greek"),

@@ -17,10 +17,10 @@ use super::llm_report::{failures, json, print_costs, react_runs, Observer, Round
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
 use super::metrics_json::{evaluate_reported, mean, run_of, to_json};
-use super::progress;
 use super::ranking::Ranking;
 use crate::cli::EvalArgs;
 use crate::error::bad_input;
+use crate::progress;
 use crate::sources::beir::read_beir_queries;
 use crate::sources::pool::Query;
 use crate::sources::qrels::read_core_qrels;

@@ -12,7 +12,7 @@ use nomos_core::dense::Ivf;
 use nomos_core::fragments::{fragment_with_lists, FragmentKind, FragmentRef, Fragmented, Meta};
 
 use super::plan::{plan_query, META_FILE};
-use super::progress;
+use crate::progress;
 
 use crate::blob_file;
 use crate::cli::FragmentArgs;

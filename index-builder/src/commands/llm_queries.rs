@@ -22,10 +22,10 @@ use nomos_core::llm::{Cost, LlmError, Prompts, Settings};
 
 use super::llm_corpus::RankingCorpus;
 use super::method::MethodRanker;
-use super::progress;
 use super::ranking::Ranking;
 use crate::error::bad_input;
 use crate::llm::{block_on, Backend};
+use crate::progress;
 
 /// What a query's model work needs.
 pub struct Job<'a> {

@@ -20,7 +20,6 @@ mod method;
 mod metrics_json;
 mod model;
 mod plan;
-mod progress;
 mod ranking;
 mod search;
 mod search_fragments;

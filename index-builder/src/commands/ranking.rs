@@ -14,9 +14,10 @@ use nomos_core::index::InvertedIndex;
 use nomos_core::pool::{Benchmark, Pool};
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
-use super::{analyzer_by_name, progress};
+use super::analyzer_by_name;
 use crate::cli::{PoolArg, RankedField, RankingArgs};
 use crate::error::bad_input;
+use crate::progress;
 use crate::sources::beir::read_beir;
 use crate::sources::pool::{Article, Pool as SourcePool};
 

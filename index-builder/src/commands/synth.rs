@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 
-use super::progress;
 use crate::cli::{SynthArgs, SynthFrom};
+use crate::progress;
 use crate::synth::{self, Language, Options};
 
 pub fn run(args: &SynthArgs) -> Result<()> {

@@ -16,6 +16,9 @@
 //!   would collide with the law's own §§ and their references would resolve
 //!   into the wrong law.
 //!
+//! A document with no chapters at all (most executive orders) has no such
+//! reprinted clauses: each of its §§ is its own.
+//!
 //! The JSON has no chapter or § headings, which CRAwLeR also chunks as
 //! `nonpar`, so our laws have fewer chunks than the benchmark's.
 //!
@@ -26,6 +29,8 @@
 
 mod acts;
 mod chunker;
+mod cross;
+mod law;
 mod refs;
 #[cfg(test)]
 mod tests;
@@ -41,15 +46,39 @@ use crate::error::bad_input;
 use acts::Act;
 use chunker::{split_stykker, SectionKey, Stykke};
 use nomos_core::digest::sha256_hex;
-use refs::{references, Target};
+use refs::{cross_references, references, Target};
 
 /// The `type` of the acts `nomos synth` writes: not law, and a pool note
 /// says so.
 pub const SYNTHETIC_TYPE: &str = "synthetic";
 
+/// How a reader names the documents it reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Naming {
+    /// By title, with CRAwLeR-DK's short names (`da-acts`): a chosen set of
+    /// consolidated acts, one per act.
+    Crawler,
+    /// By type, year and number ([`nomos_core::eli::DocRef`], `da-law`):
+    /// every document of Retsinformation, whatever its title.
+    Eli,
+}
+
 /// Reads every `*.json` act in `dir`, sorted by file name (names starting
 /// with `_` are skipped).
 pub fn read_da_acts(dir: &Path) -> Result<Pool> {
+    read_dir(dir, Naming::Crawler)
+}
+
+/// Reads every document with provisions in `dir`, the `data/seed/` folder
+/// of Ansvar-Systems/Danish-law-mcp (every Retsinformation document in
+/// force, in the JSON `da-acts` reads), each named by its type, year and
+/// number (`LBK-2025-1129`); documents without provisions are skipped and
+/// counted in a pool note.
+pub fn read_da_law(dir: &Path) -> Result<Pool> {
+    read_dir(dir, Naming::Eli)
+}
+
+fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| bad_input(format!("{}: cannot list: {e}", dir.display())))?;
     let mut names = Vec::new();
@@ -60,22 +89,49 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
             names.push(name);
         }
     }
+    // The seed names each document `<year>_<number>.json`; its other files
+    // (an index of EU references, a court case) are no documents.
+    let listed = names.len();
+    if naming == Naming::Eli {
+        names.retain(|n| is_document_file(n));
+    }
+    let not_documents = listed - names.len();
     names.sort();
     if names.is_empty() {
         return Err(bad_input(format!("{}: no *.json acts", dir.display())));
     }
     let mut pool = Pool {
-        dataset: "da-statutes".into(),
+        dataset: match naming {
+            Naming::Crawler => "da-statutes",
+            Naming::Eli => "da-law",
+        }
+        .into(),
         source_names_indexed: true,
         ..Pool::default()
     };
     let mut laws: HashMap<String, String> = HashMap::new();
-    let mut synthetic = 0;
+    let (mut synthetic, mut without_provisions, mut repeated) = (0, 0, 0);
+    let mut docs: Vec<cross::Doc> = Vec::new();
+    let bar = crate::progress::bar(names.len(), "reading");
     for name in names {
+        bar.inc(1);
         let path = dir.join(&name);
         let bytes = std::fs::read(&path)
             .map_err(|e| bad_input(format!("{}: cannot read: {e}", path.display())))?;
-        let (articles, names, is_synthetic) = read_act(&path.display().to_string(), &bytes)?;
+        let label = path.display().to_string();
+        let Some(read) = read_act(&label, &bytes, naming)? else {
+            without_provisions += 1;
+            continue;
+        };
+        let (articles, names, is_synthetic) = (read.articles, read.names, read.synthetic);
+        repeated += read.repeated;
+        if let Some(mut doc) = read.cross {
+            doc.first = pool.articles.len();
+            for (article, _) in &mut doc.cites {
+                *article += doc.first;
+            }
+            docs.push(doc);
+        }
         synthetic += usize::from(is_synthetic);
         let law = articles
             .first()
@@ -93,6 +149,33 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
             name,
             sha256: sha256_hex(&bytes),
         });
+    }
+    bar.finish_and_clear();
+    cross::resolve(&mut pool.articles, &docs);
+    if not_documents > 0 {
+        pool.notes.push(format!(
+            "{not_documents} files not named <year>_<number>.json are no documents and are \
+             left out."
+        ));
+    }
+    if repeated > 0 {
+        pool.notes.push(format!(
+            "{repeated} §§ whose number an earlier § of their document has (an amended act's \
+             text or an annex numbered anew, or a letter lost: `§ 7 B` filed as § 7) are kept \
+             as text outside §§."
+        ));
+    }
+    if without_provisions > 0 {
+        pool.notes.push(format!(
+            "{without_provisions} documents without provisions (their text is not in the source) \
+             are left out."
+        ));
+    }
+    if pool.articles.is_empty() {
+        return Err(bad_input(format!(
+            "{}: no document has provisions",
+            dir.display()
+        )));
     }
     if synthetic > 0 {
         pool.notes.push(format!(
@@ -118,29 +201,81 @@ enum Chunk {
     NonPar { title: String, text: String },
 }
 
-/// Chunks one act file (`label` names it in errors), and says what the
-/// act is called and whether `nomos synth` made it.
-fn read_act(label: &str, bytes: &[u8]) -> Result<(Vec<Article>, SourceInput, bool)> {
+/// `2025_1129.json`.
+fn is_document_file(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_suffix(".json")
+        .and_then(|stem| stem.split_once('_'))
+        .is_some_and(|(year, number)| digits(year) && digits(number))
+}
+
+/// One act file, read.
+#[derive(Debug)]
+struct ReadAct {
+    articles: Vec<Article>,
+    /// What the act is called.
+    names: SourceInput,
+    /// Whether `nomos synth` made it.
+    synthetic: bool,
+    /// §§ whose number an earlier § of the act has (naming by ELI), kept
+    /// as text outside §§.
+    repeated: usize,
+    /// Naming by ELI, what citations across documents need (the articles'
+    /// indexes in it count from the act's first).
+    cross: Option<cross::Doc>,
+}
+
+/// Chunks one act file (`label` names it in errors); `None` for a document
+/// without provisions when naming by ELI (`da-law` leaves those out).
+fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>> {
     let doc: Value = super::parse_json(label, bytes)?;
     let title = doc
         .get("title")
         .and_then(Value::as_str)
         .ok_or_else(|| bad_input(format!("{label}: missing string field `title`")))?;
-    let act = acts::identify(title).map_err(|e| bad_input(format!("{label}: {e}")))?;
-    let names = source_input(&doc, &act, title).map_err(|e| bad_input(format!("{label}: {e}")))?;
     let provisions = doc
         .get("provisions")
         .and_then(Value::as_array)
         .ok_or_else(|| bad_input(format!("{label}: missing list field `provisions`")))?;
+    if naming == Naming::Eli && provisions.is_empty() {
+        return Ok(None);
+    }
+    let named = match naming {
+        Naming::Crawler => acts::identify(title).and_then(|act| {
+            let names = source_input(&doc, &act, title).map_err(bad_input)?;
+            Ok((act, names))
+        }),
+        Naming::Eli => law::identify(&doc, title).map_err(bad_input),
+    };
+    let (act, names) = named.map_err(|e| bad_input(format!("{label}: {e}")))?;
+    let parsed: Vec<Provision> = provisions
+        .iter()
+        .enumerate()
+        .map(|(i, value)| provision(value, i).map_err(|msg| bad_input(format!("{label}: {msg}"))))
+        .collect::<Result<_>>()?;
+    // Without any chapter, no § is an amending act's reprinted clause.
+    let chapters = parsed.iter().any(|p| p.in_chapter);
 
     let mut chunks = vec![Chunk::NonPar {
         title: act.display.clone(),
         text: title.trim().to_string(),
     }];
     let mut seen: HashMap<SectionKey, String> = HashMap::new();
-    for (i, value) in provisions.iter().enumerate() {
-        let p = provision(value, i).map_err(|msg| bad_input(format!("{label}: {msg}")))?;
-        match SectionKey::parse(p.section).filter(|_| p.in_chapter) {
+    let mut repeated = 0;
+    for p in parsed {
+        let own = p.in_chapter || !chapters;
+        let section = SectionKey::parse(p.section).filter(|_| own);
+        // Naming by ELI, a § number met again is kept as text outside §§.
+        let again = section.as_ref().filter(|s| seen.contains_key(s));
+        if naming == Naming::Eli && again.is_some() {
+            repeated += 1;
+            chunks.push(Chunk::NonPar {
+                title: nonpar_title(&act, p.content, true),
+                text: p.content.trim().to_string(),
+            });
+            continue;
+        }
+        match section {
             Some(section) => {
                 if let Some(first) = seen.insert(section.clone(), p.label.clone()) {
                     return Err(bad_input(format!(
@@ -156,42 +291,54 @@ fn read_act(label: &str, bytes: &[u8]) -> Result<(Vec<Article>, SourceInput, boo
                 }
             }
             None => chunks.push(Chunk::NonPar {
-                title: nonpar_title(&act, p.content, p.in_chapter),
+                title: nonpar_title(&act, p.content, own),
                 text: p.content.trim().to_string(),
             }),
         }
     }
     let synthetic = doc.get("type").and_then(Value::as_str) == Some(SYNTHETIC_TYPE);
-    Ok((articles(&act, chunks), names, synthetic))
+    let (articles, stykker, cites) = articles(&act, chunks, naming == Naming::Eli);
+    let cross = match naming {
+        Naming::Crawler => None,
+        Naming::Eli => Some(cross_doc(&act, &names, stykker, cites)?),
+    };
+    Ok(Some(ReadAct {
+        articles,
+        names,
+        synthetic,
+        repeated,
+        cross,
+    }))
+}
+
+/// What citations across documents need of one document.
+fn cross_doc(
+    act: &Act,
+    names: &SourceInput,
+    stykker: Stykker,
+    cites: Vec<(usize, Vec<refs::Foreign>)>,
+) -> Result<cross::Doc> {
+    let doc_ref = nomos_core::eli::DocRef::parse(&names.source)
+        .ok_or_else(|| bad_input(format!("{} is not a document number", names.source)))?;
+    let mut lower: Vec<String> = act.own_names.clone();
+    lower.push(act.display.to_lowercase());
+    lower.extend(act.abbreviation.iter().map(|a| a.to_lowercase()));
+    Ok(cross::Doc {
+        doc_ref,
+        date: names.info.date.clone(),
+        names: lower,
+        stykker,
+        first: 0,
+        cites,
+    })
 }
 
 /// The act's names, number and date: `{name: "Straffeloven", aliases:
 /// ["strfl.", "straffeloven"], number: "LBK nr. 1294", date: "2025-11-07"}`
 /// from `title`, `id` (`"2025:1294"`) and `issued_date`.
 fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<SourceInput, String> {
-    let field = |name: &str| {
-        doc.get(name)
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("missing string field `{name}`"))
-    };
-    let id = field("id")?;
-    let number = id
-        .split_once(':')
-        .map(|(_, n)| n)
-        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))?;
-    let date = field("issued_date")?;
-    let valid_date = date.len() == 10
-        && date.bytes().enumerate().all(|(i, b)| {
-            if i == 4 || i == 7 {
-                b == b'-'
-            } else {
-                b.is_ascii_digit()
-            }
-        });
-    if !valid_date {
-        return Err(format!("field `issued_date` is \"{date}\", not YYYY-MM-DD"));
-    }
+    let (_, number) = year_and_number(doc)?;
+    let date = issued_date(doc)?;
     // "Bekendtgørelse af …" is a consolidated act (lovbekendtgørelse).
     let kind = match title
         .trim_start()
@@ -213,6 +360,38 @@ fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<Sour
             date: date.to_string(),
         },
     })
+}
+
+fn string_field<'a>(doc: &'a Value, name: &str) -> std::result::Result<&'a str, String> {
+    doc.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string field `{name}`"))
+}
+
+/// The `id` field, `"2025:1129"`: the year and the number in it.
+fn year_and_number(doc: &Value) -> std::result::Result<(&str, &str), String> {
+    let id = string_field(doc, "id")?;
+    let is_number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    id.split_once(':')
+        .filter(|(y, n)| is_number(y) && is_number(n))
+        .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))
+}
+
+/// The `issued_date` field, checked to be `YYYY-MM-DD`.
+fn issued_date(doc: &Value) -> std::result::Result<&str, String> {
+    let date = string_field(doc, "issued_date")?;
+    let valid_date = date.len() == 10
+        && date.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
+    match valid_date {
+        true => Ok(date),
+        false => Err(format!("field `issued_date` is \"{date}\", not YYYY-MM-DD")),
+    }
 }
 
 /// Checks one provision's fields; the error names the provision.
@@ -257,8 +436,17 @@ fn nonpar_title(act: &Act, content: &str, in_chapter: bool) -> String {
     }
 }
 
-/// Gives chunks their ids, titles and context lists.
-fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
+/// Stykke ids per § and stykke number.
+type Stykker = BTreeMap<SectionKey, BTreeMap<u32, String>>;
+
+/// Gives chunks their ids, titles and context lists; also the stykke ids
+/// per §, and with `cross`, each article's citations of other acts.
+#[allow(clippy::type_complexity)]
+fn articles(
+    act: &Act,
+    chunks: Vec<Chunk>,
+    cross: bool,
+) -> (Vec<Article>, Stykker, Vec<(usize, Vec<refs::Foreign>)>) {
     let id = |i: usize, chunk: &Chunk| match chunk {
         Chunk::Stykke { section, stykke } => {
             format!("{}_§{}_stk{}", act.short, section.id_part(), stykke.number)
@@ -267,7 +455,7 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
     };
     let ids: Vec<String> = chunks.iter().enumerate().map(|(i, c)| id(i, c)).collect();
     // Stykke ids per §, by stykke number, for resolving references.
-    let mut stykker: BTreeMap<SectionKey, BTreeMap<u32, String>> = BTreeMap::new();
+    let mut stykker: Stykker = BTreeMap::new();
     for (chunk, id) in chunks.iter().zip(&ids) {
         if let Chunk::Stykke { section, stykke } = chunk {
             stykker
@@ -276,10 +464,12 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                 .insert(stykke.number, id.clone());
         }
     }
-    chunks
+    let mut cites = Vec::new();
+    let articles = chunks
         .into_iter()
         .zip(ids)
-        .map(|(chunk, id)| match chunk {
+        .enumerate()
+        .map(|(i, (chunk, id))| match chunk {
             Chunk::NonPar { title, text } => Article {
                 id,
                 title,
@@ -295,7 +485,14 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                     format!("{} § {section}", act.display)
                 };
                 let implicit = siblings.values().cloned().collect();
-                let cited = references(&stykke.text[stykke.body_start..], act);
+                let body = &stykke.text[stykke.body_start..];
+                let (cited, foreign) = match cross {
+                    true => cross_references(body, act),
+                    false => (references(body, act), Vec::new()),
+                };
+                if !foreign.is_empty() {
+                    cites.push((i, foreign));
+                }
                 let explicit = resolve(&cited, &section, &stykker);
                 Article {
                     title,
@@ -309,16 +506,13 @@ fn articles(act: &Act, chunks: Vec<Chunk>) -> Vec<Article> {
                 }
             }
         })
-        .collect()
+        .collect();
+    (articles, stykker, cites)
 }
 
 /// The stykke ids `targets` name; `own` is the citing §. Stykker and §§ that
 /// this consolidation does not have resolve to nothing.
-fn resolve(
-    targets: &[Target],
-    own: &SectionKey,
-    stykker: &BTreeMap<SectionKey, BTreeMap<u32, String>>,
-) -> Vec<String> {
+fn resolve(targets: &[Target], own: &SectionKey, stykker: &Stykker) -> Vec<String> {
     let mut out = Vec::new();
     for target in targets {
         match target {

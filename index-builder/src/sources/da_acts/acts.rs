@@ -92,7 +92,7 @@ pub fn identify(title: &str) -> Result<Act> {
 
 /// Lowercase title without the "Bekendtgørelse af" of a consolidated act, with
 /// whitespace collapsed.
-fn bare_title(title: &str) -> String {
+pub fn bare_title(title: &str) -> String {
     let lower = title
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -112,7 +112,7 @@ fn parenthesised_name(bare: &str) -> Option<&str> {
     (!name.contains(' ') && name.ends_with("loven")).then_some(name)
 }
 
-fn own_names(bare: &str) -> Vec<String> {
+pub fn own_names(bare: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut main = bare;
     if let Some(name) = parenthesised_name(bare) {

@@ -16,6 +16,10 @@
 //! boliger m.v." inside almenboligloven — CRAwLeR resolves that one too).
 //! A bare "stk." right after a number ("artikel 6, stk. 1") belongs to an
 //! article of some other instrument and is dropped as well.
+//!
+//! [`cross_references`] keeps the chains in other acts, with how the text
+//! names the act ([`LawRef`]), for the `da-law` pool to resolve against its
+//! documents once all are read.
 
 use super::acts::Act;
 use super::chunker::SectionKey;
@@ -33,14 +37,56 @@ pub enum Target {
     },
 }
 
+/// How a text names another act.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LawRef {
+    /// "§ 5 i lov om social service …": the lowercase text after "i" (at
+    /// most [`NAME_TEXT`] bytes), whose start is the act's name, and the
+    /// number a "jf. lovbekendtgørelse nr. 1129 af 22. september 2025"
+    /// after it gives.
+    Named {
+        text: String,
+        number: Option<(u32, u16)>,
+    },
+    /// "jf. lovbekendtgørelse nr. 1129 af 22. september 2025": number and
+    /// year.
+    Numbered { number: u32, year: u16 },
+    /// "straffelovens § 74 a": the genitive without its s, lowercase.
+    Genitive(String),
+    /// "lovens § 12": the act the text is about (in an executive order, the
+    /// act it is issued under).
+    TheAct,
+}
+
+/// Text kept after "i" for matching an act's name: the longest titles of
+/// acts cited by name are about this long.
+pub const NAME_TEXT: usize = 200;
+
+/// A chain of references into another act.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Foreign {
+    pub law: LawRef,
+    pub targets: Vec<Target>,
+}
+
 /// All targets cited in `text` (a chunk's body, after its own heading).
 pub fn references(text: &str, act: &Act) -> Vec<Target> {
+    scan(text, act).0
+}
+
+/// All targets cited in `text`, and the chains that cite another act, with
+/// how it is named.
+pub fn cross_references(text: &str, act: &Act) -> (Vec<Target>, Vec<Foreign>) {
+    scan(text, act)
+}
+
+fn scan(text: &str, act: &Act) -> (Vec<Target>, Vec<Foreign>) {
     let p = Parser {
         text,
         toks: tokenize(text),
         act,
     };
-    let mut out = Vec::new();
+    let (mut out, mut foreign) = (Vec::new(), Vec::new());
     let mut i = 0;
     while i < p.toks.len() {
         let by_section = p.sym(i, '§');
@@ -50,15 +96,31 @@ pub fn references(text: &str, act: &Act) -> Vec<Target> {
             continue;
         }
         let chain = p.chain(i);
-        let foreign = chain.foreign_after
-            || (by_section && p.foreign_genitive_before(i))
-            || (by_stk && p.follows_number(i));
-        if !foreign {
+        let genitive = by_section && p.foreign_genitive_before(i);
+        if by_stk && p.follows_number(i) {
+            // An article's stykke ("artikel 6, stk. 1"): no act's.
+        } else if chain.foreign_after || genitive {
+            let mut targets = chain.targets;
+            // A genitive's act owns the chain up to a "jf. §" that an act
+            // named after the chain owns.
+            let split = match (genitive, chain.foreign_after, chain.before_jf) {
+                (true, true, Some(k)) => k,
+                (true, true, None) | (true, false, _) => targets.len(),
+                (false, _, _) => 0,
+            };
+            let after = targets.split_off(split);
+            let laws = [(p.law_before(i), targets), (p.law_after(chain.end), after)];
+            for (law, targets) in laws {
+                if let (Some(law), false) = (law, targets.is_empty()) {
+                    foreign.push(Foreign { law, targets });
+                }
+            }
+        } else {
             out.extend(chain.targets);
         }
         i = chain.end.max(i + 1);
     }
-    out
+    (out, foreign)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,6 +200,10 @@ struct Chain {
     targets: Vec<Target>,
     end: usize,
     foreign_after: bool,
+    /// How many targets came before the first "jf." that led to a "§":
+    /// in "regionslovens § 12, jf. § 15, stk. 5, i lov om kommunernes
+    /// styrelse" the genitive's act has those, the act after the rest.
+    before_jf: Option<usize>,
 }
 
 impl Parser<'_> {
@@ -345,6 +411,7 @@ impl Parser<'_> {
     /// Reads one chain from `i` (a "§" or a "stk.").
     fn chain(&self, mut i: usize) -> Chain {
         let mut targets = Vec::new();
+        let mut before_jf = None;
         // The § that a following bare "stk." continues, and whether it was
         // cited whole (then "jf. stk. 2" means the citing §'s stykke).
         let mut current: Option<SectionKey> = None;
@@ -400,6 +467,9 @@ impl Parser<'_> {
             i = self.skip_qualifiers(i);
             let (next, joiner) = self.separators(i);
             if self.sym(next, '§') {
+                if joiner != Joiner::Plain {
+                    before_jf.get_or_insert(targets.len());
+                }
                 i = next;
             } else if self.stk_number(next).is_some() {
                 let own = joiner == Joiner::JfDog || (joiner == Joiner::Jf && current_whole);
@@ -410,6 +480,7 @@ impl Parser<'_> {
                         foreign_after: self.foreign_after(i),
                         targets,
                         end: next,
+                        before_jf,
                     };
                 }
                 i = next;
@@ -421,6 +492,7 @@ impl Parser<'_> {
             foreign_after: self.foreign_after(i),
             targets,
             end: i,
+            before_jf,
         }
     }
 
@@ -515,6 +587,81 @@ impl Parser<'_> {
                     .is_some_and(|head| !head.ends_with(char::is_alphabetic))
             });
         !is_own && w.ends_with('s') && lawish(&w)
+    }
+
+    /// The act named after a chain ending at `i` (", i lov om …", ", jf.
+    /// lovbekendtgørelse nr. …"). An instrument that is no act of the pool
+    /// ("i Europa-Parlamentets … forordning") is named too, and resolves to
+    /// nothing.
+    fn law_after(&self, i: usize) -> Option<LawRef> {
+        let k = if self.sym(i, ',') { i + 1 } else { i };
+        if self.is_word(k, &["jf"]) {
+            let j = if self.sym(k + 1, '.') { k + 2 } else { k + 1 };
+            return self
+                .numbered(j)
+                .map(|(number, year)| LawRef::Numbered { number, year })
+                .or_else(|| self.named(j));
+        }
+        self.named(k + 1)
+    }
+
+    /// The name from token `i` on, and a "jf. … nr. N af … YYYY" after it
+    /// (before the next § or the sentence's end).
+    fn named(&self, i: usize) -> Option<LawRef> {
+        let tok = self.toks.get(i)?;
+        let rest = &self.text[tok.start..];
+        let mut end = rest.len().min(NAME_TEXT);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let text = rest[..end].to_lowercase();
+        let mut number = None;
+        for j in i..(i + 30).min(self.toks.len()) {
+            if self.sym(j, '§') || self.sym(j, ';') {
+                break;
+            }
+            if self.is_word(j, &["jf"]) {
+                let k = if self.sym(j + 1, '.') { j + 2 } else { j + 1 };
+                number = self.numbered(k);
+                break;
+            }
+        }
+        Some(LawRef::Named { text, number })
+    }
+
+    /// "lovbekendtgørelse nr. 1129 af 22. september 2025" (or "lov nr.",
+    /// "bekendtgørelse nr.") at `i`: the number and the year.
+    fn numbered(&self, i: usize) -> Option<(u32, u16)> {
+        const KINDS: [&str; 4] = [
+            "lovbekendtgørelse",
+            "lov",
+            "bekendtgørelse",
+            "lovbekendtgørelsen",
+        ];
+        if !self.is_word(i, &KINDS) || !self.is_word(i + 1, &["nr"]) {
+            return None;
+        }
+        let j = if self.sym(i + 2, '.') { i + 3 } else { i + 2 };
+        let number = self.num(j)?;
+        if !self.is_word(j + 1, &["af"]) {
+            return None;
+        }
+        // "af 22. september 2025": the first four-digit number.
+        let year = (j + 2..(j + 7).min(self.toks.len()))
+            .map_while(|k| (!self.sym(k, ',')).then(|| self.toks[k]))
+            .find(|t| t.kind == Kind::Num && t.text.len() == 4)?;
+        Some((number, year.text.parse().ok()?))
+    }
+
+    /// The act a genitive before the "§" at `i` names: "lovens §" is the
+    /// act the text is about, "straffelovens §" straffeloven.
+    fn law_before(&self, i: usize) -> Option<LawRef> {
+        let w = self.word(i.checked_sub(1)?)?;
+        match w.as_str() {
+            "lovens" => Some(LawRef::TheAct),
+            _ if w.ends_with("lovens") => Some(LawRef::Genitive(w[..w.len() - 1].to_owned())),
+            _ => None,
+        }
     }
 
     /// Is the "stk." at `i` attached to a preceding number ("artikel 6, stk.

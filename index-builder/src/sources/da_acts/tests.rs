@@ -270,6 +270,7 @@ fn bad_files_are_reported_with_their_place() {
     let err = read_act(
         "a.json",
         "{\n  \"title\": \"Bekendtgørelse af straffeloven\",\n  \"provisions\": [\n}".as_bytes(),
+        Naming::Crawler,
     )
     .unwrap_err()
     .to_string();
@@ -277,7 +278,9 @@ fn bad_files_are_reported_with_their_place() {
     let json = r#"{"title": "Bekendtgørelse af straffeloven", "id": "2025:1294", "issued_date": "2025-11-07",
         "provisions": [{"provision_ref": "1:1", "chapter": "1", "section": "1", "content": "§ 1. Tekst."},
                        {"provision_ref": "1:2", "chapter": "1", "section": "2"}]}"#;
-    let err = read_act("a.json", json.as_bytes()).unwrap_err().to_string();
+    let err = read_act("a.json", json.as_bytes(), Naming::Crawler)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         err,
         "a.json: provision 2 (provision_ref \"1:2\"): missing field `content`"
@@ -285,6 +288,7 @@ fn bad_files_are_reported_with_their_place() {
     let err = read_act(
         "a.json",
         br#"{"title": "Bekendtgoerelse om noget", "provisions": []}"#,
+        Naming::Crawler,
     )
     .unwrap_err()
     .to_string();
@@ -292,6 +296,7 @@ fn bad_files_are_reported_with_their_place() {
     let err = read_act(
         "a.json",
         r#"{"title": "Bekendtgørelse af straffeloven", "id": "2025:1294", "issued_date": "7/11/2025", "provisions": []}"#.as_bytes(),
+        Naming::Crawler,
     )
     .unwrap_err()
     .to_string();
@@ -326,4 +331,72 @@ fn each_act_is_named_numbered_and_dated_from_its_file() {
         ("Købeloven", "LBK nr. 1853")
     );
     assert_eq!(koeb.info.aliases, ["kbl.", "lov om køb"]);
+}
+
+#[test]
+fn by_eli_documents_without_chapters_keep_their_paragraphs_and_empty_ones_are_skipped() {
+    // An executive order without chapters (BEK 2020:2025, abridged): its §§
+    // are its own, not an amending act's reprinted clauses.
+    let json = r#"{"title": "Bekendtgørelse om ophold i varetægtsfængsel", "id": "2020:2025",
+        "short_name": "BEK H#LOKDOK04", "issued_date": "2020-12-15",
+        "provisions": [{"provision_ref": "10a", "section": "10a", "content": "§ 10 a. Tekst, jf. § 11 a."},
+                       {"provision_ref": "11a", "section": "11a", "content": "§ 11 a. Tekst. Stk. 2. Mere."}]}"#;
+    let read = read_act("a.json", json.as_bytes(), Naming::Eli)
+        .unwrap()
+        .unwrap();
+    let (articles, names) = (read.articles, read.names);
+    let ids: Vec<&str> = articles.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "BEK-2020-2025_nonpar_0",
+            "BEK-2020-2025_§10a_stk1",
+            "BEK-2020-2025_§11a_stk1",
+            "BEK-2020-2025_§11a_stk2"
+        ]
+    );
+    assert_eq!(articles[1].title, "BEK nr. 2025 af 2020 § 10 a");
+    assert_eq!(
+        articles[1].explicit_refs,
+        ["BEK-2020-2025_§11a_stk1", "BEK-2020-2025_§11a_stk2"]
+    );
+    assert_eq!(names.source, "BEK-2020-2025");
+    let empty = r#"{"title": "Bekendtgørelse om noget", "id": "CM016392", "provisions": []}"#;
+    assert!(read_act("b.json", empty.as_bytes(), Naming::Eli)
+        .unwrap()
+        .is_none());
+}
+
+#[test]
+fn by_eli_a_repeated_paragraph_is_text_and_other_files_are_no_documents() {
+    // LBK 2007:1009 (abridged): "§ 7 B" filed as section 7, after § 7.
+    let json = r#"{"title": "Bekendtgørelse af lov om en garantifond", "id": "2007:1009",
+        "short_name": "LBK H#LOKDOK03", "issued_date": "2007-08-28",
+        "provisions": [{"provision_ref": "4:7", "chapter": "4", "section": "7", "content": "§ 7. Fondens formue."},
+                       {"provision_ref": "10:7", "chapter": "10", "section": "7", "content": "§ 7 B. Beløb."}]}"#;
+    let read = read_act("a.json", json.as_bytes(), Naming::Eli)
+        .unwrap()
+        .unwrap();
+    let ids: Vec<&str> = read.articles.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "LBK-2007-1009_nonpar_0",
+            "LBK-2007-1009_§7_stk1",
+            "LBK-2007-1009_nonpar_2"
+        ]
+    );
+    assert_eq!(read.repeated, 1);
+    let known = json.replace("lov om en garantifond", "straffeloven");
+    let err = read_act("a.json", known.as_bytes(), Naming::Crawler).unwrap_err();
+    assert!(err.to_string().contains("repeats § 7"), "{err}");
+    assert!(is_document_file("2025_1129.json"));
+    for name in [
+        "eu-references.json",
+        "case-u-2024-1004h.json",
+        "2025_.json",
+        "_2025_1.json",
+    ] {
+        assert!(!is_document_file(name), "{name}");
+    }
 }

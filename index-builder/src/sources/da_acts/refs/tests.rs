@@ -230,3 +230,98 @@ fn fragments_do_not_panic() {
     assert_eq!(references("§ 5 -", &act), [whole("5", "5")]);
     assert!(references("§ 99999999999999999999", &act).is_empty());
 }
+
+#[test]
+fn chains_in_other_acts_keep_how_the_act_is_named() {
+    let bek = identify("Bekendtgørelse af lov om almene boliger m.v.").unwrap();
+    let foreign = |text: &str| cross_references(text, &bek).1;
+    // BEK 2025:864 § 2 (abridged): a stykke of lov om social service.
+    assert_eq!(
+        foreign("takster efter § 174, stk. 3, i lov om social service og § 195, stk. 4, nr. 1, i barnets lov anvendes"),
+        [
+            Foreign {
+                law: LawRef::Named {
+                    text: "lov om social service og § 195, stk. 4, nr. 1, i barnets lov anvendes".into(),
+                    number: None
+                },
+                targets: vec![stk(Some("174"), 3, 3)]
+            },
+            Foreign {
+                law: LawRef::Named {
+                    text: "barnets lov anvendes".into(),
+                    number: None
+                },
+                targets: vec![stk(Some("195"), 4, 4)]
+            }
+        ]
+    );
+    // The number after the name.
+    assert_eq!(
+        foreign("efter § 5 i lov om social service, jf. lovbekendtgørelse nr. 1129 af 22. september 2025, kan")[0].law,
+        LawRef::Named {
+            text: "lov om social service, jf. lovbekendtgørelse nr. 1129 af 22. september 2025, kan".into(),
+            number: Some((1129, 2025))
+        }
+    );
+    // By number alone, by genitive, "lovens", and in medfør af.
+    assert_eq!(
+        foreign("efter § 10, stk. 1, jf. lovbekendtgørelse nr. 897 af 17. august 2011, og")[0].law,
+        LawRef::Numbered {
+            number: 897,
+            year: 2011
+        }
+    );
+    assert_eq!(
+        foreign("omfattet af straffelovens § 74 a")[0],
+        Foreign {
+            law: LawRef::Genitive("straffeloven".into()),
+            targets: vec![whole("74a", "74a")]
+        }
+    );
+    assert_eq!(foreign("efter lovens § 12 kan")[0].law, LawRef::TheAct);
+    assert_eq!(
+        foreign("fastsat i medfør af § 12 i lov om social service")[0].targets,
+        [whole("12", "12")]
+    );
+    // An article's stykke and the own act are not another act's.
+    assert!(foreign("artikel 6, stk. 1, i forordningen").is_empty());
+    assert!(foreign("efter § 91, stk. 2, i lov om almene boliger").is_empty());
+}
+
+#[test]
+fn a_genitive_keeps_its_chain_up_to_the_jf_of_another_act() {
+    // BEK 2014:794 § 13 and BEK 2025:1353 § 28, stk. 10 (abridged).
+    let bek = identify("Bekendtgørelse af lov om almene boliger m.v.").unwrap();
+    let foreign = cross_references(
+        "efter regionslovens § 12, jf. § 15, stk. 5, i lov om kommunernes styrelse, udpeges",
+        &bek,
+    )
+    .1;
+    assert_eq!(
+        foreign,
+        [
+            Foreign {
+                law: LawRef::Genitive("regionsloven".into()),
+                targets: vec![whole("12", "12")]
+            },
+            Foreign {
+                law: LawRef::Named {
+                    text: "lov om kommunernes styrelse, udpeges".into(),
+                    number: None
+                },
+                targets: vec![stk(Some("15"), 5, 5)]
+            }
+        ]
+    );
+    let foreign = cross_references(
+        "efter overgangslovens §§ 39, 86 og 115, jf. § 66 b, stk. 3, i lov om kommunernes styrelse at",
+        &bek,
+    )
+    .1;
+    assert_eq!(foreign[0].law, LawRef::Genitive("overgangsloven".into()));
+    assert_eq!(
+        foreign[0].targets,
+        [whole("39", "39"), whole("86", "86"), whole("115", "115")]
+    );
+    assert_eq!(foreign[1].targets, [stk(Some("66b"), 3, 3)]);
+}

@@ -1,0 +1,207 @@
+//! Citations across the documents of the `da-law` pool, resolved once every
+//! document is read: "§ 5 i lov om social service", "§ 10, jf.
+//! lovbekendtgørelse nr. 1129 af 22. september 2025", "straffelovens § 74
+//! a", and in an executive order "lovens § 12" (the act it cites most by
+//! name or number, which it is issued under). Each becomes explicit
+//! references to the stykker named; and the title chunk of a cited act lists
+//! the title chunks of the executive orders that cite it.
+//!
+//! An act named by its title or popular name is the newest document of that
+//! name issued on or before the citing one (the seed holds earlier
+//! consolidations too), else the newest; by number, the one document with
+//! that number and year.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::chunker::SectionKey;
+use super::refs::{Foreign, LawRef, Target};
+use super::Article;
+use nomos_core::eli::DocRef;
+
+/// Types whose names other documents cite them by.
+const NAMED_KINDS: [&str; 2] = ["LBK", "LOV"];
+
+/// One document, as citations into it and out of it need it.
+#[derive(Debug)]
+pub struct Doc {
+    pub doc_ref: DocRef,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Lowercase names it is cited by (titles, popular names, abbreviations).
+    pub names: Vec<String>,
+    /// Its stykke ids per § and stykke number.
+    pub stykker: BTreeMap<SectionKey, BTreeMap<u32, String>>,
+    /// The index of its first article (its title chunk) in the pool.
+    pub first: usize,
+    /// Its articles' citations of other acts: (index in the pool, chains).
+    pub cites: Vec<(usize, Vec<Foreign>)>,
+}
+
+/// Adds every resolved citation to the citing article's explicit
+/// references, and each cited act's executive orders to its title chunk's.
+pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
+    let lookup = Lookup::new(docs);
+    let mut issued_under: Vec<Vec<usize>> = vec![Vec::new(); docs.len()];
+    for (d, doc) in docs.iter().enumerate() {
+        let the_act = lookup.the_act(d, doc);
+        for (article, chains) in &doc.cites {
+            let mut ids = Vec::new();
+            for chain in chains {
+                let Some(target) = lookup.law(doc, &chain.law, the_act) else {
+                    continue;
+                };
+                if target == d {
+                    continue;
+                }
+                ids.extend(stykker(&docs[target], &chain.targets));
+                if doc.doc_ref.kind == "BEK"
+                    && NAMED_KINDS.contains(&docs[target].doc_ref.kind.as_str())
+                {
+                    issued_under[target].push(d);
+                }
+            }
+            add(&mut articles[*article].explicit_refs, ids);
+        }
+    }
+    for (target, mut beks) in issued_under.into_iter().enumerate() {
+        beks.sort_unstable();
+        beks.dedup();
+        let ids = beks
+            .iter()
+            .map(|&b| articles[docs[b].first].id.clone())
+            .collect();
+        add(&mut articles[docs[target].first].explicit_refs, ids);
+    }
+}
+
+/// Adds `ids` to a context list, which stays sorted as strings and free of
+/// repeats.
+fn add(list: &mut Vec<String>, ids: Vec<String>) {
+    if ids.is_empty() {
+        return;
+    }
+    list.extend(ids);
+    list.sort();
+    list.dedup();
+}
+
+/// The stykke ids of `targets` in `doc`; a bare stykke ("stk. 2 i lov om
+/// …") names no § and resolves to nothing.
+fn stykker(doc: &Doc, targets: &[Target]) -> Vec<String> {
+    let mut out = Vec::new();
+    for target in targets {
+        match target {
+            Target::Sections { from, to } if from <= to => {
+                for ids in doc.stykker.range(from.clone()..=to.clone()).map(|(_, s)| s) {
+                    out.extend(ids.values().cloned());
+                }
+            }
+            Target::Stykker {
+                section: Some(section),
+                from,
+                to,
+            } if from <= to => {
+                if let Some(ids) = doc.stykker.get(section) {
+                    out.extend(ids.range(*from..=*to).map(|(_, id)| id.clone()));
+                }
+            }
+            Target::Sections { .. } | Target::Stykker { .. } => {}
+        }
+    }
+    out
+}
+
+/// The pool's documents by number and by name.
+struct Lookup<'a> {
+    docs: &'a [Doc],
+    by_number: HashMap<(u32, u16), usize>,
+    /// Named kinds only, each name's documents oldest first.
+    by_name: HashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Lookup<'a> {
+    fn new(docs: &'a [Doc]) -> Lookup<'a> {
+        let by_number = docs
+            .iter()
+            .enumerate()
+            .map(|(d, doc)| ((doc.doc_ref.number, doc.doc_ref.year), d))
+            .collect();
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (d, doc) in docs.iter().enumerate() {
+            if NAMED_KINDS.contains(&doc.doc_ref.kind.as_str()) {
+                for name in &doc.names {
+                    by_name.entry(name).or_default().push(d);
+                }
+            }
+        }
+        for list in by_name.values_mut() {
+            list.sort_by(|&a, &b| docs[a].date.cmp(&docs[b].date).then(a.cmp(&b)));
+            list.dedup();
+        }
+        Lookup {
+            docs,
+            by_number,
+            by_name,
+        }
+    }
+
+    /// The document a citation in `citing` names.
+    fn law(&self, citing: &Doc, law: &LawRef, the_act: Option<usize>) -> Option<usize> {
+        match law {
+            LawRef::Numbered { number, year } => self.by_number.get(&(*number, *year)).copied(),
+            LawRef::Named {
+                number: Some((number, year)),
+                ..
+            } => self.by_number.get(&(*number, *year)).copied(),
+            LawRef::Named { text, number: None } => self.named(citing, text),
+            LawRef::Genitive(name) => self.newest(citing, self.by_name.get(name.as_str())?),
+            LawRef::TheAct => the_act,
+        }
+    }
+
+    /// The longest name that starts `text` (whole words).
+    fn named(&self, citing: &Doc, text: &str) -> Option<usize> {
+        let ends = text
+            .char_indices()
+            .filter(|&(_, c)| !c.is_alphanumeric() && c != '-')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()));
+        let mut best = None;
+        for end in ends {
+            if let Some(list) = self.by_name.get(&text[..end]) {
+                best = Some(list);
+            }
+        }
+        self.newest(citing, best?)
+    }
+
+    /// Of `list` (oldest first), the newest issued on or before `citing`,
+    /// else the newest.
+    fn newest(&self, citing: &Doc, list: &[usize]) -> Option<usize> {
+        list.iter()
+            .rev()
+            .find(|&&d| self.docs[d].date <= citing.date)
+            .or(list.last())
+            .copied()
+    }
+
+    /// What "lovens" means in document `d`: itself in an act, and in an
+    /// executive order the act it cites most by name or number.
+    fn the_act(&self, d: usize, doc: &Doc) -> Option<usize> {
+        if NAMED_KINDS.contains(&doc.doc_ref.kind.as_str()) {
+            return Some(d);
+        }
+        let mut counts: HashMap<usize, usize> = HashMap::new();
+        for chain in doc.cites.iter().flat_map(|(_, chains)| chains) {
+            if let Some(target) = self.law(doc, &chain.law, None) {
+                if target != d {
+                    *counts.entry(target).or_default() += 1;
+                }
+            }
+        }
+        counts
+            .into_iter()
+            .max_by_key(|&(target, n)| (n, std::cmp::Reverse(target)))
+            .map(|(target, _)| target)
+    }
+}
