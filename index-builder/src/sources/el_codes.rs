@@ -240,8 +240,8 @@ fn notes(historical: bool, left_out: &[String], without_text: &[String]) -> Vec<
     }
     if !without_text.is_empty() {
         notes.push(format!(
-            "{} articles have no text in the export (repealed; only its editorial notes say so) \
-             and are not in the pool: {}.",
+            "{} articles have no text in the export (repealed, or left out by the database, which \
+             says so only in its editorial notes) and are not in the pool: {}.",
             without_text.len(),
             without_text.join(", ")
         ));

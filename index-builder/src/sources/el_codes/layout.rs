@@ -1,13 +1,27 @@
 //! An article's text lines as paragraphs: the book, part and chapter
 //! headings at the start of a division's first article left out (they head
 //! the division, not the article), the export's hard wrap at about 100
-//! characters undone, and the database's own notes in the text (paragraphs
-//! opening with `*`: "*** (βλ. σχόλια)", "* Στο κείμενο του νόμου …")
-//! dropped with the rest of its editorial layer. A `*` before a quotation
-//! only flags the enacted text it opens (AK 16 `***"Το διαζύγιο …"`): the
-//! flag goes, the text stays.
+//! characters undone, and the database's own notes in the text dropped
+//! with the rest of its editorial layer: pointers to its comments
+//! ("ΠΡΟΣΟΧΗ!!! (βλ. σχόλια)") and paragraphs opening with `*` that are
+//! notes ("*** Σύμφωνα με …", "* Στο κείμενο του νόμου …"). Elsewhere a `*`
+//! only flags the enacted text it opens (AK 16 `***"Το διαζύγιο …"`, KPolD
+//! 675A `*** Το άρθρο 669 εφαρμόζεται …`): the flag goes, the text stays.
 
 use nomos_core::cite::fold;
+
+/// How the database's notes after a `*` open (folded).
+const NOTE_OPENINGS: &[&str] = &[
+    "συμφωνα με",
+    "στο κειμενο",
+    "βλ",
+    "παραλειπεται",
+    "το παρον",
+    "η θανατικη",
+    "γραφεται",
+    "ορθοτερον",
+    "προσοχη",
+];
 
 /// The words that open a division heading (`ΒΙΒΛΙΟ ΠΡΩΤΟ`, `ΚΕΦΑΛΑΙΟ Α'`).
 /// (folded: lowercase, no accents), in either the first or the second
@@ -40,7 +54,9 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
     // ΑΕΡΟΠΟΡΙΚΟΥ ΔΙΚΑΙΟΥ`, `ΓΕΝΙΚΕΣ ΔΙΑΤΑΞΕΙΣ`), while text follows.
     while let Some(k) = start {
         let next = next_text(k + 1);
-        if is_division(lines[k]) {
+        if is_note(lines[k]) {
+            start = next;
+        } else if is_division(lines[k]) {
             start = next;
             if let Some(n) = next {
                 let after = next_text(n + 1);
@@ -75,11 +91,14 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
     }
     paragraphs
         .into_iter()
+        .filter(|p| !is_note(p))
         .filter_map(|p| match p.strip_prefix('*') {
             None => Some(p),
             Some(rest) => {
-                let rest = rest.trim_start_matches('*').trim_start();
-                rest.starts_with(['"', '«', '“']).then(|| rest.to_string())
+                let rest = rest.trim_start_matches(['*', '&']).trim_start();
+                let opening = fold(rest.trim_start_matches(['(', '[', ' ']));
+                let note = rest.is_empty() || NOTE_OPENINGS.iter().any(|o| opening.starts_with(o));
+                (!note).then(|| rest.to_string())
             }
         })
         .collect()
@@ -89,12 +108,19 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
 /// a short line.
 fn is_division(line: &str) -> bool {
     let words: Vec<String> = line
-        .split([' ', ':', '.', '\''])
+        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '.' | '\''))
         .filter(|w| !w.is_empty())
         .take(2)
         .map(fold)
         .collect();
     words.iter().any(|w| DIVISIONS.contains(&w.as_str())) && line.chars().count() <= 60
+}
+
+/// A line of the database's that points to its editorial notes: `***
+/// (βλ. σχόλια)`, `ΠΡΟΣΟΧΗ!!! Βλ. σχόλια`.
+fn is_note(line: &str) -> bool {
+    let folded = fold(line);
+    line.chars().count() < 60 && (folded.contains("βλ σχολια") || folded.contains("βλεπε σχολια"))
 }
 
 /// A heading line in capitals: letters, none lowercase, not a numbered
