@@ -3,7 +3,9 @@
 //! lists every act's § 244, the act last opened first; a citation in a
 //! longer query offers a "Go to" row that Enter opens; a query that is only
 //! a citation opens it; in the Greek Constitution `άρθρο 14 παρ. 2 Σ`
-//! opens Article 14 with paragraph 2 marked. "Copy citation" copies an
+//! opens Article 14 with paragraph 2 marked; in the Greek codes `ΑΚ 1441`
+//! opens the Civil Code article and its citation leads into the Code of
+//! Civil Procedure. "Copy citation" copies an
 //! article's official form, which its printed page carries too.
 
 use std::time::Instant;
@@ -111,6 +113,42 @@ async fn citations_jump_to_articles_and_acts_have_names() -> Result<()> {
             "citation e2e test took {:.1} s",
             started.elapsed().as_secs_f64()
         );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// The Greek codes: "Go to" opens an article of the Civil Code by the form
+/// a lawyer types (`ΑΚ 1441`), and its reference to the Code of Civil
+/// Procedure (the one Civil Code article that cites it) opens that code's
+/// article, which lists the Civil Code article under "Cited by".
+#[tokio::test]
+async fn a_civil_code_article_opened_by_go_to_leads_into_civil_procedure() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let pool = Pool::load("el-codes.blob")?;
+    const AK: &str = "AK::1441";
+    let target = pool
+        .cites(AK)?
+        .into_iter()
+        .find(|id| id.starts_with("KPolD::"))
+        .context("AK 1441 cites no article of the Code of Civil Procedure")?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.choose_pool("el-codes.blob").await?;
+        type_query(&app, "ΑΚ 1441").await?;
+        app.article(AK).await?;
+        let cited = app.follow("Cites", &target).await?;
+        ensure!(
+            cited.ids("Cited by").iter().any(|id| id == AK),
+            "{target} does not list {AK} under Cited by"
+        );
+        // The other order of the same citation, in Latin letters, opens
+        // the cited article as well.
+        let (_, number) = target.split_once("::").context("an id without ::")?;
+        type_query(&app, &format!("{number} KPolD")).await?;
+        app.article(&target).await?;
         Ok(())
     }
     .await;
