@@ -56,6 +56,8 @@ mod parts;
 mod rank_method;
 mod read_docs;
 mod reader;
+#[cfg(test)]
+mod reader_tests;
 mod relist;
 mod write;
 mod write_docs;

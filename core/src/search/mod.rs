@@ -25,6 +25,8 @@ pub mod highlight;
 mod idf_table;
 mod impacts;
 mod params;
+mod query_runs;
+mod repeated_add;
 mod searcher;
 
 pub use accumulator::Accumulator;
@@ -36,6 +38,9 @@ pub(crate) use bm25::{
 pub use explain::{Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
+pub(crate) use query_runs::runs;
+pub use query_runs::runs_prefix;
+pub(crate) use repeated_add::{add_repeated, Precision};
 pub use searcher::Searcher;
 
 #[cfg(test)]
