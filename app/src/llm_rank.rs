@@ -18,7 +18,7 @@ use nomos_core::llm::reform::{reformulate, Reform, Reformulation};
 use nomos_core::llm::{Chat, Cost, LlmError, PoolCorpus, Prompts, Settings};
 use nomos_core::methods::{Method, RankError};
 use nomos_core::pool::Pool;
-use nomos_core::search::Bm25Params;
+use nomos_core::search::{cap_runs, Bm25Params};
 
 /// Embeds a text as a query with the pool's model.
 pub type Embed<'a> = &'a dyn Fn(String) -> LocalBoxFuture<'static, Result<Vec<f32>, String>>;
@@ -207,7 +207,9 @@ pub async fn rank_with_llm<C: Chat>(
     let marked = keywords
         .as_ref()
         .map_or_else(|| query.to_owned(), |k| k.text.clone());
-    let tokens = analyzer.tokens(&marked);
+    let mut tokens = analyzer.tokens(&marked);
+    // Keywords are a model's reply, bounded like a link's query.
+    cap_runs(&mut tokens);
     let hits = q
         .pool
         .rank(

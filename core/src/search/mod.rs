@@ -39,7 +39,7 @@ pub use explain::{Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
 pub(crate) use query_runs::runs;
-pub use query_runs::runs_prefix;
+pub use query_runs::{cap_runs, QUERY_RUNS_MAX};
 pub(crate) use repeated_add::{add_repeated, Precision};
 pub use searcher::Searcher;
 

@@ -5,8 +5,21 @@
 //!
 //! The references add per occurrence in query order, and a document's sum
 //! depends on that order, so only consecutive repeats are grouped:
-//! `a b a` stays three passes. A caller that must bound the work (a link
-//! or a model's reply) keeps a query's first [`runs_prefix`] tokens.
+//! `a b a` stays three passes. Where the query comes from outside (a
+//! link, a model's reply), [`cap_runs`] bounds the passes.
+
+/// Most runs a query from outside is ranked on: each is a pass over a
+/// term's postings. A 3,000-word question has fewer; a link repeating two
+/// words alternately would otherwise make 10,000.
+pub const QUERY_RUNS_MAX: usize = 1_000;
+
+/// Cuts `tokens` to their first [`QUERY_RUNS_MAX`] runs; whether it cut.
+pub fn cap_runs(tokens: &mut Vec<String>) -> bool {
+    let keep = runs_prefix(tokens, QUERY_RUNS_MAX);
+    let cut = keep < tokens.len();
+    tokens.truncate(keep);
+    cut
+}
 
 /// `items` with each run of equal ones as one item and its count, in
 /// order.
@@ -22,7 +35,7 @@ pub(crate) fn runs<T: PartialEq>(items: impl IntoIterator<Item = T>, out: &mut V
 /// How many of `tokens`, from the first, make at most `max_runs` runs:
 /// the query to rank when ranking must cost at most `max_runs` passes
 /// (fewer than `tokens.len()` means the query was cut).
-pub fn runs_prefix<S: AsRef<str>>(tokens: &[S], max_runs: usize) -> usize {
+fn runs_prefix<S: AsRef<str>>(tokens: &[S], max_runs: usize) -> usize {
     let mut n_runs = 0;
     for (i, token) in tokens.iter().enumerate() {
         if i == 0 || tokens[i - 1].as_ref() != token.as_ref() {
@@ -55,5 +68,15 @@ mod tests {
         assert_eq!(runs_prefix(&tokens, 3), 6);
         assert_eq!(runs_prefix(&tokens, 9), 6);
         assert_eq!(runs_prefix(&vec!["2"; 10_000], 1), 10_000);
+    }
+
+    #[test]
+    fn alternating_words_are_cut_to_the_most_runs() {
+        let mut tokens: Vec<String> = (0..10_000).map(|i| (i % 2).to_string()).collect();
+        assert!(cap_runs(&mut tokens));
+        assert_eq!(tokens.len(), QUERY_RUNS_MAX);
+        let mut repeated = vec!["2".to_owned(); 10_000];
+        assert!(!cap_runs(&mut repeated));
+        assert_eq!(repeated.len(), 10_000);
     }
 }
