@@ -49,6 +49,8 @@ mod lists;
 #[cfg(test)]
 mod lists_tests;
 mod meta;
+#[cfg(test)]
+mod meta_tests;
 mod pages;
 #[cfg(test)]
 mod pages_tests;
