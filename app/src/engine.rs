@@ -20,7 +20,7 @@ use nomos_core::llm::{Prompts, Settings};
 use nomos_core::methods::Method;
 use nomos_core::pool::{Benchmark, Pool, PoolError};
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
-use nomos_core::search::{Bm25Params, Explanation};
+use nomos_core::search::{cap_runs, Bm25Params, Explanation};
 
 /// Characters of article text shown under a result.
 pub const SNIPPET_CHARS: usize = 220;
@@ -74,6 +74,8 @@ pub struct Ranking {
     /// The query's embedding, when a dense list ranked it over documents
     /// with several vectors: each row then shows its closest passage.
     pub passages_for: Option<Vec<f32>>,
+    /// Only the query's first [`nomos_core::search::QUERY_RUNS_MAX`] runs of words were ranked.
+    pub cut: bool,
 }
 
 /// A piece of text with its marked and unmarked segments (byte ranges into
@@ -375,7 +377,8 @@ impl Engine {
         embedding: Option<&[f32]>,
     ) -> Result<Ranking, String> {
         let analyzer = self.pool.analyzer();
-        let tokens = analyzer.tokens(query);
+        let mut tokens = analyzer.tokens(query);
+        let cut = cap_runs(&mut tokens);
         let k = match method.needs_lexical() {
             true => usize::MAX,
             false => DENSE_RESULTS,
@@ -394,6 +397,7 @@ impl Engine {
             passages_for: embedding
                 .filter(|_| multi_vector && method.needs_dense())
                 .map(<[f32]>::to_vec),
+            cut,
         })
     }
 
@@ -404,6 +408,7 @@ impl Engine {
             terms: QueryTerms::new(&self.pool.analyzer(), marked),
             hits,
             passages_for: None,
+            cut: false,
         }
     }
 
@@ -416,7 +421,8 @@ impl Engine {
         query: &str,
         doc: u32,
     ) -> Result<Explanation, String> {
-        let tokens = self.pool.analyzer().tokens(query);
+        let mut tokens = self.pool.analyzer().tokens(query);
+        cap_runs(&mut tokens);
         self.pool_of(field)
             .explain(params, &tokens, doc)
             .map_err(|e| e.to_string())?

@@ -1,6 +1,8 @@
 //! How numbers, sizes and progress read in the views and messages. Pure,
 //! shared by every view and store, depending on nothing in the app.
 
+use nomos_core::search::QUERY_RUNS_MAX;
+
 /// `12345` → `12,345`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -84,13 +86,53 @@ pub fn quoted(text: &str) -> String {
     format!("“\u{2068}{text}\u{2069}”")
 }
 
+/// Most characters of outside text (a link's citation) echoed in a
+/// sentence: enough to recognise it, short of pushing the sentence away.
+pub const ECHO_MAX: usize = 60;
+
+/// [`quoted`] `text`, cut to [`ECHO_MAX`] characters with "…".
+pub fn quoted_short(text: &str) -> String {
+    match text.char_indices().nth(ECHO_MAX) {
+        Some((end, _)) => quoted(&format!("{}…", &text[..end])),
+        None => quoted(text),
+    }
+}
+
+/// What a status line adds when a query was ranked on only its first
+/// [`QUERY_RUNS_MAX`] words (a word repeated in a row counting once), so
+/// that the result is never taken for the whole query's.
+pub fn ranked_cut(cut: bool) -> String {
+    match cut {
+        true => format!(
+            " (the query was cut: only its first {} words were ranked)",
+            thousands(QUERY_RUNS_MAX)
+        ),
+        false => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn a_cut_ranking_says_so() {
+        assert_eq!(ranked_cut(false), "");
+        assert!(ranked_cut(true).contains("only its first 1,000 words"));
+    }
+
+    #[test]
     fn quoted_text_is_isolated() {
         assert_eq!(quoted("a\u{202E}b"), "“\u{2068}a\u{202E}b\u{2069}”");
+    }
+
+    #[test]
+    fn echoed_text_is_isolated_and_short() {
+        assert_eq!(quoted_short("§ 2"), quoted("§ 2"));
+        let long = "\u{202E}§".repeat(100);
+        let echoed = quoted_short(&long);
+        assert_eq!(echoed.chars().count(), ECHO_MAX + 5);
+        assert!(echoed.starts_with("“\u{2068}\u{202E}") && echoed.ends_with("…\u{2069}”"));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use nomos_core::fragments::{
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
-use nomos_core::search::Bm25Params;
+use nomos_core::search::{cap_runs, Bm25Params};
 
 use crate::engine::{
     marked_paragraphs, Article, DocLink, MarkedText, ResultRow, DENSE_RESULTS, SNIPPET_CHARS,
@@ -65,6 +65,8 @@ pub struct FragRanking {
     /// Best first: every document BM25 scores above zero, the fusions'
     /// union, dense methods' [`DENSE_RESULTS`] nearest (as over a blob).
     pub hits: Vec<Hit>,
+    /// Only the query's first [`nomos_core::search::QUERY_RUNS_MAX`] runs of words were ranked.
+    pub cut: bool,
 }
 
 impl FragPool {
@@ -134,9 +136,17 @@ impl FragPool {
         Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
     }
 
-    /// The query's tokens, through the pool's analyzer.
+    /// The query's tokens, through the pool's analyzer, cut to
+    /// [`nomos_core::search::QUERY_RUNS_MAX`] runs (see [`Self::ranked_tokens`]).
     pub fn tokens(&self, query: &str) -> Vec<String> {
-        self.meta.analyzer().tokens(query)
+        self.ranked_tokens(query).0
+    }
+
+    /// The query's tokens as ranked, and whether they were cut.
+    fn ranked_tokens(&self, query: &str) -> (Vec<String>, bool) {
+        let mut tokens = self.meta.analyzer().tokens(query);
+        let cut = cap_runs(&mut tokens);
+        (tokens, cut)
     }
 
     /// The postings fragments ranking `tokens` with `method` needs that
@@ -239,7 +249,7 @@ impl FragPool {
         dense: Option<(&[f32], &Centroids)>,
         cache: &mut FragmentCache,
     ) -> Result<FragRanking, FragmentError> {
-        let tokens = self.tokens(query);
+        let (tokens, cut) = self.ranked_tokens(query);
         let mut held: Vec<Arc<Opened>> = self
             .postings(method, &tokens)?
             .into_iter()
@@ -274,6 +284,7 @@ impl FragPool {
         Ok(FragRanking {
             terms: QueryTerms::new(&self.meta.analyzer(), query),
             hits,
+            cut,
         })
     }
 

@@ -20,7 +20,7 @@ use nomos_core::blob::Field;
 use wasm_bindgen::JsValue;
 
 use crate::evaluate::config::Config;
-use crate::format::thousands;
+use crate::format::{quoted_short, thousands};
 use crate::frag_store::FragStore;
 use crate::llm::Llm;
 use crate::llm_search::RunStatus;
@@ -175,10 +175,9 @@ impl LinkSync {
             rows.into_iter().next()
         });
         if link.cite.is_some() && cited.is_none() {
-            notices.push(format!(
-                "This link's citation “{}” names no article in {}.",
+            notices.push(unknown_citation(
                 link.cite.as_deref().unwrap_or_default(),
-                session.engine.name
+                &session.engine.name,
             ));
         }
         state.article.set(link.article.or(cited.map(|r| r.id)));
@@ -433,4 +432,28 @@ fn set_fragment(encoded: &str, push: bool) {
         true => history.push_state_with_url(&JsValue::NULL, "", Some(&url)),
         false => history.replace_state_with_url(&JsValue::NULL, "", Some(&url)),
     };
+}
+
+/// The notice for a link's citation that names no article in `pool`: the
+/// citation, a link's text, isolated and shortened ([`quoted_short`]).
+fn unknown_citation(cite: &str, pool: &str) -> String {
+    format!(
+        "This link's citation {} names no article in {pool}.",
+        quoted_short(cite)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_citation_is_echoed_isolated_and_short() {
+        let cite = format!("\u{202E}{}", "§ 1".repeat(60));
+        assert!(LinkState::decode(&format!("cite={cite}")).cite.is_some());
+        let notice = unknown_citation(&cite, "stard");
+        assert!(notice.contains("“\u{2068}\u{202E}§ 1"), "{notice}");
+        assert!(notice.contains("…\u{2069}” names no article in stard."));
+        assert!(notice.chars().count() < 120, "{notice}");
+    }
 }

@@ -12,7 +12,7 @@ use super::marked::marked_text;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
 use crate::engine::DocLink;
-use crate::format::{megabytes, plural, quoted, thousands};
+use crate::format::{megabytes, plural, quoted, ranked_cut, thousands};
 use crate::frag_store::{FragStore, OfflineStatus, PAGE};
 use crate::state::use_app_state;
 use crate::url_state::QUERY_MAX;
@@ -62,7 +62,12 @@ pub fn FragSearchView(store: FragStore) -> impl IntoView {
         }
         Some(match &r.outcome {
             Ok((_, 0)) => format!("No article matches {}", quoted(&q)),
-            Ok((_, total)) => format!("{} for {}", plural(*total, "result", "results"), quoted(&q)),
+            Ok((_, total)) => format!(
+                "{} for {}{}",
+                plural(*total, "result", "results"),
+                quoted(&q),
+                ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut))
+            ),
             Err(_) => format!("The search for {} failed", quoted(&q)),
         })
     };

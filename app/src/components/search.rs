@@ -14,7 +14,7 @@ use super::llm_run::LlmRun;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
 use super::results::ResultsList;
-use crate::format::{duration, plural, quoted, thousands};
+use crate::format::{duration, plural, quoted, ranked_cut, thousands};
 use crate::llm::use_llm;
 use crate::pools::use_pools;
 use crate::search_store::SearchStore;
@@ -128,9 +128,10 @@ fn SearchBox(store: SearchStore) -> impl IntoView {
                 filter.join(", ")
             ),
         };
+        let cut = ranked_cut(timed.ranking.cut);
         match timed.updated {
-            true => format!("{counted}, updated with semantic results"),
-            false => counted,
+            true => format!("{counted}, updated with semantic results{cut}"),
+            false => format!("{counted}{cut}"),
         }
     };
     let timing = move || {

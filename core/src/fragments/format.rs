@@ -23,6 +23,10 @@
 //! 55 of its 84 kB brotli), and 64 bits tell a damaged or stale file
 //! from the listed one as surely (xxh3 guards against accidents, not
 //! forgery, at either width).
+//! Version 5 drops the meta's stored content hash: the pool's identity is
+//! the xxh3-128 of the meta file's bytes, computed on load
+//! ([`super::Meta::content_hash`]), since a stored one vouched only for
+//! itself and an altered meta kept it.
 //!
 //! A fragment's file name is the lower-case hex [`fragment_hash`] of all
 //! its bytes plus `.frag`, and the meta lists each fragment's hash and
@@ -35,7 +39,7 @@ use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
-pub const FRAGMENT_VERSION: u32 = 4;
+pub const FRAGMENT_VERSION: u32 = 5;
 /// The first eight bytes of a meta file.
 pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
 /// The first eight bytes of a fragment file.
@@ -100,10 +104,6 @@ pub struct MetaSection {
     /// What the pool is, as a blob's header says (so `nomos manifest` can
     /// list the pool without a blob).
     pub info: PoolInfo,
-    /// xxh3-128 over the listed fragments' hashes in number order (the
-    /// pages' cover the documents fragments'): the pool's
-    /// identity, the same whether cut from a blob or by the builder.
-    pub content_hash: u128,
     /// Documents in the pool.
     pub n_docs: u32,
     /// One directory per lexical field, the text first.

@@ -2,6 +2,7 @@
 //! list needs; the checks every fragment file passes first.
 
 use rkyv::util::AlignedVec;
+use xxhash_rust::xxh3::xxh3_128;
 
 use super::format::{
     fragment_file, fragment_hash, ArchivedDenseMeta, ArchivedDocsMeta, ArchivedMetaSection,
@@ -224,7 +225,7 @@ impl Meta {
             analyzer,
             bm25,
             info,
-            content_hash: m.content_hash.to_native(),
+            content_hash: xxh3_128(bytes),
             n_docs,
             fields,
             sources: m.sources.iter().map(str::to_owned).collect(),
@@ -250,8 +251,10 @@ impl Meta {
         &self.info
     }
 
-    /// The pool's identity: xxh3-128 over its fragments' hashes, the same
-    /// for the same pool cut the same way, from a blob or by the builder.
+    /// The pool's identity: xxh3-128 over the meta file's bytes, computed
+    /// on load, as a blob's content hash is; the meta lists every
+    /// fragment's hash (the documents fragments' through the pages), so
+    /// it covers the whole pool.
     pub fn content_hash(&self) -> u128 {
         self.content_hash
     }

@@ -49,6 +49,8 @@ mod lists;
 #[cfg(test)]
 mod lists_tests;
 mod meta;
+#[cfg(test)]
+mod meta_tests;
 mod pages;
 #[cfg(test)]
 mod pages_tests;
@@ -56,6 +58,8 @@ mod parts;
 mod rank_method;
 mod read_docs;
 mod reader;
+#[cfg(test)]
+mod reader_tests;
 mod relist;
 mod write;
 mod write_docs;

@@ -3,7 +3,8 @@
 //! blob's logarithms, carried by each fragment for its terms; okapi's
 //! floor from the vocabulary's sum in the meta), the same
 //! length norms (each posting carries its document's length), and each
-//! document's contributions added in query-token order.
+//! document's contributions added in query-token order (a term repeated
+//! in a row in one pass, as the blob's scorer does).
 
 use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
 use super::meta::{FieldDirectory, Meta};
@@ -12,8 +13,8 @@ use crate::blob::{access, Field};
 use crate::hits::{top_k_of, Hit};
 use crate::index::{check_lists, varint, Postings};
 use crate::search::{
-    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
-    Bm25Params, Bm25Variant, IdfTable,
+    add_lucene, add_okapi, add_repeated, avg_len, doc_norm, lucene_term_idf, okapi_floor,
+    okapi_floored, runs, Bm25Params, Bm25Variant, IdfTable, Precision,
 };
 
 /// One checked postings fragment.
@@ -151,16 +152,18 @@ impl Meta {
         let avgdl = avg_len(dir.total_len, self.n_docs as usize);
         let floor = okapi_floor(dir.okapi_sum, dir.n_terms as usize, params.epsilon);
         let k1_plus_1 = params.k1 + 1.0;
-        // Ascending by document; each term's postings are merged in, so
+        // Ascending by document; each run's postings are merged in, so
         // a document's contributions are added in query-token order, as
         // the blob's scorer adds them.
         let mut scores: Vec<(u32, f64)> = Vec::new();
         let mut merged: Vec<(u32, f64)> = Vec::new();
-        for token in tokens {
+        let mut known = Vec::new();
+        let positions = tokens.iter().filter_map(|token| {
             let token = token.as_ref();
-            let Some(position) = dir.position(token) else {
-                continue;
-            };
+            Some((token, dir.position(token)?))
+        });
+        runs(positions, &mut known);
+        for ((token, position), count) in known {
             let number = dir.fragments[position];
             let fragment = fragments
                 .iter()
@@ -190,10 +193,18 @@ impl Meta {
                     next += 1;
                 }
                 let norm = doc_norm(len, params.k1, params.b, avgdl);
-                match params.variant {
-                    Bm25Variant::Okapi => add_okapi(&mut score, idf, k1_plus_1, p.tf, norm),
-                    Bm25Variant::Lucene => add_lucene(&mut score, idf, p.tf, norm),
-                }
+                let mut once = 0.0;
+                let precision = match params.variant {
+                    Bm25Variant::Okapi => {
+                        add_okapi(&mut once, idf, k1_plus_1, p.tf, norm);
+                        Precision::F64
+                    }
+                    Bm25Variant::Lucene => {
+                        add_lucene(&mut once, idf, p.tf, norm);
+                        Precision::F32
+                    }
+                };
+                score = add_repeated(score, once, count, precision);
                 merged.push((doc, score));
             }
             merged.extend_from_slice(&scores[next..]);

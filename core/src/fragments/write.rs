@@ -3,8 +3,6 @@
 //! and documents fragments by document range, each of bounded size, by
 //! one cutting code over [`Parts`].
 
-use xxhash_rust::xxh3::Xxh3;
-
 use super::format::{
     fragment_file, fragment_hash, DocsMeta, FieldMeta, FieldTag, FragmentEntry, MetaSection,
     PoolInfo, PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
@@ -203,10 +201,6 @@ fn cut(
             len: f.len,
         })
         .collect();
-    let mut pool_hash = Xxh3::new();
-    for f in &listed_fragments {
-        pool_hash.update(&f.hash.to_le_bytes());
-    }
     for (_, bytes) in docs_files {
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
@@ -218,7 +212,6 @@ fn cut(
             title: pool.manifest.title.clone(),
             notes: pool.manifest.notes.clone(),
         },
-        content_hash: pool_hash.digest128(),
         n_docs: count(pool.n_docs)?,
         fields,
         sources: StrTable::build(pool.sources.iter().copied()).map_err(input)?,

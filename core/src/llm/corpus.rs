@@ -5,7 +5,7 @@ use crate::blob::Blob;
 use crate::hits::Hit;
 use crate::methods::Method;
 use crate::pool::Pool;
-use crate::search::Bm25Params;
+use crate::search::{cap_runs, Bm25Params};
 
 /// A searchable collection of articles.
 pub trait Corpus {
@@ -30,7 +30,9 @@ pub struct PoolCorpus<'a> {
 
 impl Corpus for PoolCorpus<'_> {
     fn search(&self, text: &str, k: usize) -> Vec<Hit> {
-        let tokens = self.pool.analyzer().tokens(text);
+        let mut tokens = self.pool.analyzer().tokens(text);
+        // A planner's query is a model's reply: bounded like a link's.
+        cap_runs(&mut tokens);
         // BM25 with validated parameters cannot fail.
         self.pool
             .rank(&Method::Bm25, &self.params, &tokens, None, k, true)

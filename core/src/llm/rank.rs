@@ -22,7 +22,7 @@ use crate::blob::Blob;
 use crate::hits::Hit;
 use crate::methods::{Method, RankError};
 use crate::pool::Pool;
-use crate::search::Bm25Params;
+use crate::search::{cap_runs, Bm25Params};
 
 /// What an LLM method asks the model for each query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,7 +180,9 @@ impl Trace {
         let plain = method
             .ranks_reformulation()
             .ok_or(LlmRankError::NotLlm(*method))?;
-        let tokens = pool.analyzer().tokens(self.marked(query));
+        let mut tokens = pool.analyzer().tokens(self.marked(query));
+        // Keywords are a model's reply, bounded like a link's query.
+        cap_runs(&mut tokens);
         pool.rank(&plain, params, &tokens, embedding, k, positive_only)
             .map_err(LlmRankError::Rank)
     }

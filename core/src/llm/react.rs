@@ -14,7 +14,7 @@ use super::ask::{list_schema, string_schema, Asker, Cost, Failure, Settings};
 use super::backend::{Chat, LlmError};
 use super::corpus::Corpus;
 use super::prompts::{render, Prompts};
-use super::reply::{list_field, string_field};
+use super::reply::{as_query, list_field, string_field};
 use crate::hits::Hit;
 
 /// The loop's parameters (see [`Method::ReactBm25`](crate::methods::Method::ReactBm25)).
@@ -180,7 +180,7 @@ pub async fn react_bm25<C: Chat>(
                 prompts.planner_system,
                 user,
                 string_schema("query"),
-                |text| string_field(text, "query"),
+                |text| string_field(text, "query").map(as_query),
             )
             .await?;
         let planned = match plan {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ask::{list_schema, string_schema, Asker, Cost, Failure, Settings};
 use super::backend::{Chat, LlmError};
 use super::prompts::{render, Prompts};
-use super::reply::{list_field, string_field};
+use super::reply::{as_query, list_field, string_field};
 
 /// Which reformulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub async fn reformulate<C: Chat>(
                 .ask(prompts.system, user, schema, |text| {
                     list_field(text, "keywords")
                         .filter(|k| !k.is_empty())
-                        .map(|k| k.join("; "))
+                        .map(|k| as_query(k.join("; ")))
                 })
                 .await?
         }
@@ -66,7 +66,7 @@ pub async fn reformulate<C: Chat>(
             let schema = string_schema("statement");
             asker
                 .ask(prompts.system, user, schema, |text| {
-                    string_field(text, "statement")
+                    string_field(text, "statement").map(as_query)
                 })
                 .await?
         }

@@ -27,6 +27,19 @@ pub fn string_field(text: &str, field: &str) -> Option<String> {
     (!s.is_empty()).then(|| s.to_owned())
 }
 
+/// Longest reply, in characters, that becomes a query (a planner's query,
+/// keywords, a statement): the search box's own limit; the rest is cut.
+pub const REPLY_QUERY_MAX: usize = 20_000;
+
+/// `text` cut to its first [`REPLY_QUERY_MAX`] characters: a model's
+/// reply, from an endpoint or a shared transcript, has no length of its own.
+pub fn as_query(mut text: String) -> String {
+    if let Some((end, _)) = text.char_indices().nth(REPLY_QUERY_MAX) {
+        text.truncate(end);
+    }
+    text
+}
+
 /// The list of strings `field` of the first JSON object in `text` (or the
 /// first JSON array, when the model answered with a bare list), each
 /// trimmed, empties dropped. `None` when there is no such list; an empty
@@ -55,6 +68,13 @@ pub fn list_field(text: &str, field: &str) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reply_becoming_a_query_is_cut() {
+        let long = "αβ ".repeat(REPLY_QUERY_MAX);
+        assert_eq!(as_query(long).chars().count(), REPLY_QUERY_MAX);
+        assert_eq!(as_query("lejeaftale".into()), "lejeaftale");
+    }
 
     #[test]
     fn finds_json_in_prose_and_fences() {

@@ -41,9 +41,9 @@ pub struct Accumulator {
     /// The last query was scored into the whole array, untracked: clear
     /// all of it, select over all of it.
     whole: bool,
-    /// Scratch for the query's term ids, kept to save an allocation a
-    /// query.
-    terms: Vec<u32>,
+    /// Scratch for the query's runs of term ids, kept to save an
+    /// allocation a query.
+    terms: Vec<(u32, u64)>,
 }
 
 impl Accumulator {
@@ -74,14 +74,14 @@ impl Accumulator {
     }
 
     /// The term-id scratch, emptied; give it back with [`Self::put_terms`].
-    pub(crate) fn take_terms(&mut self) -> Vec<u32> {
+    pub(crate) fn take_terms(&mut self) -> Vec<(u32, u64)> {
         let mut terms = std::mem::take(&mut self.terms);
         terms.clear();
         terms
     }
 
     /// Returns the scratch taken by [`Self::take_terms`].
-    pub(crate) fn put_terms(&mut self, terms: Vec<u32>) {
+    pub(crate) fn put_terms(&mut self, terms: Vec<(u32, u64)>) {
         self.terms = terms;
     }
 

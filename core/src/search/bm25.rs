@@ -4,7 +4,9 @@
 //! Both references compute, for each query token occurrence in order, a
 //! per-document contribution and add it to a running score that starts at 0.
 //! Documents without the term get exactly ±0 added, so visiting only the
-//! term's postings gives the same sums. Everything that does not depend on
+//! term's postings gives the same sums. A term repeated in a row is one
+//! pass, its occurrences added exactly as one by one
+//! ([`add_repeated`]). Everything that does not depend on
 //! the query is precomputed: the idf per term, the length norm
 //! `k1 · ((1 − b) + b · dl / avgdl)` per document (both references evaluate
 //! it with exactly these float64 operations in this order), and from them
@@ -19,6 +21,8 @@ use super::explain::{Explanation, TermExplanation};
 use super::idf_table::IdfTable;
 use super::impacts::Impacts;
 use super::params::{Bm25Params, Bm25Variant, ParamsError};
+use super::query_runs::runs;
+use super::repeated_add::{add_repeated, Precision};
 use crate::hits::Hit;
 
 /// A BM25 ranker over a shared [`InvertedIndex`]: scorers for other
@@ -144,7 +148,7 @@ impl Bm25Scorer {
         let doc_freqs = self.index.doc_freqs();
         let postings = terms
             .iter()
-            .map(|&t| u64::from(doc_freqs[t as usize]))
+            .map(|&(t, _)| u64::from(doc_freqs[t as usize]))
             .sum();
         scores.reset(self.index.n_docs(), postings);
         if scores.whole() {
@@ -163,29 +167,43 @@ impl Bm25Scorer {
     }
 
     /// Appends the ids of the query's tokens that are in the vocabulary, in
-    /// query order (repeats included: each occurrence counts).
-    fn term_ids<S: AsRef<str>>(&self, query: &[S], terms: &mut Vec<u32>) {
-        terms.extend(
-            query
-                .iter()
-                .filter_map(|token| self.index.term_id(token.as_ref())),
-        );
+    /// query order, each run of one term as the term and its count (each
+    /// occurrence counts).
+    pub(super) fn term_ids<S: AsRef<str>>(&self, query: &[S], terms: &mut Vec<(u32, u64)>) {
+        let ids = query
+            .iter()
+            .filter_map(|token| self.index.term_id(token.as_ref()));
+        runs(ids, terms);
     }
 
-    /// Adds the contributions of `terms` (ids, in query order).
-    fn add_terms<T: ScoreSlots + ?Sized>(&self, terms: &[u32], scores: &mut T) {
-        for &term in terms {
+    /// Adds the contributions of `terms` (runs of ids, in query order).
+    fn add_terms<T: ScoreSlots + ?Sized>(&self, terms: &[(u32, u64)], scores: &mut T) {
+        for &(term, count) in terms {
             match &self.impacts {
                 VariantImpacts::Okapi(impacts) => {
                     let (docs, values) = impacts.of(term);
-                    for (&doc, &value) in docs.iter().zip(values) {
-                        *scores.slot(doc) += value;
+                    if count == 1 {
+                        for (&doc, &value) in docs.iter().zip(values) {
+                            *scores.slot(doc) += value;
+                        }
+                    } else {
+                        for (&doc, &value) in docs.iter().zip(values) {
+                            let slot = scores.slot(doc);
+                            *slot = add_repeated(*slot, value, count, Precision::F64);
+                        }
                     }
                 }
                 VariantImpacts::Lucene(impacts) => {
                     let (docs, values) = impacts.of(term);
-                    for (&doc, &value) in docs.iter().zip(values) {
-                        add_f32(scores.slot(doc), value);
+                    if count == 1 {
+                        for (&doc, &value) in docs.iter().zip(values) {
+                            add_f32(scores.slot(doc), value);
+                        }
+                    } else {
+                        for (&doc, &value) in docs.iter().zip(values) {
+                            let slot = scores.slot(doc);
+                            *slot = add_repeated(*slot, f64::from(value), count, Precision::F32);
+                        }
                     }
                 }
             }
@@ -233,8 +251,10 @@ impl Bm25Scorer {
         let k1_plus_1 = self.params.k1 + 1.0;
         let mut total = 0.0;
         let mut terms = Vec::with_capacity(query.len());
-        for token in query {
-            let term = self.index.term_id(token.as_ref());
+        let mut runs_of_tokens = Vec::new();
+        runs(query.iter().map(AsRef::as_ref), &mut runs_of_tokens);
+        for (token, count) in runs_of_tokens {
+            let term = self.index.term_id(token);
             let tf = term.map_or(0, |t| {
                 self.index
                     .postings(t)
@@ -248,22 +268,23 @@ impl Bm25Scorer {
                 match self.params.variant {
                     Bm25Variant::Okapi => {
                         add_okapi(&mut contribution, idf, k1_plus_1, tf, norm);
-                        total += contribution;
+                        total = add_repeated(total, contribution, count, Precision::F64);
                     }
                     Bm25Variant::Lucene => {
                         let impact = lucene_impact(idf, tf, norm);
                         contribution = f64::from(impact);
-                        add_f32(&mut total, impact);
+                        total = add_repeated(total, contribution, count, Precision::F32);
                     }
                 }
             }
-            terms.push(TermExplanation {
-                token: token.as_ref().to_owned(),
+            let explained = TermExplanation {
+                token: token.to_owned(),
                 in_index: term.is_some(),
                 idf,
                 tf,
                 contribution,
-            });
+            };
+            terms.extend(std::iter::repeat_n(explained, count as usize));
         }
         Some(Explanation {
             doc,

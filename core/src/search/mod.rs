@@ -26,6 +26,8 @@ pub mod highlight;
 mod idf_table;
 mod impacts;
 mod params;
+mod query_runs;
+mod repeated_add;
 mod searcher;
 
 pub use accumulator::Accumulator;
@@ -37,6 +39,9 @@ pub(crate) use bm25::{
 pub use explain::{EditorialShare, Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
+pub(crate) use query_runs::runs;
+pub use query_runs::{cap_runs, QUERY_RUNS_MAX};
+pub(crate) use repeated_add::{add_repeated, Precision};
 pub use searcher::Searcher;
 
 #[cfg(test)]

@@ -303,3 +303,54 @@ fn accumulator_moves_between_pools_of_other_sizes() {
     assert_eq!(acc.scores(), big.scores(&["c"]).as_slice());
     assert_eq!(hits, crate::hits::top_k(&big.scores(&["c"]), 5, false));
 }
+
+/// Each document's score for `count` occurrences of `token`, added one by
+/// one as the references add them.
+fn added_per_occurrence(s: &Bm25Scorer, token: &str, count: usize) -> Vec<f64> {
+    let once = s.scores(&[token]);
+    once.iter()
+        .map(|&c| {
+            let mut total = 0.0;
+            for _ in 0..count {
+                total = match s.params().variant {
+                    Bm25Variant::Okapi => total + c,
+                    Bm25Variant::Lucene => f64::from(total as f32 + c as f32),
+                };
+            }
+            total
+        })
+        .collect()
+}
+
+#[test]
+fn a_repeated_term_scores_as_added_per_occurrence_in_one_pass() {
+    for v in VARIANTS {
+        let s = scorer(DOCS, v);
+        for count in [2, 3, 7, 1_000, 10_000] {
+            let query = vec!["d"; count];
+            let bits = |x: Vec<f64>| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(s.scores(&query)),
+                bits(added_per_occurrence(&s, "d", count)),
+                "{v} {count}"
+            );
+            let explained = s.explain(&query, 3).unwrap();
+            assert_eq!(explained.total.to_bits(), s.scores(&query)[3].to_bits());
+            assert_eq!(explained.terms.len(), count);
+            // One pass over the term's postings, however often it occurs,
+            // also with unknown tokens between its occurrences.
+            let mut terms = Vec::new();
+            let spaced: Vec<&str> = query.iter().flat_map(|&t| [t, "zz"]).collect();
+            s.term_ids(&spaced, &mut terms);
+            assert_eq!(terms, [(s.index().term_id("d").unwrap(), count as u64)]);
+        }
+        // Interleaved, each run is a pass, in query order.
+        let mut terms = Vec::new();
+        s.term_ids(&["d", "d", "a", "d"], &mut terms);
+        let (a, d) = (
+            s.index().term_id("a").unwrap(),
+            s.index().term_id("d").unwrap(),
+        );
+        assert_eq!(terms, [(d, 2), (a, 1), (d, 1)]);
+    }
+}
