@@ -7,10 +7,10 @@
 //! comparisons and never the section checks behind them. Readers never
 //! relist.
 
+use super::archived::{access, aligned};
 use super::encode::content_hash_of;
 use super::format::{ArchivedSiblingHeader, ArchivedSiblingsSection, SectionKind, FORMAT_VERSION};
 use super::frame::{self, SIBLING_MAGIC};
-use super::load::{access, aligned};
 use super::{reseal, BlobError, SiblingKind};
 
 /// Rewrites `sibling`'s header so that its content hash is its sections'
