@@ -337,7 +337,7 @@ fn cross_doc(
 /// ["strfl.", "straffeloven"], number: "LBK nr. 1294", date: "2025-11-07"}`
 /// from `title`, `id` (`"2025:1294"`) and `issued_date`.
 fn source_input(doc: &Value, act: &Act, title: &str) -> std::result::Result<SourceInput, String> {
-    let (_, number) = year_and_number(doc)?;
+    let (_, number) = id_parts(doc)?;
     let date = issued_date(doc)?;
     // "Bekendtgørelse af …" is a consolidated act (lovbekendtgørelse).
     let kind = match title
@@ -370,11 +370,24 @@ fn string_field<'a>(doc: &'a Value, name: &str) -> std::result::Result<&'a str, 
 
 /// The `id` field, `"2025:1129"`: the year and the number in it.
 fn year_and_number(doc: &Value) -> std::result::Result<(&str, &str), String> {
+    let (year, number) = id_parts(doc)?;
+    match is_number(year) {
+        true => Ok((year, number)),
+        false => Err(format!("field `id` is \"{year}:{number}\", not \"YEAR:NUMBER\"")),
+    }
+}
+
+/// The `id` field split at its colon, the number checked: an act's name
+/// needs only its number, and `nomos synth`'s acts are `"synthetic:1"`.
+fn id_parts(doc: &Value) -> std::result::Result<(&str, &str), String> {
     let id = string_field(doc, "id")?;
-    let is_number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     id.split_once(':')
-        .filter(|(y, n)| is_number(y) && is_number(n))
+        .filter(|(_, n)| is_number(n))
         .ok_or_else(|| format!("field `id` is \"{id}\", not \"YEAR:NUMBER\""))
+}
+
+fn is_number(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The `issued_date` field, checked to be `YYYY-MM-DD`.
