@@ -373,7 +373,9 @@ fn year_and_number(doc: &Value) -> std::result::Result<(&str, &str), String> {
     let (year, number) = id_parts(doc)?;
     match is_number(year) {
         true => Ok((year, number)),
-        false => Err(format!("field `id` is \"{year}:{number}\", not \"YEAR:NUMBER\"")),
+        false => Err(format!(
+            "field `id` is \"{year}:{number}\", not \"YEAR:NUMBER\""
+        )),
     }
 }
 
