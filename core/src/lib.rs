@@ -27,6 +27,10 @@
 //!    dense.
 //! 5. [`blob`]: the versioned index file the browser loads, storing what
 //!    analysis, index, search and dense define.
+//!    Beside it, [`fragments`]: a pool cut into a meta file and
+//!    content-addressed fragments for a static host; the caller fetches
+//!    the files [`fragments::Meta`] names for a query, core checks and
+//!    ranks them to the bit as over the blob; on blob, methods and below.
 //! 6. [`pool`]: a loaded [`pool::Pool`] ready to rank with any method
 //!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
 //!    and, read beside it when evaluating, its [`pool::Benchmark`]
