@@ -194,6 +194,14 @@ impl Meta {
             .validate(SECTION, "sources", None)
             .map_err(FragmentError::Meta)?;
         let docs = docs_directory(&m.docs, n_docs).map_err(bad)?;
+        // The sizes are untrusted: their sum is what an offline copy fetches.
+        if fragments
+            .iter()
+            .try_fold(docs.bytes, |sum, f| sum.checked_add(f.len))
+            .is_none()
+        {
+            return Err(bad("the fragments' sizes add up past 2^64 bytes".into()));
+        }
         for &n in &docs.pages {
             match listed.get_mut(n) {
                 Some(seen @ false) => *seen = true,
