@@ -10,12 +10,15 @@
 //   kept once the app has checked them: a blob fetched through
 //   here waits in UNCHECKED (never served from there) until the app's
 //   "keep" message, sent after the blob passed every check, moves it into
-//   the build's cache (blobs it loaded before this worker ran are fetched
-//   then). A host that answers a missing file with its index.html (status
-//   200) therefore never poisons the cache.
+//   the build's cache (for blobs it loaded before this worker ran, the
+//   worker answers that it has no checked copy, and the app sends the
+//   bytes it checked). Nothing is kept that nobody checked: a host that
+//   answers a missing file with its index.html (status 200) therefore
+//   never poisons the cache.
 // - The models (models/: the semantic model, the in-page LLM) and the
 //   runtimes (ort/: ONNX Runtime, wllama/: llama.cpp) are kept the same
-//   way ("keepAssets", after the app checked their hashes), in a cache of
+//   way ("keepAssets", after the app checked their hashes, which it names
+//   where their URLs do not, so that a copy fetched again is checked too), in a cache of
 //   their own that outlives builds: they are large and rarely change.
 //   Their URLs say their version (a model file's `?sha256=`, a runtime's
 //   `<runtime>/<version>/`), so the cache keeps one version of each file
@@ -219,7 +222,7 @@ const holding = new Map();
 // its bytes have it.
 function hold(key, response) {
   const done = (async () => {
-    await (await caches.open(UNCHECKED)).put(key, await sha256Checked(key, response));
+    await (await caches.open(UNCHECKED)).put(key, await pinChecked(key, response));
   })();
   const ended = done.then(
     () => {},
@@ -230,34 +233,55 @@ function hold(key, response) {
   return done;
 }
 
-// `response` as read, if its URL names no SHA-256 or its bytes have the
-// one named; else an error.
-async function sha256Checked(key, response) {
-  const url = new URL(key);
-  const expected = url.searchParams.get("sha256");
-  if (!expected) return response;
+// `response` as read, if neither its URL (`?sha256=`) nor `pin` names a
+// hash, or its bytes have the ones named; else an error. A pin is
+// `sha256-HEX` or `sha384-BASE64` (Subresource Integrity's form).
+async function pinChecked(key, response, pin) {
+  const expected = [];
+  const inUrl = new URL(key).searchParams.get("sha256");
+  if (inUrl) expected.push(["SHA-256", inUrl, hex]);
+  if (pin) {
+    const [algorithm, value] = [pin.slice(0, pin.indexOf("-")), pin.slice(pin.indexOf("-") + 1)];
+    if (algorithm === "sha256") expected.push(["SHA-256", value, hex]);
+    else if (algorithm === "sha384") expected.push(["SHA-384", value, base64]);
+    else throw new Error(`${key}: unknown pin ${pin}`);
+  }
+  if (!expected.length) return response;
   const bytes = await response.arrayBuffer();
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const actual = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  if (actual !== expected) throw new Error(`${url.pathname}: SHA-256 ${actual}, not ${expected}`);
+  for (const [algorithm, value, write] of expected) {
+    const actual = write(new Uint8Array(await crypto.subtle.digest(algorithm, bytes)));
+    if (actual !== value) throw new Error(`${new URL(key).pathname}: ${algorithm} ${actual}, not ${value}`);
+  }
   return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
+const hex = (digest) => Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+const base64 = (digest) => btoa(String.fromCharCode(...digest));
+
+// A file to keep that this worker holds no checked copy of, and that the
+// app neither sent nor named a hash for: the app answers with its bytes.
+class Unchecked extends Error {}
+
 // Keeps `key`, which the app has checked, in `cache`: the answer held for
-// it, else (when the app got it before this worker ran) `body`, the bytes
-// the app got, if it sends them, else the network's.
-// A kept model or runtime file is the one version of its family.
-async function keepChecked(cache, key, body) {
+// it (the very bytes the app got through this worker), else `body` (the
+// bytes the app checked, sent when it got them past this worker), else
+// the network's if their hash is named (`?sha256=` in the URL, or `pin`)
+// and they have it. Never an answer nobody checked: a host that answers
+// a missing file with its index.html would have it kept and served
+// later. A kept model or runtime file is the one version of its family.
+async function keepChecked(cache, key, body, pin) {
   await holding.get(key);
   const unchecked = await caches.open(UNCHECKED);
   let response = await unchecked.match(key);
+  if (response && pin) response = await pinChecked(key, response, pin);
   if (!response && body) {
     response = new Response(body, { status: 200, headers: { "Content-Type": "application/octet-stream" } });
   } else if (!response) {
     if (await cache.match(key)) return;
+    if (!pin && !new URL(key).searchParams.get("sha256")) throw new Unchecked(key);
     response = await revalidated(new Request(key));
     if (response.status !== 200) throw new Error(`${key}: ${response.status}`);
-    response = await sha256Checked(key, response);
+    response = await pinChecked(key, response, pin);
   }
   const family = assetFamily(new URL(key));
   if (family) {
@@ -267,6 +291,25 @@ async function keepChecked(cache, key, body) {
   }
   await cache.put(key, response);
   await unchecked.delete(key);
+}
+
+// Runs `keepOne(item, i)` for every item; those it has no checked copy
+// of are named in the error's `missing`, for the app to send their bytes.
+async function keepEach(items, keepOne) {
+  const missing = [];
+  for (const [i, item] of items.entries()) {
+    try {
+      await keepOne(item, i);
+    } catch (e) {
+      if (!(e instanceof Unchecked)) throw e;
+      missing.push(item);
+    }
+  }
+  if (missing.length) {
+    const error = new Error(`no checked copy of ${missing.join(", ")}: the app must send the bytes`);
+    error.missing = missing;
+    throw error;
+  }
 }
 
 // The cached answer for `key`, else the network's for `request`. A listed
@@ -318,7 +361,7 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     work.then(
       () => port.postMessage({ ok: true }),
-      (e) => port.postMessage({ ok: false, error: String(e && e.message ? e.message : e) }),
+      (e) => port.postMessage({ ok: false, error: String(e && e.message ? e.message : e), missing: (e && e.missing) || [] }),
     ),
   );
 });
@@ -341,32 +384,41 @@ function ownUrl(raw) {
   return url;
 }
 
-async function keep(files) {
+async function keep(files, bodies) {
   const cache = await caches.open(CACHE);
-  for (const file of files) {
+  await keepEach(files, async (file, i) => {
     const url = scoped("indexes/" + encodeURIComponent(file));
     if (!(await isListedBlob(url))) throw new Error(`${file} is not in the manifest`);
-    await keepChecked(cache, url);
-  }
+    await keepChecked(cache, url, bodyAt(bodies, i));
+  });
 }
 
-async function keepAssets(urls) {
+// Each item is a URL, with the hash the app checked as its fragment
+// (`ort/1.30.0/ort-wasm-simd-threaded.wasm#sha384-…`) where the URL names
+// none.
+async function keepAssets(items, bodies) {
   const cache = await caches.open(ASSETS);
-  for (const raw of urls) {
-    const url = new URL(raw, self.registration.scope);
-    if (!assetFamily(url)) throw new Error(`${raw} is not a model or runtime file`);
-    await keepChecked(cache, url.href);
-  }
+  await keepEach(items, async (item, i) => {
+    const url = ownUrl(item);
+    const pin = url.hash.slice(1);
+    url.hash = "";
+    if (!assetFamily(url)) throw new Error(`${item} is not a model or runtime file`);
+    await keepChecked(cache, url.href, bodyAt(bodies, i), pin);
+  });
 }
 
 async function keepFragments(urls, bodies) {
   const cache = await caches.open(FRAGMENTS);
-  for (const [i, raw] of urls.entries()) {
+  await keepEach(urls, async (raw, i) => {
     const url = ownUrl(raw);
     if (!fragmentFile(url)) throw new Error(`${raw} is not a fragmented pool's file`);
-    const body = Array.isArray(bodies) && bodies[i] instanceof ArrayBuffer ? bodies[i] : null;
-    await keepChecked(cache, url.href, body);
-  }
+    await keepChecked(cache, url.href, bodyAt(bodies, i));
+  });
+}
+
+// The bytes the app sent for item `i`, if any.
+function bodyAt(bodies, i) {
+  return Array.isArray(bodies) && bodies[i] instanceof ArrayBuffer ? bodies[i] : null;
 }
 
 async function keepOnlyFragments(urls) {

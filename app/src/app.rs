@@ -16,6 +16,7 @@ use crate::components::llm_settings::LlmSettings;
 use crate::components::search::SearchView;
 use crate::llm::Llm;
 use crate::offline::Offline;
+use crate::past_worker::PastWorker;
 use crate::pools::Pools;
 use crate::semantic::{ModelStatus, Semantic};
 use crate::state::{AppState, PoolChoice, View};
@@ -29,11 +30,14 @@ pub fn App() -> impl IntoView {
     provide_context(semantic);
     let llm = Llm::new(state);
     provide_context(llm);
-    let pools = Pools::new(state, semantic, llm);
+    // Made before the pools and siblings, which hold into it.
+    let past_worker = PastWorker::new();
+    provide_context(past_worker);
+    let pools = Pools::new(state, semantic, llm, past_worker);
     provide_context(pools);
     // Before the manifest arrives: the link's pool is the one loaded first.
     provide_context(LinkSync::start(state, pools, llm));
-    provide_context(Offline::start(state, pools, semantic, llm));
+    provide_context(Offline::start(state, pools, semantic, llm, past_worker));
     pools.start();
 
     // A dense method needs the model: download it on first use, and a

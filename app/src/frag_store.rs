@@ -29,6 +29,7 @@ use crate::semantic::Semantic;
 use crate::state::PoolChoice;
 use crate::web::{
     ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
+    worker_controls_page_within,
 };
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
@@ -42,6 +43,9 @@ pub const PAGE: usize = 10;
 /// took 41.9 s in batches of 6 and 32.7 s in batches of 32 over loopback;
 /// the browser queues the rest of a batch itself.
 const OFFLINE_PARALLEL: usize = 32;
+/// How long "Make available offline" waits for a first visit's service
+/// worker to take over the page.
+const CONTROL_WAIT_MS: i32 = 10_000;
 
 /// Under `localStorage`'s key of this name after the pool's URL: the
 /// content hash of the build this browser last opened.
@@ -503,6 +507,15 @@ impl FragStore {
         let total = pool.total_bytes();
         self.offline.set(OfflineStatus::Fetching { done: 0, total });
         self.scope.spawn(async move {
+            // Fetched through the worker, which holds each answer for the
+            // app's check and keeps only those: past it, nothing is kept.
+            if !worker_controls_page_within(CONTROL_WAIT_MS).await {
+                return self.offline.set(OfflineStatus::Failed(
+                    "no service worker controls this page (a private window, or a host \
+                     without https): it cannot be kept for offline use"
+                        .into(),
+                ));
+            }
             // The listed fragments first: their directory pages (kept in
             // memory) list the documents fragments, fetched next.
             let listed = pool.meta().fragments().len();

@@ -53,6 +53,7 @@ mod latest;
 mod llm;
 mod llm_search;
 mod offline;
+mod past_worker;
 mod pool_scope;
 mod pools;
 mod run_store;

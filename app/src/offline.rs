@@ -14,11 +14,12 @@ use leptos::task::spawn_local;
 use nomos_core::blob::SiblingKind;
 
 use crate::llm::Llm;
+use crate::past_worker::PastWorker;
 use crate::pools::{LoadStatus, Pools};
 use crate::semantic::Semantic;
 use crate::siblings::SiblingStatus;
 use crate::state::{AppState, PoolChoice};
-use crate::web::{ask_service_worker, register_service_worker};
+use crate::web::{ask_service_worker, keep_with_bytes, register_service_worker};
 
 #[derive(Clone, Copy)]
 pub struct Offline {
@@ -27,13 +28,24 @@ pub struct Offline {
     /// Demo pools opened in this session, all asked to be kept: those
     /// opened before the worker took control did not pass through it.
     opened: StoredValue<Vec<String>>,
+    /// Why the worker did not keep what it was last asked to (a full
+    /// disk, a file nobody checked), shown beside the badge: without it
+    /// the page would only stop short of "Available offline".
+    pub failure: RwSignal<Option<String>>,
 }
 
 impl Offline {
-    pub fn start(state: AppState, pools: Pools, semantic: Semantic, llm: Llm) -> Offline {
+    pub fn start(
+        state: AppState,
+        pools: Pools,
+        semantic: Semantic,
+        llm: Llm,
+        past_worker: PastWorker,
+    ) -> Offline {
         let offline = Offline {
             stored: RwSignal::new(Vec::new()),
             opened: StoredValue::new(Vec::new()),
+            failure: RwSignal::new(None),
         };
         if !register_service_worker() {
             return offline;
@@ -66,7 +78,12 @@ impl Offline {
             });
             let files = offline.opened.get_value();
             spawn_local(async move {
-                match ask_service_worker("keep", &files).await {
+                let sent = past_worker.take(&files);
+                let sent: Vec<_> = sent
+                    .iter()
+                    .map(|(f, b)| (f.clone(), b.as_deref()))
+                    .collect();
+                match keep_with_bytes("keep", &sent).await {
                     // Answers may come out of order: keep what any confirmed.
                     Ok(()) => offline.stored.update(|kept| {
                         for f in files {
@@ -75,7 +92,7 @@ impl Offline {
                             }
                         }
                     }),
-                    Err(e) => leptos::logging::warn!("pools not kept offline: {e}"),
+                    Err(e) => offline.failed(format!("pools not kept offline: {e}")),
                 }
             });
         });
@@ -92,12 +109,17 @@ impl Offline {
                 }
                 spawn_local(async move {
                     if let Err(e) = ask_service_worker("keepAssets", &urls).await {
-                        leptos::logging::warn!("{what} not kept offline: {e}");
+                        offline.failed(format!("{what} not kept offline: {e}"));
                     }
                 });
             });
         }
         offline
+    }
+
+    fn failed(&self, why: String) {
+        leptos::logging::warn!("{why}");
+        self.failure.set(Some(why));
     }
 
     /// Whether the app and the demo pool `file` work without a network.

@@ -21,6 +21,7 @@ use crate::fragmented::FragPool;
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
 use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
+use crate::past_worker::PastWorker;
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::session::Session;
@@ -118,10 +119,11 @@ pub struct Pools {
     state: AppState,
     semantic: Semantic,
     llm: Llm,
+    past_worker: PastWorker,
 }
 
 impl Pools {
-    pub fn new(state: AppState, semantic: Semantic, llm: Llm) -> Self {
+    pub fn new(state: AppState, semantic: Semantic, llm: Llm, past_worker: PastWorker) -> Self {
         Pools {
             manifest: RwSignal::new(None),
             session: RwSignal::new(None),
@@ -133,6 +135,7 @@ impl Pools {
             state,
             semantic,
             llm,
+            past_worker,
         }
     }
 
@@ -190,10 +193,12 @@ impl Pools {
                     });
                 }
             };
+            let controlled = worker_controls_page();
             let mut intake = BlobIntake::default();
             let read = fetch_into(&url, Some(entry.bytes), progress, &mut intake).await;
             let bytes = taken(read, intake, &entry.title);
-            self.finish(ticket, &entry.title, bytes, Some(&entry)).await;
+            self.finish(ticket, &entry.title, bytes, Some((&entry, controlled)))
+                .await;
         });
     }
 
@@ -361,7 +366,9 @@ impl Pools {
         ticket: Ticket,
         name: &str,
         bytes: Result<Vec<u8>, LoadError>,
-        listed: Option<&ManifestEntry>,
+        // A manifest entry, and whether the service worker controlled the
+        // page when its download began.
+        listed: Option<(&ManifestEntry, bool)>,
     ) {
         if !ticket.is_current() {
             return;
@@ -379,8 +386,7 @@ impl Pools {
             return;
         }
         let loaded = Engine::load(&bytes, name).map_err(LoadError::Engine);
-        drop(bytes);
-        let loaded = match (loaded, listed) {
+        let loaded = match (loaded, listed.map(|(entry, _)| entry)) {
             (Ok(engine), Some(entry)) if !entry.is_listed_content(&engine.content_hash()) => {
                 Err(LoadError::Stale {
                     url: entry.url(),
@@ -390,6 +396,14 @@ impl Pools {
             }
             (loaded, _) => loaded,
         };
+        // Kept for the service worker if they came past it; freed now
+        // otherwise.
+        match (&loaded, listed) {
+            (Ok(_), Some((entry, controlled))) => {
+                self.past_worker.hold(controlled, &entry.file, bytes)
+            }
+            _ => drop(bytes),
+        }
         match loaded {
             Ok(engine) => {
                 crate::timings::mark("pool");
@@ -429,7 +443,7 @@ impl Pools {
                 }
             }
             Err(e) => {
-                if let Some(entry) = listed {
+                if let Some((entry, _)) = listed {
                     forget_cached(vec![entry.url()]);
                 }
                 self.session.set(None);

@@ -16,8 +16,9 @@ use nomos_core::blob::SiblingKind;
 use crate::engine::Engine;
 use crate::format::megabytes;
 use crate::manifest::INDEX_DIR;
+use crate::past_worker::PastWorker;
 use crate::pool_scope::PoolScope;
-use crate::web::{ask_service_worker, fetch_bytes, forget_cached, read_file};
+use crate::web::{fetch_bytes, forget_cached, keep_with_bytes, read_file, worker_controls_page};
 
 /// Where one sibling's data stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +40,7 @@ pub struct Siblings {
     scope: PoolScope,
     pub text: RwSignal<SiblingStatus>,
     pub vectors: RwSignal<SiblingStatus>,
+    past_worker: PastWorker,
 }
 
 impl Siblings {
@@ -51,6 +53,7 @@ impl Siblings {
             scope,
             text: RwSignal::new(status(SiblingKind::Text)),
             vectors: RwSignal::new(status(SiblingKind::Vectors)),
+            past_worker: expect_context(),
         }
     }
 
@@ -96,8 +99,10 @@ impl Siblings {
             let progress = |received, _| {
                 status.try_set(SiblingStatus::Fetching { received, total });
             };
+            let controlled = worker_controls_page();
             let attached = match fetch_bytes(&url, Some(total), progress).await {
-                Ok(bytes) => attach(&engine, kind, &bytes),
+                Ok(bytes) => attach(&engine, kind, &bytes)
+                    .map(|()| self.past_worker.hold(controlled, &sibling.file, bytes)),
                 Err(e) => Err(e.to_string()),
             };
             match attached {
@@ -105,7 +110,12 @@ impl Siblings {
                     status.try_set(SiblingStatus::Ready);
                     // The text is kept with its blob (`offline`).
                     if kind == SiblingKind::Vectors {
-                        if let Err(e) = ask_service_worker("keep", &[sibling.file]).await {
+                        let files = self.past_worker.take(&[sibling.file]);
+                        let files: Vec<_> = files
+                            .iter()
+                            .map(|(f, b)| (f.clone(), b.as_deref()))
+                            .collect();
+                        if let Err(e) = keep_with_bytes("keep", &files).await {
                             leptos::logging::warn!("{url} not kept offline: {e}");
                         }
                     }

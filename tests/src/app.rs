@@ -197,9 +197,12 @@ impl App {
             .concat([document.querySelector('.loadline')?.textContent,
                      document.querySelector('.fallback')?.textContent,
                      document.querySelector('.model-line')?.textContent,
-                     document.getElementById('search-box')?.placeholder]);";
+                     document.getElementById('search-box')?.placeholder,
+                     document.querySelector('[data-testid=offline-failure]')?.title]);";
         match self.browser.client.execute(script, vec![]).await {
-            Ok(v) => format!("page: status, load line, fallback, model line, placeholder = {v}"),
+            Ok(v) => format!(
+                "page: status, load line, fallback, model line, placeholder, offline failure = {v}"
+            ),
             Err(e) => format!("page unreadable: {e}"),
         }
     }

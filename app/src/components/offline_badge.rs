@@ -1,5 +1,6 @@
 //! "Available offline": shown once the service worker keeps the app and
-//! the current demo pool (see [`crate::offline`]).
+//! the current demo pool (see [`crate::offline`]); "Not stored for offline
+//! use", with the reason as its title, when the worker refused something.
 
 use leptos::prelude::*;
 
@@ -15,7 +16,7 @@ pub fn OfflineBadge() -> impl IntoView {
             .pool
             .with(|p| matches!(p, Some(PoolChoice::Listed(f)) if offline.has(f)))
     };
-    move || {
+    let badge = move || {
         kept().then(|| {
             view! {
                 <span
@@ -27,5 +28,17 @@ pub fn OfflineBadge() -> impl IntoView {
                 </span>
             }
         })
-    }
+    };
+    // Why something was not stored: a full disk says so here, not only in
+    // the console.
+    let failure = move || {
+        offline.failure.get().map(|why| {
+            view! {
+                <span class="offline-failure" data-testid="offline-failure" title=why.clone()>
+                    "Not stored for offline use"
+                </span>
+            }
+        })
+    };
+    view! { {badge} {failure} }
 }

@@ -10,7 +10,7 @@ use nomos_core::embed::ModelManifest;
 
 use super::ModelError;
 use crate::manifest::ModelSource;
-use crate::web::{fetch_bytes, sha384_base64};
+use crate::web::{fetch_bytes, pinned, sha384_base64};
 
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";
@@ -118,7 +118,7 @@ pub async fn download(
         }
         done += bytes.len() as u64;
         runtime.push(bytes);
-        urls.push(url);
+        urls.push(pinned(&url, "sha384", file.sha384));
     }
     progress(total, total);
     let runtime_wrapper = runtime.pop().unwrap_or_default();

@@ -38,8 +38,8 @@ pub use idb::Idb;
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use location::{page_origin, resolve_url, site_dir};
 pub use service_worker::{
-    ask_service_worker, forget_cached, keep_fragment_bytes, register_service_worker,
-    worker_controls_page,
+    ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,
+    register_service_worker, worker_controls_page, worker_controls_page_within,
 };
 pub use storage::{local_get, local_remove, local_set};
 pub use time::{next_task, now, sleep, today, unix_ms};

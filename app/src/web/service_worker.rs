@@ -40,6 +40,20 @@ pub fn worker_controls_page() -> bool {
     container().is_some_and(|c| c.controller().is_some())
 }
 
+/// Waits up to `ms` for the service worker to control the page (on a
+/// first visit it takes over once installed), and says whether it does.
+pub async fn worker_controls_page_within(ms: i32) -> bool {
+    let mut waited = 0;
+    while !worker_controls_page() {
+        if waited >= ms || container().is_none() {
+            return false;
+        }
+        super::sleep(100).await;
+        waited += 100;
+    }
+    true
+}
+
 /// Sends the active service worker `{ kind: items }` (`keep`: blob file
 /// names; `keepAssets`, `keepFragments`, `keepOnlyFragments`, `forget`: URLs relative to the
 /// page) and waits for its answer.
@@ -49,11 +63,31 @@ pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), Stri
 
 /// Asks the service worker to keep the fragmented pool's file at `url`
 /// with `bytes`, which the app fetched past it (see
-/// [`worker_controls_page`]) and checked: the worker holds nothing for
-/// it, and without them would fetch it again.
+/// [`worker_controls_page`]) and checked.
 pub async fn keep_fragment_bytes(url: &str, bytes: &[u8]) -> Result<(), String> {
-    let bodies = Array::of1(&Uint8Array::from(bytes).buffer());
-    ask("keepFragments", &[url.to_owned()], Some(bodies)).await
+    keep_with_bytes("keepFragments", &[(url.to_owned(), Some(bytes))]).await
+}
+
+/// [`ask_service_worker`] with the bytes of the files the app fetched
+/// past the worker and checked (`None` where the worker held its own
+/// copy of the app's download): the worker keeps nothing it cannot tell
+/// was checked, and does not fetch such a file again.
+pub async fn keep_with_bytes(kind: &str, files: &[(String, Option<&[u8]>)]) -> Result<(), String> {
+    let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    let bodies: Array = files
+        .iter()
+        .map(|(_, bytes)| bytes.map_or(JsValue::NULL, |b| Uint8Array::from(b).buffer().into()))
+        .collect();
+    ask(kind, &names, Some(bodies)).await
+}
+
+/// `url` with the hash the app checked its bytes against, for
+/// `keepAssets` where the URL names none (`…/ort-wasm-simd-threaded.wasm#sha384-…`):
+/// a copy the worker must fetch again is then checked too. `algorithm`
+/// is `sha256` (hex) or `sha384` (base64), as Subresource Integrity
+/// writes them.
+pub fn pinned(url: &str, algorithm: &str, value: &str) -> String {
+    format!("{url}#{algorithm}-{value}")
 }
 
 /// [`ask_service_worker`], with `bodies` (ArrayBuffers, one per item) if

@@ -37,6 +37,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use leptos::prelude::window;
+use nomos_core::digest::sha256_hex;
 use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, ResponseFormat, TokenLimitField};
 use serde_json::Value;
 use wasm_bindgen::closure::Closure;
@@ -46,7 +47,9 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 pub use error::WllamaError;
 pub use manifest::GgufManifest;
 
-use crate::web::{ask_service_worker, fetch_blob, fetch_bytes, js_message, now, FetchError};
+use crate::web::{
+    ask_service_worker, fetch_blob, fetch_bytes, js_message, now, pinned, FetchError,
+};
 use runtime::Wllama;
 
 /// The model manifest's name in a served model's directory.
@@ -76,6 +79,9 @@ pub async fn load(
 ) -> Result<InPageModel, WllamaError> {
     let url = format!("{base_url}{MANIFEST}");
     let bytes = fetch_bytes(&url, None, |_, _| ()).await?;
+    // Its URL names no hash (a rebuilt site's model must be seen): the
+    // service worker is told the one of the bytes read here.
+    let manifest_url = pinned(&url, "sha256", &sha256_hex(&bytes));
     let manifest = GgufManifest::from_json(&bytes).map_err(|message| WllamaError::BadManifest {
         url: url.clone(),
         message,
@@ -111,7 +117,7 @@ pub async fn load(
         Rc::new(move |r| progress(from + r.min(runtime_bytes), total)),
     )
     .await?;
-    let mut urls = vec![format!("{base_url}{MANIFEST}"), url];
+    let mut urls = vec![manifest_url, url];
     urls.extend(runtime::urls());
     Ok(InPageModel {
         wllama,

@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::runtime_files::{RuntimeFile, DIR, SCRIPT, WASM};
 use super::WllamaError;
-use crate::web::{fetch_blob, js_message};
+use crate::web::{fetch_blob, forget_cached, js_message, pinned};
 
 #[wasm_bindgen(inline_js = r#"
 export function import_module(url) { return import(url); }
@@ -71,9 +71,12 @@ pub fn pending() -> bool {
     })
 }
 
-/// The URLs the runtime is loaded from, for the service worker to keep.
+/// The URLs the runtime is loaded from, for the service worker to keep,
+/// each with the SHA-256 the app checked (see `web::pinned`).
 pub fn urls() -> Vec<String> {
-    [&SCRIPT, &WASM].map(|f| format!("{DIR}{}", f.name)).into()
+    [&SCRIPT, &WASM]
+        .map(|f| pinned(&format!("{DIR}{}", f.name), "sha256", f.sha256))
+        .into()
 }
 
 /// Starts a `Wllama` with the model in `blob`: downloads and checks the
@@ -174,6 +177,9 @@ async fn checked(file: &RuntimeFile, progress: &dyn Fn(u64)) -> Result<String, W
     let url = format!("{DIR}{}", file.name);
     let fetched = fetch_blob(&url, file.mime, Some(file.bytes), |r, _| progress(r)).await?;
     if fetched.bytes != file.bytes || fetched.sha256 != file.sha256 {
+        // A copy the service worker may hold for it goes: a reload after
+        // the host is fixed fetches it anew.
+        forget_cached(vec![url.clone()]);
         return Err(WllamaError::WrongRuntime { url });
     }
     web_sys::Url::create_object_url_with_blob(&fetched.blob)

@@ -83,6 +83,71 @@ async fn a_poisoned_cache_recovers_once_the_host_is_fixed() -> Result<()> {
     finish(app, outcome).await
 }
 
+/// The service worker keeps only what the app checked. Asked to keep a
+/// blob it holds no copy of, it does not fetch it again (the host now
+/// answers with its page) but names it, for the app to send the bytes it
+/// checked; a runtime file it must fetch again is checked against the
+/// hash the app names, and refused when the host answers otherwise.
+#[tokio::test]
+async fn the_worker_keeps_nothing_the_app_did_not_check() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let dist = dist_dir()?;
+    let page = std::fs::read(dist.join("index.html"))?;
+    let runtime = "wllama/3.13.0/wllama.wasm";
+    let pin = nomos_core::digest::sha256_hex(&std::fs::read(dist.join(runtime))?);
+    let server = StaticServer::start(&dist)?;
+    let app = App::open(&server.url()).await?;
+    let outcome = async {
+        app.poll(
+            "the service worker to control the page",
+            "return navigator.serviceWorker?.controller ? true : null;",
+            vec![],
+        )
+        .await?;
+        // Neither was opened in this session: the worker holds no copy.
+        server.replace("indexes/el-nomothesia.blob", page.clone());
+        server.replace(runtime, page.clone());
+        let answers = app
+            .client()
+            .execute(
+                "const ask = (message) => new Promise((resolve) => {
+                    const channel = new MessageChannel();
+                    channel.port1.onmessage = (e) => resolve(e.data);
+                    navigator.serviceWorker.controller.postMessage(message, [channel.port2]);
+                });
+                const kept = async (path) => {
+                    const answer = await caches.match(new URL(path, location.href).href);
+                    return answer ? (await answer.text()).slice(0, 15) : null;
+                };
+                return (async () => ({
+                    blob: await ask({ keep: ['el-nomothesia.blob'] }),
+                    runtime: await ask({ keepAssets: [arguments[0] + '#sha256-' + arguments[1]] }),
+                    keptBlob: await kept('indexes/el-nomothesia.blob'),
+                    keptRuntime: await kept(arguments[0]),
+                }))();",
+                vec![json!(runtime), json!(pin)],
+            )
+            .await?;
+        ensure!(
+            answers["blob"]["ok"] == json!(false)
+                && answers["blob"]["missing"] == json!(["el-nomothesia.blob"]),
+            "a blob with no checked copy: {answers}"
+        );
+        let refusal = answers["runtime"]["error"].as_str().unwrap_or_default();
+        ensure!(
+            answers["runtime"]["ok"] == json!(false) && refusal.contains("SHA-256"),
+            "a runtime file the host answers with its page: {answers}"
+        );
+        ensure!(
+            answers["keptBlob"].is_null() && answers["keptRuntime"].is_null(),
+            "the worker kept what nobody checked: {answers}"
+        );
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
 /// A blob whose name needs escaping (`&`, `+`, a space) is kept under one
 /// key however it was asked for, so it loads offline.
 #[tokio::test]
