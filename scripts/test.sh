@@ -18,6 +18,11 @@ step() {
   fi
   busy_before=$busy idle_before=$idle
   printf '\n== [%4d s] %s\n' "$((SECONDS - started))" "$*"
+  # Free disk and memory: Chromium refuses to store files (the offline
+  # tests) when the disk is nearly full.
+  printf '   (disk free %s, memory available %s MiB)\n' \
+    "$(df -h --output=avail . | tail -n 1 | tr -d ' ')" \
+    "$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)"
 }
 
 step "toolchain"
