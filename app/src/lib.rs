@@ -13,6 +13,7 @@ pub mod evaluate {
 // the same would be a second way to make them.
 pub mod judgments;
 pub mod manifest;
+pub mod note;
 #[allow(clippy::new_without_default)]
 #[cfg(feature = "ui")]
 pub mod state;

@@ -69,7 +69,7 @@ mod web;
 mod wllama;
 
 // The link codec and what it carries: the library's (lib.rs).
-use nomos_app::{judgments, manifest, state, transcript_files, url_state};
+use nomos_app::{judgments, manifest, note, state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");

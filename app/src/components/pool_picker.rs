@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
 use crate::format::thousands;
+use crate::note::fold;
 use crate::pools::{use_pools, LoadStatus};
 use crate::state::{use_app_state, PoolChoice};
 
@@ -155,7 +156,15 @@ fn PoolInfo() -> impl IntoView {
                     {format!("{} articles · ", thousands(e.n_docs()))}
                     {e.analyzer_description()}
                 </p>
-                {notes.into_iter().map(|n| view! { <p class="note">{n}</p> }).collect_view()}
+                {notes.into_iter().map(|n| match fold(&n) {
+                    None => view! { <p class="note">{n}</p> }.into_any(),
+                    Some((head, rest)) => view! {
+                        <details class="note">
+                            <summary>{head}</summary>
+                            {rest}
+                        </details>
+                    }.into_any(),
+                }).collect_view()}
             }
         })
     }
