@@ -70,6 +70,11 @@ pub struct AppState {
     /// Evaluate view: evaluate with the user's own judgments rather than
     /// the pool's benchmark (pools without one always do).
     pub my_judgments: RwSignal<bool>,
+    /// Search view: whether each result carries Relevant / Not relevant /
+    /// Clear (and R, N, X mark the focused one). Off until the user turns
+    /// it on, or evaluates with their judgments: the buttons matter to a
+    /// researcher building judgments and clutter everyone else's list.
+    pub judging: RwSignal<bool>,
     /// Evaluate view: the run file imported as A or B (a link names it by
     /// hash; the pool's run store keeps it).
     pub run: RwSignal<Option<RunLink>>,
@@ -95,8 +100,19 @@ impl AppState {
             llm: RwSignal::new(LlmSource::Endpoint),
             llm_queries: RwSignal::new(DEFAULT_LLM_QUERIES),
             my_judgments: RwSignal::new(false),
+            judging: RwSignal::new(false),
             run: RwSignal::new(None),
         }
+    }
+
+    /// Whether results carry the judging buttons and keys.
+    pub fn judging(&self) -> bool {
+        self.judging.get() || self.my_judgments.get()
+    }
+
+    /// [`AppState::judging`], read outside a reactive context (a key press).
+    pub fn judging_untracked(&self) -> bool {
+        self.judging.get_untracked() || self.my_judgments.get_untracked()
     }
 
     /// A's configuration: the current method, BM25 settings and field.

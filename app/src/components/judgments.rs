@@ -8,12 +8,14 @@ use super::ids::MY_JUDGMENTS_ID;
 use crate::judgment_store::JudgmentStore;
 use crate::judgments::{JudgedQuery, Mark};
 use crate::pools::use_pools;
+use crate::state::use_app_state;
 use crate::web::{download, show_dialog};
 
 /// The button that opens the dialog, and the dialog, for the session's pool.
 #[component]
 pub fn MyJudgments() -> impl IntoView {
     let pools = use_pools();
+    let state = use_app_state();
     move || {
         let session = pools.session.get()?;
         let store = session.judgments;
@@ -25,6 +27,15 @@ pub fn MyJudgments() -> impl IntoView {
         let count = move || store.judgments.with(|j| j.queries().len());
         Some(view! {
             <div class="my-judgments-bar">
+                <button
+                    type="button"
+                    class="button judging-toggle"
+                    aria-pressed=move || state.judging().to_string()
+                    title="Show Relevant / Not relevant / Clear on each result (keys R, N, X), to build your own test collection"
+                    on:click=move |_| state.judging.update(|on| *on = !*on)
+                >
+                    "Judge results"
+                </button>
                 <button type="button" class="button" on:click=move |_| show_dialog(MY_JUDGMENTS_ID)>
                     {move || format!("My judgments ({})", count())}
                 </button>

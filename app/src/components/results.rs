@@ -1,8 +1,9 @@
 //! The ranked result list: rank, title, source, score and a snippet with
 //! the query's matches marked (from the closest passage, for dense methods
 //! over articles embedded in several windows). Arrow keys move between results, Enter
-//! opens one, Escape returns to the search box; R, N and X mark the
-//! focused result relevant, not relevant, or clear its mark (the user's own
+//! opens one, Escape returns to the search box. In judging mode (see
+//! `AppState::judging`) each result carries Relevant / Not relevant /
+//! Clear, and R, N and X mark the focused result (the user's own
 //! judgments, see [`crate::judgments`]).
 
 use leptos::prelude::*;
@@ -90,7 +91,7 @@ pub fn ResultsList(
             "x" | "X" => Some(None),
             _ => None,
         };
-        if let Some(mark) = mark {
+        if let Some(mark) = mark.filter(|_| state.judging_untracked()) {
             ev.prevent_default();
             return judge(doc, mark);
         }
@@ -162,7 +163,11 @@ pub fn ResultsList(
                                 {row.cut_end.then_some(" …")}
                             </span>
                         </button>
-                        {judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge)}
+                        {move || {
+                            state
+                                .judging()
+                                .then(|| judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge))
+                        }}
                     </li>
                 }
             })

@@ -4,9 +4,9 @@
 //! forgotten, imported back, and evaluated with "my judgments"; the means
 //! equal `nomos eval --queries --qrels` on the exported files.
 //!
-//! Hooks: each result's `li` holds `.judge-relevant`, `.judge-not` and
-//! `.judge-clear` buttons (`aria-pressed` shows the mark); R, N and X on a
-//! focused result; the "My judgments (N)" button opens the dialog with
+//! Hooks: `.judging-toggle` turns judging mode on; then each result's `li`
+//! holds `.judge-relevant`, `.judge-not` and `.judge-clear` buttons
+//! (`aria-pressed` shows the mark); R, N and X on a focused result; the "My judgments (N)" button opens the dialog with
 //! its export buttons and `[data-testid=judgments-import]`.
 
 use std::process::Command;
@@ -36,6 +36,15 @@ async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
         app.choose_method("bm25").await?;
         let first = app.search("ελευθερία του τύπου").await?;
         ensure!(first.len() >= 2, "too few results: {first:?}");
+        // The buttons clutter a reader's list: they come with judging mode.
+        let buttons = "return document.querySelectorAll('ol.results .judge-button').length;";
+        let shown = app.client().execute(buttons, vec![]).await?;
+        ensure!(shown == json!(0), "{shown} judging buttons before judging mode");
+        app.client()
+            .find(Locator::Css(".judging-toggle"))
+            .await?
+            .click()
+            .await?;
         press(&app, 0, "judge-relevant").await?;
         press(&app, 1, "judge-not").await?;
         let second = app.search("μορφή του πολιτεύματος").await?;
