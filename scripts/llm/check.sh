@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The LLM methods against a real model (scripts/llm-server.sh's
-# SmolLM2-135M-Instruct on loopback): reform-sparse and react-bm25 with 2
-# rounds over the first 3 STARD queries and 10 truncated candidates, each
-# recorded to a transcript; each replay (no LLM) must give the same run file
-# byte for byte, and a replay asked for a query it never recorded must fail
-# with exit 2. Checks the format and the loop, not quality. Run by
+# Qwen2.5-Coder-0.5B-Instruct on loopback): reform-sparse on the first STARD
+# query and react-bm25 with 2 rounds over 5 candidates (200 characters each)
+# on the first 2, each recorded to a transcript. ReAct's observer must have
+# been asked and its reply parsed on at least one query
+# (scripts/llm/observer-reached.py); each replay (no LLM) must give the same
+# run file byte for byte, and a replay asked for a query it never recorded
+# must fail with exit 2. Checks the format and the loop, not quality; few
+# queries and short candidates keep CI's time down (the model writes about
+# 15 tokens a second; a keyword list may run to the token limit). Run by
 # scripts/test.sh; writes into target/llm-check/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,22 +19,27 @@ out="${CARGO_TARGET_DIR:-target}/llm-check"
 mkdir -p "$out"
 common=(--index public/indexes/stard.blob --llm-max-tokens 256)
 
-for method in reform-sparse react-bm25:rounds=2,candidates=10,chars=300; do
+for run in 1/reform-sparse 2/react-bm25:rounds=2,candidates=5,chars=200; do
+  queries="${run%%/*}"
+  method="${run#*/}"
   name="${method%%:*}"
-  printf 'llm-check: %s, 3 queries, live\n' "$method"
-  "$nomos" eval "${common[@]}" --first 3 --method "$method" \
-    --llm-url "$url" --llm-model smollm2-135m-instruct \
+  printf 'llm-check: %s, %s queries, live\n' "$method" "$queries"
+  "$nomos" eval "${common[@]}" --first "$queries" --method "$method" \
+    --llm-url "$url" --llm-model qwen2.5-coder-0.5b-instruct \
     --transcript "$out/$name.transcript.jsonl" \
     --run "$out/$name.run" --metrics "$out/$name.metrics.json" >"$out/$name.report.txt"
   cat "$out/$name.report.txt"
+  if [ "$name" = react-bm25 ]; then
+    python3 scripts/llm/observer-reached.py "$out/$name.metrics.json" "$out/$name.transcript.jsonl"
+  fi
   printf 'llm-check: %s, replayed\n' "$method"
-  "$nomos" eval "${common[@]}" --first 3 --method "$method" \
+  "$nomos" eval "${common[@]}" --first "$queries" --method "$method" \
     --replay "$out/$name.transcript.jsonl" \
     --run "$out/$name.replay.run" --metrics "$out/$name.replay.metrics.json" >/dev/null
   cmp "$out/$name.run" "$out/$name.replay.run" \
     || { echo "llm-check: the replay of $method differs from the live run" >&2; exit 1; }
   set +e
-  "$nomos" eval "${common[@]}" --first 4 --method "$method" \
+  "$nomos" eval "${common[@]}" --first $((queries + 1)) --method "$method" \
     --replay "$out/$name.transcript.jsonl" \
     --run "$out/$name.extra.run" --metrics "$out/$name.extra.metrics.json" >/dev/null 2>"$out/$name.extra.err"
   status=$?

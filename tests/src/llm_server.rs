@@ -1,7 +1,7 @@
 //! The real LLM the LLM methods' tests ask: an OpenAI-compatible server
 //! on loopback. `$NOMOS_LLM_URL` names it (e.g. `http://127.0.0.1:9000/v1`,
 //! which must answer); without it the tests use `scripts/llm-server.sh`'s
-//! (SmolLM2-135M-Instruct behind llama.cpp on port 8089) and start it
+//! (Qwen2.5-Coder-0.5B-Instruct behind llama.cpp on port 8089) and start it
 //! when it does not answer, as `scripts/test.sh` does before them.
 
 use std::io::{Read, Write};
@@ -14,7 +14,7 @@ use anyhow::{bail, ensure, Context, Result};
 use crate::paths::repo_root;
 
 /// The model name llm-server.sh's server answers to.
-pub const DEFAULT_MODEL: &str = "smollm2-135m-instruct";
+pub const DEFAULT_MODEL: &str = "qwen2.5-coder-0.5b-instruct";
 const DEFAULT_URL: &str = "http://127.0.0.1:8089/v1";
 
 /// The base URL (`…/v1`) of an answering server, started if need be.

@@ -220,6 +220,48 @@ fn ids_outside_the_candidates_are_dropped_and_counted() {
     );
 }
 
+/// The observer's schema lets an endpoint that enforces it (llama.cpp
+/// does) name only the ids shown, and no more ids than were shown: a
+/// small model otherwise invents ids or repeats one until the token limit.
+#[test]
+fn the_observer_schema_allows_only_the_ids_shown_and_no_more_of_them() {
+    let params = ReactParams {
+        rounds: 1,
+        candidates: 2,
+        chars: 0,
+    };
+    for (limit, query, ids) in [
+        (TWO, "lease rent", vec!["D::0", "D::1", "D::3"]),
+        (params, "income deposit", vec!["D::4", "D::1"]),
+    ] {
+        let (_, seen) = run(limit, |req, _| {
+            match req.messages[0].content.contains("planner") {
+                true => format!(r#"{{"query": "{query}"}}"#),
+                false => r#"{"keep": []}"#.into(),
+            }
+        });
+        let schema = seen[1]
+            .schema
+            .as_ref()
+            .expect("the observer asks for a schema");
+        assert_eq!(schema.name, "keep");
+        assert_eq!(
+            schema.schema,
+            serde_json::json!({
+                "type": "object",
+                "properties": {"keep": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": ids},
+                    "maxItems": ids.len(),
+                }},
+                "required": ["keep"],
+                "additionalProperties": false,
+            }),
+            "{query}"
+        );
+    }
+}
+
 #[test]
 fn a_malformed_reply_is_retried_once_then_recorded_as_a_failure() {
     // The planner's first reply is prose, its retry is good; the

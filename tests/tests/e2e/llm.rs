@@ -32,10 +32,9 @@ use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
 use nomos_e2e::server::StaticServer;
 use serde_json::{json, Value};
 
-/// The brief's loop (two rounds over BM25's top 10, 300 characters of
-/// each candidate; scripts/llm/check.sh runs it through the CLI) made
-/// smaller: the browser's loop is the same code, and shorter prompts keep
-/// CI's time down.
+/// scripts/llm/check.sh's loop through the CLI (two rounds over BM25's top
+/// 5, 200 characters of each candidate) with shorter candidates: the
+/// browser's loop is the same code, and shorter prompts keep CI's time down.
 const REACT: &str = "react-bm25:rounds=2,candidates=5,chars=150";
 /// STARD queries evaluated with it.
 const QUERIES: usize = 3;
@@ -48,7 +47,7 @@ const KEY: &str = "sk-e2e-not-a-real-key-4711";
 const REQUEST_TIMEOUT_SECS: u32 = 900;
 /// …and a whole run this long (an upper bound, not an expectation).
 const LLM_JOB: Duration = Duration::from_secs(5400);
-/// The tiny model often repeats itself until the limit: 256 tokens bound
+/// A small model sometimes repeats itself until the limit: 256 tokens bound
 /// such a reply (a cut reply is not JSON, and is retried, then recorded as
 /// a failed step, which the tests then also see handled) while leaving
 /// room for an observer keeping several of STARD's long ids.
