@@ -3,8 +3,8 @@
 //! blob's logarithms, carried by each fragment for its terms; okapi's
 //! floor from the vocabulary's sum in the meta), the same
 //! length norms (each posting carries its document's length), and each
-//! document's contributions added in query-token order (a term repeated
-//! in a row in one pass, as the blob's scorer does).
+//! document's contributions added in query-token order (each distinct
+//! term's postings read once, however often the query repeats it).
 
 use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
 use super::meta::{FieldDirectory, Meta};
@@ -13,8 +13,8 @@ use crate::blob::{access, Field};
 use crate::hits::{top_k_of, Hit};
 use crate::index::{check_lists, varint, Postings};
 use crate::search::{
-    add_lucene, add_okapi, add_repeated, avg_len, doc_norm, lucene_term_idf, okapi_floor,
-    okapi_floored, runs, Bm25Params, Bm25Variant, IdfTable, Precision,
+    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
+    Bm25Params, Bm25Variant, IdfTable, Precision, QueryTerms,
 };
 
 /// One checked postings fragment.
@@ -152,18 +152,20 @@ impl Meta {
         let avgdl = avg_len(dir.total_len, self.n_docs as usize);
         let floor = okapi_floor(dir.okapi_sum, dir.n_terms as usize, params.epsilon);
         let k1_plus_1 = params.k1 + 1.0;
-        // Ascending by document; each run's postings are merged in, so
-        // a document's contributions are added in query-token order, as
-        // the blob's scorer adds them.
-        let mut scores: Vec<(u32, f64)> = Vec::new();
-        let mut merged: Vec<(u32, f64)> = Vec::new();
-        let mut known = Vec::new();
-        let positions = tokens.iter().filter_map(|token| {
+        // Each distinct term's postings are read once; each document's
+        // contributions are then added in query-token order, as the
+        // blob's scorer adds them (`QueryTerms`).
+        let known = QueryTerms::of(tokens.iter().filter_map(|token| {
             let token = token.as_ref();
             Some((token, dir.position(token)?))
-        });
-        runs(positions, &mut known);
-        for ((token, position), count) in known {
+        }));
+        let precision = match params.variant {
+            Bm25Variant::Okapi => Precision::F64,
+            Bm25Variant::Lucene => Precision::F32,
+        };
+        // (document, distinct term, one occurrence's contribution).
+        let mut contributions: Vec<(u32, usize, f64)> = Vec::new();
+        for (term, &(token, position)) in known.distinct.iter().enumerate() {
             let number = dir.fragments[position];
             let fragment = fragments
                 .iter()
@@ -180,35 +182,24 @@ impl Meta {
                 }
                 Bm25Variant::Lucene => lucene_term_idf(Some(&fragment.idf), n_docs, df),
             };
-            merged.clear();
-            let mut next = 0;
             for (p, &len) in postings.zip(lens) {
-                let doc = p.doc;
-                let skipped = next + scores[next..].partition_point(|&(d, _)| d < doc);
-                merged.extend_from_slice(&scores[next..skipped]);
-                next = skipped;
-                let mut score = 0.0;
-                if scores.get(next).is_some_and(|&(d, _)| d == doc) {
-                    score = scores[next].1;
-                    next += 1;
-                }
                 let norm = doc_norm(len, params.k1, params.b, avgdl);
                 let mut once = 0.0;
-                let precision = match params.variant {
-                    Bm25Variant::Okapi => {
-                        add_okapi(&mut once, idf, k1_plus_1, p.tf, norm);
-                        Precision::F64
-                    }
-                    Bm25Variant::Lucene => {
-                        add_lucene(&mut once, idf, p.tf, norm);
-                        Precision::F32
-                    }
-                };
-                score = add_repeated(score, once, count, precision);
-                merged.push((doc, score));
+                match params.variant {
+                    Bm25Variant::Okapi => add_okapi(&mut once, idf, k1_plus_1, p.tf, norm),
+                    Bm25Variant::Lucene => add_lucene(&mut once, idf, p.tf, norm),
+                }
+                contributions.push((p.doc, term, once));
             }
-            merged.extend_from_slice(&scores[next..]);
-            std::mem::swap(&mut scores, &mut merged);
+        }
+        contributions.sort_unstable_by_key(|&(doc, term, _)| (doc, term));
+        let mut summer = known.summer(precision);
+        let mut scores = Vec::new();
+        let mut of_doc = Vec::new();
+        for group in contributions.chunk_by(|a, b| a.0 == b.0) {
+            of_doc.clear();
+            of_doc.extend(group.iter().map(|&(_, term, once)| (term, once)));
+            scores.push((group[0].0, summer.sum(&of_doc)));
         }
         Ok(scores)
     }

@@ -27,6 +27,7 @@ mod idf_table;
 mod impacts;
 mod params;
 mod query_runs;
+mod query_sum;
 mod repeated_add;
 mod searcher;
 
@@ -39,9 +40,9 @@ pub(crate) use bm25::{
 pub use explain::{EditorialShare, Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};
 pub use params::{Bm25Params, Bm25Variant, ParamsError};
-pub(crate) use query_runs::runs;
 pub use query_runs::{cap_runs, QUERY_RUNS_MAX};
-pub(crate) use repeated_add::{add_repeated, Precision};
+pub(crate) use query_sum::QueryTerms;
+pub(crate) use repeated_add::Precision;
 pub use searcher::Searcher;
 
 #[cfg(test)]
