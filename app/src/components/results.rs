@@ -163,10 +163,13 @@ pub fn ResultsList(
                                 {row.cut_end.then_some(" …")}
                             </span>
                         </button>
+                        // Untracked: built here, the buttons' marks would be read
+                        // by this closure too, and each judgment would build them
+                        // anew under the pointer.
                         {move || {
-                            state
-                                .judging()
-                                .then(|| judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge))
+                            state.judging().then(|| {
+                                untrack(|| judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge))
+                            })
                         }}
                     </li>
                 }

@@ -45,6 +45,12 @@ async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
             .await?
             .click()
             .await?;
+        app.poll(
+            "the judging buttons",
+            "return document.querySelectorAll('ol.results .judge-button').length > 0 ? true : null;",
+            vec![],
+        )
+        .await?;
         press(&app, 0, "judge-relevant").await?;
         press(&app, 1, "judge-not").await?;
         let second = app.search("μορφή του πολιτεύματος").await?;
