@@ -163,14 +163,7 @@ pub fn ResultsList(
                                 {row.cut_end.then_some(" …")}
                             </span>
                         </button>
-                        // Untracked: built here, the buttons' marks would be read
-                        // by this closure too, and each judgment would build them
-                        // anew under the pointer.
-                        {move || {
-                            state.judging().then(|| {
-                                untrack(|| judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge))
-                            })
-                        }}
+                        {judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge)}
                     </li>
                 }
             })
@@ -193,7 +186,9 @@ pub fn ResultsList(
 
     view! {
         <MyJudgments />
-        <ol class="results" aria-busy=pending>{list}</ol>
+        // Out of judging mode the buttons are hidden, not removed: the
+        // rows stay as they are when the mode changes.
+        <ol class="results" class:judging=move || state.judging() aria-busy=pending>{list}</ol>
         {more}
         <Hint ranking=ranking />
     }

@@ -37,7 +37,8 @@ async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
         let first = app.search("ελευθερία του τύπου").await?;
         ensure!(first.len() >= 2, "too few results: {first:?}");
         // The buttons clutter a reader's list: they come with judging mode.
-        let buttons = "return document.querySelectorAll('ol.results .judge-button').length;";
+        let buttons = "return Array.from(document.querySelectorAll('ol.results .judge-button'))
+            .filter(b => b.offsetParent !== null).length;";
         let shown = app.client().execute(buttons, vec![]).await?;
         ensure!(shown == json!(0), "{shown} judging buttons before judging mode");
         app.client()
@@ -47,7 +48,8 @@ async fn judged_results_export_import_and_evaluate_as_the_cli() -> Result<()> {
             .await?;
         app.poll(
             "the judging buttons",
-            "return document.querySelectorAll('ol.results .judge-button').length > 0 ? true : null;",
+            "return Array.from(document.querySelectorAll('ol.results .judge-button'))
+                .some(b => b.offsetParent !== null) ? true : null;",
             vec![],
         )
         .await?;
