@@ -32,8 +32,9 @@
 //!    [`transcript_files`] (transcripts' names, paths and the site's
 //!    list), [`judgments`] (the user's judgments, their export and
 //!    import, and the benchmark they make), [`shortcuts`] (the keyboard
-//!    shortcuts and their help).
-//! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
+//!    shortcuts and their help), [`size_caps`] (how much of a file whose
+//!    size nothing lists the app reads).
+//! 5. Leaves: [`web`] (fetch within a size limit, POST with Cancel, time, hashing, storage,
 //!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
 //!    (numbers, sizes, durations), [`timings`] (loading milestones).
 
@@ -62,6 +63,7 @@ mod semantic;
 mod session;
 mod shortcuts;
 mod siblings;
+mod size_caps;
 mod timings;
 mod url_sync;
 mod web;

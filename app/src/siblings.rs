@@ -17,7 +17,7 @@ use crate::engine::Engine;
 use crate::format::megabytes;
 use crate::manifest::INDEX_DIR;
 use crate::pool_scope::PoolScope;
-use crate::web::{ask_service_worker, fetch_bytes, forget_cached, read_file};
+use crate::web::{ask_service_worker, fetch_bytes, forget_cached, read_file, Limit};
 
 /// Where one sibling's data stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,7 +96,7 @@ impl Siblings {
             let progress = |received, _| {
                 status.try_set(SiblingStatus::Fetching { received, total });
             };
-            let attached = match fetch_bytes(&url, Some(total), progress).await {
+            let attached = match fetch_bytes(&url, Limit::Listed(total), progress).await {
                 Ok(bytes) => attach(&engine, kind, &bytes),
                 Err(e) => Err(e.to_string()),
             };
@@ -122,10 +122,15 @@ impl Siblings {
     /// `kind`.
     pub fn attach_file(self, engine: Arc<Engine>, kind: SiblingKind, file: web_sys::File) {
         let status = self.status(kind);
+        let Some(listed) = engine.missing(kind).map(|s| s.len) else {
+            let why = format!("{}: the blob needs no such file", file.name());
+            status.set(SiblingStatus::Failed(why));
+            return;
+        };
         let total = file.size() as u64;
         status.set(SiblingStatus::Fetching { received: 0, total });
         self.scope.spawn(async move {
-            let attached = match read_file(&file).await {
+            let attached = match read_file(&file, Limit::Listed(listed)).await {
                 Ok(bytes) => attach(&engine, kind, &bytes),
                 Err(e) => Err(e.to_string()),
             };

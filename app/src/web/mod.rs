@@ -1,4 +1,5 @@
-//! The browser's APIs, wrapped once: fetching with progress, POSTing to
+//! The browser's APIs, wrapped once: fetching with progress and a size
+//! limit, POSTing to
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
 //! event loop, hashing, `localStorage` and IndexedDB, the page's
 //! Content-Security-Policy violations, the service worker's messages,
@@ -15,6 +16,7 @@ mod hash;
 mod http;
 mod idb;
 mod isolation;
+mod limit;
 mod location;
 mod service_worker;
 mod storage;
@@ -36,6 +38,7 @@ pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;
 pub use isolation::{cross_origin_isolated, hardware_threads};
+pub use limit::{Cap, Limit};
 pub use location::{page_origin, resolve_url, site_dir};
 pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, register_service_worker,

@@ -46,7 +46,8 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 pub use error::WllamaError;
 pub use manifest::GgufManifest;
 
-use crate::web::{ask_service_worker, fetch_blob, fetch_bytes, js_message, now, FetchError};
+use crate::size_caps::MODEL_MANIFEST;
+use crate::web::{ask_service_worker, fetch_blob, fetch_bytes, js_message, now, FetchError, Limit};
 use runtime::Wllama;
 
 /// The model manifest's name in a served model's directory.
@@ -75,7 +76,7 @@ pub async fn load(
     progress: impl Fn(u64, u64) + 'static,
 ) -> Result<InPageModel, WllamaError> {
     let url = format!("{base_url}{MANIFEST}");
-    let bytes = fetch_bytes(&url, None, |_, _| ()).await?;
+    let bytes = fetch_bytes(&url, Limit::Cap(MODEL_MANIFEST), |_, _| ()).await?;
     let manifest = GgufManifest::from_json(&bytes).map_err(|message| WllamaError::BadManifest {
         url: url.clone(),
         message,
@@ -92,7 +93,7 @@ pub async fn load(
     let fetched = fetch_blob(
         &url,
         "application/octet-stream",
-        Some(gguf.bytes),
+        Limit::Listed(gguf.bytes),
         |r, _| progress(r, total),
     )
     .await?;
