@@ -15,6 +15,7 @@ mod damaged;
 mod dense;
 mod evaluate;
 mod explain;
+mod fetch_limits;
 mod fragmented;
 mod fragmented_dense;
 mod hostile_host;
