@@ -74,6 +74,11 @@ use nomos_app::{judgments, manifest, state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");
+    if web::framed() {
+        // Before anything starts: see `components::framed`.
+        leptos::mount::mount_to_body(components::framed::Framed);
+        return;
+    }
     wllama::expose();
     leptos::mount::mount_to_body(app::App);
 }

@@ -3,7 +3,7 @@
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
 //! event loop, hashing, `localStorage` and IndexedDB, the page's
 //! Content-Security-Policy violations, the service worker's messages,
-//! whether the page may run threads,
+//! whether the page may run threads or is framed,
 //! the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
 //! only through here (and `semantic`'s runtime and worker), so a change of browser
@@ -12,6 +12,7 @@
 mod csp;
 mod dom;
 mod fetch;
+mod framing;
 mod hash;
 mod http;
 mod idb;
@@ -34,6 +35,7 @@ pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
 };
+pub use framing::framed;
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;
