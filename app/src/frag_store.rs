@@ -29,7 +29,7 @@ use crate::semantic::Semantic;
 use crate::state::PoolChoice;
 use crate::web::{
     ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
-    worker_controls_page_within,
+    worker_controls_page_within, Limit,
 };
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
@@ -135,8 +135,9 @@ impl FragStore {
     }
 
     /// Fetches fragment `n` of `pool` and checks it with `check`, with its
-    /// length and URL; a fragment that fails is dropped from the service
-    /// worker's caches, so that the next try fetches it anew.
+    /// length and URL; a fragment that fails (its fetch, its listed size or
+    /// its check) is dropped from the service worker's caches, so that the
+    /// next try fetches it anew.
     async fn fetch_checked<T>(
         self,
         pool: &FragPool,
@@ -148,9 +149,12 @@ impl FragStore {
             .with_value(|c| pool.listed(n, &c.borrow()))
             .ok_or_else(|| format!("{}: no fragment number {n} is listed", pool.name))?;
         let url = self.url(&listed.file);
-        let bytes = fetch_bytes(&url, Some(listed.len), |_, _| {})
+        let bytes = fetch_bytes(&url, Limit::Listed(listed.len), |_, _| {})
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| {
+                forget_cached(vec![url.clone()]);
+                e.to_string()
+            })?;
         let checked = check(&bytes).inspect_err(|_| forget_cached(vec![url.clone()]))?;
         Ok((checked, bytes.len() as u64, url))
     }

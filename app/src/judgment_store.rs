@@ -10,7 +10,8 @@ use leptos::prelude::*;
 
 use crate::judgments::{Judgments, Mark};
 use crate::pool_scope::PoolScope;
-use crate::web::{read_file, Idb};
+use crate::size_caps::JUDGMENTS;
+use crate::web::{read_file, Idb, Limit};
 
 const DB: &str = "nomos-judgments";
 /// `Judgments` as JSON, by pool content hash.
@@ -118,7 +119,9 @@ impl JudgmentStore {
                 })?;
                 let mut texts = Vec::new();
                 for file in [a, b] {
-                    let bytes = read_file(&file).await.map_err(|e| e.to_string())?;
+                    let bytes = read_file(&file, Limit::Cap(JUDGMENTS))
+                        .await
+                        .map_err(|e| e.to_string())?;
                     let text = String::from_utf8(bytes)
                         .map_err(|_| format!("{} is not UTF-8 text.", file.name()))?;
                     texts.push((file.name(), text));

@@ -32,8 +32,9 @@
 //!    [`transcript_files`] (transcripts' names, paths and the site's
 //!    list), [`judgments`] (the user's judgments, their export and
 //!    import, and the benchmark they make), [`shortcuts`] (the keyboard
-//!    shortcuts and their help).
-//! 5. Leaves: [`web`] (fetch, POST with Cancel, time, hashing, storage,
+//!    shortcuts and their help), [`size_caps`] (how much of a file whose
+//!    size nothing lists the app reads).
+//! 5. Leaves: [`web`] (fetch within a size limit, POST with Cancel, time, hashing, storage,
 //!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
 //!    (numbers, sizes, durations), [`timings`] (loading milestones).
 
@@ -63,6 +64,7 @@ mod semantic;
 mod session;
 mod shortcuts;
 mod siblings;
+mod size_caps;
 mod timings;
 mod url_sync;
 mod web;
@@ -73,6 +75,11 @@ use nomos_app::{judgments, manifest, note, state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");
+    if web::framed() {
+        // Before anything starts: see `components::framed`.
+        leptos::mount::mount_to_body(components::framed::Framed);
+        return;
+    }
     wllama::expose();
     leptos::mount::mount_to_body(app::App);
 }

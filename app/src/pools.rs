@@ -25,10 +25,11 @@ use crate::past_worker::PastWorker;
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::session::Session;
+use crate::size_caps::POOL_MANIFEST;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{
     fetch_bytes, fetch_into, forget_cached, read_into, sleep, worker_controls_page, FetchError,
-    Sink, StreamError,
+    Limit, Sink, StreamError,
 };
 
 /// How long a replaced pool's state outlives it ([`Pools::release_scope`]).
@@ -195,7 +196,7 @@ impl Pools {
             };
             let controlled = worker_controls_page();
             let mut intake = BlobIntake::default();
-            let read = fetch_into(&url, Some(entry.bytes), progress, &mut intake).await;
+            let read = fetch_into(&url, Limit::Listed(entry.bytes), progress, &mut intake).await;
             let bytes = taken(read, intake, &entry.title);
             self.finish(ticket, &entry.title, bytes, Some((&entry, controlled)))
                 .await;
@@ -221,7 +222,7 @@ impl Pools {
             // A first visit's page fetches past the service worker, which
             // then holds nothing to keep: it is handed the bytes.
             let past_worker = !worker_controls_page();
-            let bytes = fetch_bytes(&url, Some(entry.bytes), progress).await;
+            let bytes = fetch_bytes(&url, Limit::Listed(entry.bytes), progress).await;
             if !ticket.is_current() {
                 return;
             }
@@ -490,7 +491,7 @@ pub fn use_pools() -> Pools {
 
 async fn fetch_manifest() -> Result<Manifest, LoadError> {
     let url = format!("{INDEX_DIR}manifest.json");
-    let bytes = fetch_bytes(&url, None, |_, _| {})
+    let bytes = fetch_bytes(&url, Limit::Cap(POOL_MANIFEST), |_, _| {})
         .await
         .map_err(LoadError::Fetch)?;
     Manifest::from_json(&bytes, &url).map_err(LoadError::Manifest)

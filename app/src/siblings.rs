@@ -18,7 +18,9 @@ use crate::format::megabytes;
 use crate::manifest::INDEX_DIR;
 use crate::past_worker::PastWorker;
 use crate::pool_scope::PoolScope;
-use crate::web::{fetch_bytes, forget_cached, keep_with_bytes, read_file, worker_controls_page};
+use crate::web::{
+    fetch_bytes, forget_cached, keep_with_bytes, read_file, worker_controls_page, Limit,
+};
 
 /// Where one sibling's data stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,7 +102,7 @@ impl Siblings {
                 status.try_set(SiblingStatus::Fetching { received, total });
             };
             let controlled = worker_controls_page();
-            let attached = match fetch_bytes(&url, Some(total), progress).await {
+            let attached = match fetch_bytes(&url, Limit::Listed(total), progress).await {
                 Ok(bytes) => attach(&engine, kind, &bytes)
                     .map(|()| self.past_worker.hold(controlled, &sibling.file, bytes)),
                 Err(e) => Err(e.to_string()),
@@ -132,10 +134,15 @@ impl Siblings {
     /// `kind`.
     pub fn attach_file(self, engine: Arc<Engine>, kind: SiblingKind, file: web_sys::File) {
         let status = self.status(kind);
+        let Some(listed) = engine.missing(kind).map(|s| s.len) else {
+            let why = format!("{}: the blob needs no such file", file.name());
+            status.set(SiblingStatus::Failed(why));
+            return;
+        };
         let total = file.size() as u64;
         status.set(SiblingStatus::Fetching { received: 0, total });
         self.scope.spawn(async move {
-            let attached = match read_file(&file).await {
+            let attached = match read_file(&file, Limit::Listed(listed)).await {
                 Ok(bytes) => attach(&engine, kind, &bytes),
                 Err(e) => Err(e.to_string()),
             };

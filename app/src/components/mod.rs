@@ -8,6 +8,7 @@ pub mod evaluate;
 pub mod explain;
 pub mod filters;
 pub mod fragmented;
+pub mod framed;
 pub mod go_to;
 pub mod header;
 pub mod ids;

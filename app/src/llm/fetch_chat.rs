@@ -14,6 +14,7 @@ use web_sys::AbortSignal;
 
 use super::failure::{message, Failed, Sent};
 use crate::endpoint::Endpoint;
+use crate::size_caps::ENDPOINT_REPLY;
 use crate::web::{csp_blocked, next_task, now, post_json, sleep, unix_ms, HttpError};
 
 /// An endpoint, its key, and the Cancel of the run it serves.
@@ -59,6 +60,7 @@ impl Chat for FetchChat {
                 &body,
                 e.timeout_ms,
                 &self.cancel,
+                ENDPOINT_REPLY,
             )
             .await;
             let millis = now() - started;
@@ -73,6 +75,8 @@ impl Chat for FetchChat {
                     retry_after: r.retry_after.as_deref(),
                 },
                 Err(HttpError::Cancelled) => return Err(LlmError::Cancelled),
+                // An endpoint that answers too much would do so again.
+                Err(HttpError::TooLarge(why)) => return Err(LlmError::Transport(why.clone())),
                 Err(HttpError::Timeout) => Failed::Timeout,
                 Err(HttpError::Network(message)) => {
                     // The policy's violation event comes in a task of its own.

@@ -18,11 +18,12 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use nomos_core::llm::Transcript;
 
+use crate::size_caps::{TRANSCRIPT, TRANSCRIPT_INDEX};
 use crate::transcript_files::{
     canonical, short_hash, under_site, Origin, SiteIndex, TranscriptLink, TranscriptMeta,
     SITE_INDEX,
 };
-use crate::web::{fetch_bytes, page_origin, read_file, resolve_url, site_dir, Idb};
+use crate::web::{fetch_bytes, page_origin, read_file, resolve_url, site_dir, Idb, Limit};
 
 const DB: &str = "nomos-transcripts";
 /// `TranscriptMeta` as JSON, by hash.
@@ -96,7 +97,7 @@ impl Transcripts {
             self.ready.set(true);
         });
         let site: Pending<SiteIndex> = async {
-            let bytes = fetch_bytes(SITE_INDEX, None, |_, _| {})
+            let bytes = fetch_bytes(SITE_INDEX, Limit::Cap(TRANSCRIPT_INDEX), |_, _| {})
                 .await
                 .map_err(|e| e.to_string())?;
             SiteIndex::from_json(&bytes)
@@ -218,7 +219,7 @@ impl Transcripts {
         path: &str,
         expected: Option<&str>,
     ) -> Result<TranscriptMeta, String> {
-        let bytes = fetch_bytes(path, None, |_, _| {})
+        let bytes = fetch_bytes(path, Limit::Cap(TRANSCRIPT), |_, _| {})
             .await
             .map_err(|e| e.to_string())?;
         let transcript = parse(&bytes, path)?;
@@ -240,7 +241,9 @@ impl Transcripts {
         spawn_local(async move {
             let name = file.name();
             let outcome = async {
-                let bytes = read_file(&file).await.map_err(|e| e.to_string())?;
+                let bytes = read_file(&file, Limit::Cap(TRANSCRIPT))
+                    .await
+                    .map_err(|e| e.to_string())?;
                 let transcript = parse(&bytes, &name)?;
                 Ok(self.keep(transcript, name.clone(), Origin::File, None))
             }

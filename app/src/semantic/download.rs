@@ -10,7 +10,8 @@ use nomos_core::embed::ModelManifest;
 
 use super::ModelError;
 use crate::manifest::ModelSource;
-use crate::web::{fetch_bytes, pinned, sha384_base64};
+use crate::size_caps::MODEL_MANIFEST;
+use crate::web::{fetch_bytes, pinned, sha384_base64, Limit};
 
 /// Where the site serves onnxruntime-web's files (see app/index.html).
 pub const RUNTIME_DIR: &str = "ort/1.30.0/";
@@ -78,7 +79,10 @@ pub async fn download(
     // Content-addressed URLs: a cache (HTTP or the service worker's) can
     // never answer with another version's bytes.
     let url = format!("{}{MANIFEST}?sha256={}", source.dir, source.manifest_sha256);
-    let bytes = fetch_bytes(&url, None, |r, _| progress(done + r, total)).await?;
+    let bytes = fetch_bytes(&url, Limit::Cap(MODEL_MANIFEST), |r, _| {
+        progress(done + r, total)
+    })
+    .await?;
     if sha256_hex(&bytes) != source.manifest_sha256 {
         return Err(ModelError::WrongManifest { url });
     }
@@ -95,7 +99,10 @@ pub async fn download(
             name: name.to_owned(),
         })?;
         let url = format!("{}{name}?sha256={}", source.dir, listed.sha256);
-        let bytes = fetch_bytes(&url, Some(listed.bytes), |r, _| progress(done + r, total)).await?;
+        let bytes = fetch_bytes(&url, Limit::Listed(listed.bytes), |r, _| {
+            progress(done + r, total)
+        })
+        .await?;
         if bytes.len() as u64 != listed.bytes || sha256_hex(&bytes) != listed.sha256 {
             return Err(ModelError::Damaged {
                 url,
@@ -112,7 +119,10 @@ pub async fn download(
     let mut runtime = Vec::new();
     for file in [RUNTIME_SCRIPT, RUNTIME_WASM, RUNTIME_WRAPPER] {
         let url = format!("{RUNTIME_DIR}{}", file.name);
-        let bytes = fetch_bytes(&url, Some(file.bytes), |r, _| progress(done + r, total)).await?;
+        let bytes = fetch_bytes(&url, Limit::Listed(file.bytes), |r, _| {
+            progress(done + r, total)
+        })
+        .await?;
         if sha384_base64(&bytes) != file.sha384 {
             return Err(ModelError::WrongRuntime { url });
         }

@@ -1,5 +1,6 @@
 //! Bytes from the network with progress (into the app's memory, or into a
-//! browser `Blob` for large files), or from a file the user picked.
+//! browser `Blob` for large files), or from a file the user picked; every
+//! read within its [`Limit`].
 
 use std::convert::Infallible;
 use std::fmt;
@@ -12,6 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, BlobPropertyBag, ReadableStream, ReadableStreamDefaultReader, Response};
 
 use super::js_message;
+use super::limit::{Limit, TooLarge};
 
 /// Why bytes could not be had.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +30,8 @@ pub enum FetchError {
     File { name: String, message: String },
     /// The browser would not give the app the memory for the download.
     Memory { url: String, bytes: u64 },
+    /// Past its limit: the read was stopped there.
+    TooLarge(TooLarge),
 }
 
 impl fmt::Display for FetchError {
@@ -46,6 +50,7 @@ impl fmt::Display for FetchError {
                 "could not download {url}: the browser could not give the app {bytes} bytes \
                  of memory"
             ),
+            FetchError::TooLarge(e) => e.fmt(f),
         }
     }
 }
@@ -60,9 +65,9 @@ pub fn damaged_message(url: &str, bytes: u64, listed_bytes: u64, listed_sha256: 
 }
 
 /// Where streamed bytes go ([`fetch_into`], [`read_into`]): told the size
-/// known before the first byte, then handed each chunk. A refusal stops
-/// the read at once (the stream is cancelled), so a file refused by its
-/// size or first bytes is never read whole.
+/// known before the first byte, then handed each chunk, within the read's
+/// [`Limit`]. A refusal stops the read at once (the stream is cancelled),
+/// so a file refused by its size or first bytes is never read whole.
 pub trait Sink {
     type Refusal;
     fn announce(&mut self, bytes: u64) -> Result<(), Self::Refusal>;
@@ -78,13 +83,13 @@ pub enum StreamError<R> {
     Refused(R),
 }
 
-/// GETs `url`, reporting `(bytes received, expected total)` after every
-/// chunk. `expected` (from a manifest) beats Content-Length, which is
-/// the compressed size when the server compresses. Memory for `expected`
-/// bytes is asked for up front, and refused as an error.
+/// GETs `url` within `limit`, reporting `(bytes received, expected
+/// total)` after every chunk. A listed size beats Content-Length, which
+/// is the compressed size when the server compresses. Memory for a listed
+/// size is asked for up front, and refused as an error.
 pub async fn fetch_bytes(
     url: &str,
-    expected: Option<u64>,
+    limit: Limit,
     progress: impl Fn(u64, Option<u64>),
 ) -> Result<Vec<u8>, FetchError> {
     let memory = |bytes: u64| FetchError::Memory {
@@ -92,11 +97,11 @@ pub async fn fetch_bytes(
         bytes,
     };
     let mut bytes = Vec::new();
-    if let Some(n) = expected {
+    if let Limit::Listed(n) = limit {
         let n = usize::try_from(n).map_err(|_| memory(n))?;
         bytes.try_reserve_exact(n).map_err(|_| memory(n as u64))?;
     }
-    let grown = fetch_chunks(url, expected, progress, |data| {
+    let grown = fetch_chunks(url, limit, progress, |data| {
         let at = bytes.len();
         let more = data.length() as usize;
         bytes
@@ -113,28 +118,20 @@ pub async fn fetch_bytes(
     }
 }
 
-/// GETs `url` into `sink`, progress as [`fetch_bytes`]; `sink` is told
-/// the expected size (`expected`, else Content-Length) first.
+/// GETs `url` into `sink` within `limit`, progress as [`fetch_bytes`];
+/// `sink` is told the expected size (listed, else Content-Length) first.
 pub async fn fetch_into<S: Sink>(
     url: &str,
-    expected: Option<u64>,
+    limit: Limit,
     progress: impl Fn(u64, Option<u64>),
     sink: &mut S,
 ) -> Result<(), StreamError<S::Refusal>> {
     let response = fetch_response(url).await.map_err(StreamError::Read)?;
-    let total = expected.or_else(|| content_length(&response));
-    if let Some(total) = total {
+    if let Some(total) = limit.total(content_length(&response)) {
         sink.announce(total).map_err(StreamError::Refused)?;
     }
-    let Some(body) = response.body() else {
-        return Ok(());
-    };
-    let network = |e: JsValue| FetchError::Network {
-        url: url.to_owned(),
-        message: js_message(&e),
-    };
     let mut buffer = Vec::new();
-    read_stream(body, network, total, progress, |data| {
+    read_response(url, &response, limit, progress, |data| {
         buffer.resize(data.length() as usize, 0);
         data.copy_to(&mut buffer);
         sink.take(&buffer)
@@ -143,7 +140,9 @@ pub async fn fetch_into<S: Sink>(
 }
 
 /// Reads a file the user picked into `sink` chunk by chunk, reporting
-/// `(bytes read, file size)`; `sink` is told the file's size first.
+/// `(bytes read, file size)`; `sink` is told the file's size first, and
+/// refuses it by its own cap (a blob's, `blob_intake`). The read stops at
+/// the file's size, should the file grow meanwhile.
 pub async fn read_into<S: Sink>(
     file: &web_sys::File,
     progress: impl Fn(u64, Option<u64>),
@@ -151,16 +150,25 @@ pub async fn read_into<S: Sink>(
 ) -> Result<(), StreamError<S::Refusal>> {
     let size = file.size() as u64;
     sink.announce(size).map_err(StreamError::Refused)?;
+    let limit = Limit::Listed(size);
     let unreadable = |e: JsValue| FetchError::File {
         name: file.name(),
         message: js_message(&e),
     };
     let mut buffer = Vec::new();
-    read_stream(file.stream(), unreadable, Some(size), progress, |data| {
-        buffer.resize(data.length() as usize, 0);
-        data.copy_to(&mut buffer);
-        sink.take(&buffer)
-    })
+    let name = file.name();
+    read_stream(
+        file.stream(),
+        unreadable,
+        (&name, limit),
+        Some(size),
+        progress,
+        |data| {
+            buffer.resize(data.length() as usize, 0);
+            data.copy_to(&mut buffer);
+            sink.take(&buffer)
+        },
+    )
     .await
 }
 
@@ -173,20 +181,20 @@ pub struct FetchedBlob {
     pub sha256: String,
 }
 
-/// GETs `url` into a [`Blob`] of MIME type `mime`, hashing it as it
-/// arrives; progress as [`fetch_bytes`]. The app's memory holds one chunk
-/// at a time.
+/// GETs `url` within `limit` into a [`Blob`] of MIME type `mime`,
+/// hashing it as it arrives; progress as [`fetch_bytes`]. The app's
+/// memory holds one chunk at a time.
 pub async fn fetch_blob(
     url: &str,
     mime: &str,
-    expected: Option<u64>,
+    limit: Limit,
     progress: impl Fn(u64, Option<u64>),
 ) -> Result<FetchedBlob, FetchError> {
     let chunks = Array::new();
     let mut hasher = Sha256::new();
     let mut buffer = Vec::new();
     let mut bytes = 0u64;
-    fetch_chunks(url, expected, progress, |data| {
+    fetch_chunks(url, limit, progress, |data| {
         buffer.resize(data.length() as usize, 0);
         data.copy_to(&mut buffer);
         hasher.update(&buffer);
@@ -223,12 +231,30 @@ pub async fn fetch_blob(
 /// progress after it.
 async fn fetch_chunks<R>(
     url: &str,
-    expected: Option<u64>,
+    limit: Limit,
     progress: impl Fn(u64, Option<u64>),
     chunk: impl FnMut(&Uint8Array) -> Result<(), R>,
 ) -> Result<(), StreamError<R>> {
     let response = fetch_response(url).await.map_err(StreamError::Read)?;
-    let total = expected.or_else(|| content_length(&response));
+    read_response(url, &response, limit, progress, chunk).await
+}
+
+/// Hands each chunk of `response`'s body (from `url`) to `chunk` within
+/// `limit`, reporting progress after it. A body whose uncompressed size
+/// the server states past the limit is refused before its first byte.
+pub(super) async fn read_response<R>(
+    url: &str,
+    response: &Response,
+    limit: Limit,
+    progress: impl Fn(u64, Option<u64>),
+    chunk: impl FnMut(&Uint8Array) -> Result<(), R>,
+) -> Result<(), StreamError<R>> {
+    let announced = content_length(response);
+    if let Some(bytes) = announced.filter(|_| !compressed(response)) {
+        limit
+            .check(url, bytes, true)
+            .map_err(|e| StreamError::Read(FetchError::TooLarge(e)))?;
+    }
     let Some(body) = response.body() else {
         return Ok(());
     };
@@ -236,7 +262,8 @@ async fn fetch_chunks<R>(
         url: url.to_owned(),
         message: js_message(&e),
     };
-    read_stream(body, network, total, progress, chunk).await
+    let total = limit.total(announced);
+    read_stream(body, network, (url, limit), total, progress, chunk).await
 }
 
 /// The response to a GET of `url`, if it is a success.
@@ -258,6 +285,17 @@ async fn fetch_response(url: &str) -> Result<Response, FetchError> {
     Ok(response)
 }
 
+/// Whether the body is sent compressed (then Content-Length is not its
+/// size).
+fn compressed(response: &Response) -> bool {
+    response
+        .headers()
+        .get("content-encoding")
+        .ok()
+        .flatten()
+        .is_some_and(|e| !e.eq_ignore_ascii_case("identity"))
+}
+
 fn content_length(response: &Response) -> Option<u64> {
     response
         .headers()
@@ -267,11 +305,13 @@ fn content_length(response: &Response) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// Hands each chunk of `stream` to `chunk`, reporting progress after it;
-/// cancels the stream when `chunk` refuses one.
+/// Hands each chunk of `stream` (of the file `name`) to `chunk`,
+/// reporting progress after it; cancels the stream when `chunk` refuses
+/// one, or when it goes past `limit`.
 async fn read_stream<R>(
     stream: ReadableStream,
     failed: impl Fn(JsValue) -> FetchError,
+    (name, limit): (&str, Limit),
     total: Option<u64>,
     progress: impl Fn(u64, Option<u64>),
     mut chunk: impl FnMut(&Uint8Array) -> Result<(), R>,
@@ -289,18 +329,26 @@ async fn read_stream<R>(
         let value = Reflect::get(&read, &"value".into()).map_err(failed)?;
         let data: Uint8Array = value.dyn_into().map_err(failed)?;
         received += u64::from(data.length());
-        if let Err(refusal) = chunk(&data) {
+        let taken = match limit.check(name, received, false) {
+            Ok(()) => chunk(&data).map_err(StreamError::Refused),
+            Err(e) => Err(StreamError::Read(FetchError::TooLarge(e))),
+        };
+        if let Err(refused) = taken {
             // The refusal is the news; how the cancel ends does not matter.
             let _ = reader.cancel();
-            return Err(StreamError::Refused(refusal));
+            return Err(refused);
         }
         progress(received, total);
     }
     Ok(())
 }
 
-/// The bytes of a file the user picked.
-pub async fn read_file(file: &web_sys::File) -> Result<Vec<u8>, FetchError> {
+/// The bytes of a file the user picked, refused unread when it is past
+/// `limit`.
+pub async fn read_file(file: &web_sys::File, limit: Limit) -> Result<Vec<u8>, FetchError> {
+    limit
+        .check(&file.name(), file.size() as u64, true)
+        .map_err(FetchError::TooLarge)?;
     let buffer = JsFuture::from(file.array_buffer())
         .await
         .map_err(|e| FetchError::File {

@@ -4,7 +4,9 @@
 //! referrer go with it: the endpoint gets the body and, when given, the
 //! key, nothing about the page.
 
-use js_sys::{Array, Uint8Array};
+use std::convert::Infallible;
+
+use js_sys::Array;
 use leptos::prelude::window;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -13,7 +15,9 @@ use web_sys::{
     RequestMode, Response,
 };
 
+use super::fetch::{read_response, FetchError, StreamError};
 use super::js_message;
+use super::limit::{Cap, Limit};
 
 /// What came back: any HTTP status (the caller decides what each means).
 #[derive(Debug, Clone, PartialEq)]
@@ -36,17 +40,20 @@ pub enum HttpError {
     Timeout,
     /// `cancel` fired.
     Cancelled,
+    /// The answer went past its cap, and was not read further.
+    TooLarge(String),
 }
 
 /// POSTs `body` (JSON text) to `url` with `bearer` as the
-/// `Authorization` when given, and reads the whole answer. `cancel`
-/// aborts it, as does `timeout_ms`.
+/// `Authorization` when given, and reads the whole answer, up to `cap`.
+/// `cancel` aborts it, as does `timeout_ms`.
 pub async fn post_json(
     url: &str,
     bearer: Option<&str>,
     body: &str,
     timeout_ms: u32,
     cancel: &AbortSignal,
+    cap: Cap,
 ) -> Result<HttpReply, HttpError> {
     let timeout = AbortSignal::timeout_with_u32(timeout_ms);
     let signal = AbortSignal::any(&Array::of2(cancel, &timeout));
@@ -77,13 +84,31 @@ pub async fn post_json(
         .await
         .and_then(|r| r.dyn_into())
         .map_err(why)?;
-    let buffer = JsFuture::from(response.array_buffer().map_err(why)?)
-        .await
-        .map_err(why)?;
+    let mut body = Vec::new();
+    let read = read_response(
+        url,
+        &response,
+        Limit::Cap(cap),
+        |_, _| {},
+        |data| {
+            body.extend_from_slice(&data.to_vec());
+            Ok::<(), Infallible>(())
+        },
+    )
+    .await;
+    match read {
+        Ok(()) => {}
+        Err(StreamError::Read(FetchError::TooLarge(e))) => {
+            return Err(HttpError::TooLarge(e.to_string()))
+        }
+        // A stream that fails mid-answer says so the way the request does.
+        Err(StreamError::Read(e)) => return Err(why(JsValue::from_str(&e.to_string()))),
+        Err(StreamError::Refused(never)) => match never {},
+    }
     let retry_after = response.headers().get("retry-after").ok().flatten();
     Ok(HttpReply {
         status: response.status(),
-        body: Uint8Array::new(&buffer).to_vec(),
+        body,
         retry_after,
     })
 }

@@ -1,8 +1,9 @@
-//! The browser's APIs, wrapped once: fetching with progress, POSTing to
+//! The browser's APIs, wrapped once: fetching with progress and a size
+//! limit, POSTing to
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
 //! event loop, hashing, `localStorage` and IndexedDB, the page's
 //! Content-Security-Policy violations, the service worker's messages,
-//! whether the page may run threads,
+//! whether the page may run threads or is framed,
 //! the DOM helpers the views share,
 //! and JS errors as messages. The app's other modules reach the browser
 //! only through here (and `semantic`'s runtime and worker), so a change of browser
@@ -11,10 +12,12 @@
 mod csp;
 mod dom;
 mod fetch;
+mod framing;
 mod hash;
 mod http;
 mod idb;
 mod isolation;
+mod limit;
 mod location;
 mod service_worker;
 mod storage;
@@ -32,10 +35,12 @@ pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
 };
+pub use framing::framed;
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
 pub use idb::Idb;
 pub use isolation::{cross_origin_isolated, hardware_threads};
+pub use limit::{Cap, Limit};
 pub use location::{page_origin, resolve_url, site_dir};
 pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,

@@ -47,8 +47,9 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 pub use error::WllamaError;
 pub use manifest::GgufManifest;
 
+use crate::size_caps::MODEL_MANIFEST;
 use crate::web::{
-    ask_service_worker, fetch_blob, fetch_bytes, js_message, now, pinned, FetchError,
+    ask_service_worker, fetch_blob, fetch_bytes, js_message, now, pinned, FetchError, Limit,
 };
 use runtime::Wllama;
 
@@ -78,7 +79,7 @@ pub async fn load(
     progress: impl Fn(u64, u64) + 'static,
 ) -> Result<InPageModel, WllamaError> {
     let url = format!("{base_url}{MANIFEST}");
-    let bytes = fetch_bytes(&url, None, |_, _| ()).await?;
+    let bytes = fetch_bytes(&url, Limit::Cap(MODEL_MANIFEST), |_, _| ()).await?;
     // Its URL names no hash (a rebuilt site's model must be seen): the
     // service worker is told the one of the bytes read here.
     let manifest_url = pinned(&url, "sha256", &sha256_hex(&bytes));
@@ -98,7 +99,7 @@ pub async fn load(
     let fetched = fetch_blob(
         &url,
         "application/octet-stream",
-        Some(gguf.bytes),
+        Limit::Listed(gguf.bytes),
         |r, _| progress(r, total),
     )
     .await?;

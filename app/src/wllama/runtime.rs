@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::runtime_files::{RuntimeFile, DIR, SCRIPT, WASM};
 use super::WllamaError;
-use crate::web::{fetch_blob, forget_cached, js_message, pinned};
+use crate::web::{fetch_blob, forget_cached, js_message, pinned, Limit};
 
 #[wasm_bindgen(inline_js = r#"
 export function import_module(url) { return import(url); }
@@ -175,7 +175,10 @@ async fn download(progress: Rc<dyn Fn(u64)>) -> Result<Runtime, WllamaError> {
 /// A `blob:` URL over `file`'s bytes from the site, once they are checked.
 async fn checked(file: &RuntimeFile, progress: &dyn Fn(u64)) -> Result<String, WllamaError> {
     let url = format!("{DIR}{}", file.name);
-    let fetched = fetch_blob(&url, file.mime, Some(file.bytes), |r, _| progress(r)).await?;
+    let fetched = fetch_blob(&url, file.mime, Limit::Listed(file.bytes), |r, _| {
+        progress(r)
+    })
+    .await?;
     if fetched.bytes != file.bytes || fetched.sha256 != file.sha256 {
         // A copy the service worker may hold for it goes: a reload after
         // the host is fixed fetches it anew.

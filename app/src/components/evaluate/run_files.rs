@@ -11,10 +11,11 @@ use crate::eval_store::EvalStore;
 use crate::evaluate::config::{RunLink, Slot};
 use crate::evaluate::imported::{Summary, Unknown};
 use crate::format::{plural, thousands, utc_minute};
+use crate::size_caps::RUN_FILE;
 use crate::state::{use_app_state, AppState};
 use crate::transcript_files::short_hash;
 use crate::url_sync::use_link_sync;
-use crate::web::read_file;
+use crate::web::{read_file, Limit};
 
 /// Reads `file` and shows it as the store's chosen slot. When the link
 /// names a run this browser lacks for that slot, the file must have its
@@ -27,7 +28,7 @@ pub fn open_file(store: EvalStore, state: AppState, file: web_sys::File) {
     }
     store.spawn(async move {
         let name = file.name();
-        let bytes = match read_file(&file).await {
+        let bytes = match read_file(&file, Limit::Cap(RUN_FILE)).await {
             Ok(bytes) => bytes,
             Err(e) => {
                 store
