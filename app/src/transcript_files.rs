@@ -303,6 +303,7 @@ mod tests {
                 completion_tokens: 1,
             },
             millis,
+            retried: Default::default(),
         }
     }
 

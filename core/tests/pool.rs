@@ -182,6 +182,17 @@ fn the_benchmark_is_read_in_blob_order() {
         Benchmark::from_parts(bench.doc_ids.clone(), no_areas, qrels, &analyzer, &source);
     assert_eq!(by_source.grouping, Grouping::GoldSource);
     assert_eq!(by_source.queries[1].groups, ["Syntagma"]);
+
+    // A run cut short evaluates the queries it did: they alone, found
+    // by id at their new places, with every judgment kept.
+    let second = bench.only(&[1]);
+    assert_eq!(second.queries, [bench.queries[1].clone()]);
+    assert_eq!(
+        (second.position("q5"), second.position("q0")),
+        (Some(0), None)
+    );
+    assert_eq!(second.qrels.get("q0"), bench.qrels.get("q0"));
+    assert_eq!(second.grouping, bench.grouping);
 }
 
 fn blob_params() -> Bm25Params {

@@ -1,5 +1,6 @@
 //! Exit-code policy: bad input (a malformed file, an unknown analyzer, a
-//! damaged blob) exits 2 with the reason on stderr; anything else exits 1.
+//! damaged blob) exits 2 with the reason on stderr; a run cut short by
+//! Ctrl-C after writing what it had exits 130; anything else exits 1.
 //! Nothing may panic (exit 101).
 
 use std::any::Any;
@@ -24,10 +25,25 @@ pub fn bad_input(msg: impl fmt::Display) -> anyhow::Error {
     anyhow::Error::new(BadInput(msg.to_string()))
 }
 
+/// Marks a run Ctrl-C cut short (see [`crate::interrupt`]) once it has
+/// written its outputs over the work done, so `main` exits with 130.
+#[derive(Debug)]
+pub struct Interrupted(pub String);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// The process exit code for an error chain.
 pub fn exit_code(err: &anyhow::Error) -> i32 {
     if err.chain().any(|e| e.is::<BadInput>()) {
         2
+    } else if err.chain().any(|e| e.is::<Interrupted>()) {
+        crate::interrupt::EXIT_CODE
     } else {
         1
     }

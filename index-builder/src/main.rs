@@ -8,6 +8,7 @@ mod commands;
 mod embedder;
 mod error;
 mod fetch;
+mod interrupt;
 mod llm;
 mod model;
 mod progress;

@@ -72,6 +72,14 @@ pub struct Cost {
     pub retries: u32,
     /// Steps that failed after their retry.
     pub failures: u32,
+    /// Attempts the transport repeated after no answer, a timeout, 429
+    /// or 5xx (not in `calls`).
+    #[serde(default)]
+    pub http_retries: u32,
+    /// Attempts the transport repeated in a less strict response format
+    /// after the endpoint refused one (not in `calls`).
+    #[serde(default)]
+    pub fallbacks: u32,
 }
 
 impl Cost {
@@ -83,6 +91,8 @@ impl Cost {
         self.millis += other.millis;
         self.retries += other.retries;
         self.failures += other.failures;
+        self.http_retries += other.http_retries;
+        self.fallbacks += other.fallbacks;
     }
 }
 
@@ -148,6 +158,8 @@ impl<C: Chat> Asker<'_, C> {
             self.cost.prompt_tokens += reply.usage.prompt_tokens;
             self.cost.completion_tokens += reply.usage.completion_tokens;
             self.cost.millis += reply.millis;
+            self.cost.http_retries += reply.retried.http;
+            self.cost.fallbacks += reply.retried.fallbacks;
             if let Some(answer) = parse(&reply.content) {
                 return Ok(Ok(answer));
             }

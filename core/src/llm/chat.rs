@@ -180,6 +180,10 @@ pub struct ChatReply {
     /// Wall time of the exchange, measured by the transport.
     #[serde(default)]
     pub millis: f64,
+    /// The attempts the transport repeated to get it (recorded only when
+    /// there were some, so that a transcript replays the run's cost).
+    #[serde(default, skip_serializing_if = "Retried::is_none")]
+    pub retried: Retried,
 }
 
 impl ChatReply {
@@ -229,7 +233,25 @@ impl ChatReply {
                 completion_tokens: count("completion_tokens"),
             },
             millis,
+            retried: Retried::default(),
         })
+    }
+}
+
+/// What one request went through before its answer, for the cost
+/// tables: its extra attempts, whatever their reply said.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retried {
+    /// Attempts repeated after a failure that may pass ([`super::retry::Next::Wait`]).
+    pub http: u32,
+    /// Attempts repeated in a less strict format ([`super::retry::Next::Fallback`]).
+    pub fallbacks: u32,
+}
+
+impl Retried {
+    /// The first attempt was answered.
+    pub fn is_none(&self) -> bool {
+        *self == Retried::default()
     }
 }
 

@@ -30,8 +30,8 @@ mod transcript;
 pub use ask::{Cost, Failure, Settings};
 pub use backend::{Chat, LlmError};
 pub use chat::{
-    ChatReply, ChatRequest, Message, ReplyError, ResponseFormat, Role, Schema, TokenLimitField,
-    Usage,
+    ChatReply, ChatRequest, Message, ReplyError, ResponseFormat, Retried, Role, Schema,
+    TokenLimitField, Usage,
 };
 pub use corpus::{observed_text, Corpus, PoolCorpus};
 pub use prompts::Prompts;

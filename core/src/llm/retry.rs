@@ -19,7 +19,7 @@
 
 use serde_json::Value;
 
-use super::chat::ResponseFormat;
+use super::chat::{ResponseFormat, Retried};
 
 /// The longest wait a `Retry-After` may ask for; beyond it the exchange
 /// gives up with [`GiveUp::WaitTooLong`].
@@ -100,14 +100,22 @@ pub enum GiveUp {
 #[derive(Debug, Clone)]
 pub struct Retry {
     policy: Policy,
-    /// Failures that were retried.
-    retried: u32,
+    /// What was retried so far.
+    retried: Retried,
 }
 
 impl Retry {
     /// A request's first attempt is under way.
     pub fn new(policy: Policy) -> Retry {
-        Retry { policy, retried: 0 }
+        Retry {
+            policy,
+            retried: Retried::default(),
+        }
+    }
+
+    /// The attempts repeated so far.
+    pub fn retried(&self) -> Retried {
+        self.retried
     }
 
     /// What follows `failure` of an attempt that asked for `format`, at
@@ -121,7 +129,10 @@ impl Retry {
                 status: 400, body, ..
             } if refuses_format(body) => {
                 return match format.next() {
-                    Some(next) => Next::Fallback(next),
+                    Some(next) => {
+                        self.retried.fallbacks += 1;
+                        Next::Fallback(next)
+                    }
                     None => Next::GiveUp(GiveUp::Final),
                 }
             }
@@ -134,9 +145,9 @@ impl Retry {
             }
             Failure::Status { .. } => return Next::GiveUp(GiveUp::Final),
         };
-        if self.retried == self.policy.retries {
+        if self.retried.http == self.policy.retries {
             return Next::GiveUp(GiveUp::Exhausted {
-                attempts: self.retried + 1,
+                attempts: self.retried.http + 1,
             });
         }
         let ms = match asked_ms {
@@ -145,9 +156,9 @@ impl Retry {
             None => self
                 .policy
                 .backoff_ms
-                .saturating_mul(1 << self.retried.min(32)),
+                .saturating_mul(1 << self.retried.http.min(32)),
         };
-        self.retried += 1;
+        self.retried.http += 1;
         Next::Wait { ms }
     }
 }
@@ -289,6 +300,27 @@ mod tests {
     }
 
     #[test]
+    fn each_wait_and_each_fallback_is_counted_once() {
+        let mut retry = Retry::new(Policy::default());
+        assert!(retry.retried().is_none());
+        let refusal = status(400, "json_schema is not supported", None);
+        retry.next(Failure::NoAnswer, SCHEMA, 0);
+        retry.next(refusal, SCHEMA, 0);
+        retry.next(status(503, "", None), ResponseFormat::JsonObject, 0);
+        retry.next(status(404, "", None), ResponseFormat::JsonObject, 0);
+        let counted = Retried {
+            http: 2,
+            fallbacks: 1,
+        };
+        assert_eq!(retry.retried(), counted, "the 404 ends it, uncounted");
+        // Running out of retries adds none.
+        for _ in 0..3 {
+            retry.next(Failure::NoAnswer, ResponseFormat::JsonObject, 0);
+        }
+        assert_eq!(retry.retried().http, 3);
+    }
+
+    #[test]
     fn retry_after_is_honoured_up_to_a_minute_in_seconds_or_as_a_date() {
         let mut retry = Retry::new(Policy::default());
         let wait = |retry: &mut Retry, value: &str, now_ms: u64| {
@@ -335,6 +367,15 @@ mod tests {
         assert_eq!(
             retry.next(refused, ResponseFormat::Unconstrained, 0),
             Next::GiveUp(GiveUp::Final)
+        );
+        let counted = Retried {
+            http: 0,
+            fallbacks: 2,
+        };
+        assert_eq!(
+            retry.retried(),
+            counted,
+            "a refusal given up on is no fallback"
         );
         // Another complaint, or no hope of an answer: at once.
         for failure in [

@@ -50,6 +50,21 @@ impl<F: Fn(&ChatRequest, usize) -> String> Chat for Scripted<F> {
                 completion_tokens: 2,
             },
             millis: 1.5,
+            retried: Retried::default(),
+        })
+    }
+}
+
+/// Answers as the chat it wraps, each reply having cost the transport
+/// the attempts given.
+struct Retrying<C>(C, Retried);
+
+impl<C: Chat> Chat for Retrying<C> {
+    async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
+        let reply = self.0.chat(request).await?;
+        Ok(ChatReply {
+            retried: self.1,
+            ..reply
         })
     }
 }
@@ -339,6 +354,52 @@ fn reformulations_parse_their_field_and_fall_back_when_unusable() {
 }
 
 #[test]
+fn the_transports_repeated_attempts_are_counted_per_call_apart_from_reply_retries() {
+    let retried = Retried {
+        http: 2,
+        fallbacks: 1,
+    };
+    // Not JSON, then the keywords: two calls, one reply retry.
+    let llm = Retrying(
+        Scripted::new(|_, n| match n {
+            0 => "keywords: rent".into(),
+            _ => r#"{"keywords": ["rent"]}"#.into(),
+        }),
+        retried,
+    );
+    let out = block_on(reformulate(
+        &llm,
+        &settings(),
+        prompts::OTHER,
+        Reform::Sparse,
+        "q",
+    ))
+    .unwrap();
+    let cost = out.cost;
+    assert_eq!((cost.calls, cost.retries, cost.failures), (2, 1, 0));
+    assert_eq!((cost.http_retries, cost.fallbacks), (4, 2));
+    let mut total = cost;
+    total.add(&cost);
+    assert_eq!((total.http_retries, total.fallbacks), (8, 4));
+
+    // Kept in a transcript only when there were any.
+    let json = |retried| {
+        serde_json::to_string(&ChatReply {
+            content: String::new(),
+            reasoning: None,
+            model: String::new(),
+            usage: Usage::default(),
+            millis: 0.0,
+            retried,
+        })
+        .unwrap()
+    };
+    assert!(!json(Retried::default()).contains("retried"));
+    let kept: ChatReply = serde_json::from_str(&json(retried)).unwrap();
+    assert_eq!(kept.retried, retried);
+}
+
+#[test]
 fn a_recorded_run_replays_identically_and_refuses_new_requests() {
     let script = |req: &ChatRequest, _: usize| match req.messages[0].content.contains("planner") {
         true => r#"{"query": "rent"}"#.into(),
@@ -415,6 +476,7 @@ fn a_tampered_transcript_names_its_line() {
         model: "m".into(),
         usage: Usage::default(),
         millis: 0.0,
+        retried: Retried::default(),
     };
     transcript.insert(request, reply);
     let text = transcript

@@ -262,6 +262,25 @@ impl Benchmark {
         }
     }
 
+    /// The benchmark of the queries at `keep` (indices, in order) alone,
+    /// judgments and grouping unchanged: what a run cut short evaluates.
+    pub fn only(&self, keep: &[usize]) -> Benchmark {
+        let queries: Vec<BenchQuery> = keep
+            .iter()
+            .filter_map(|&i| self.queries.get(i).cloned())
+            .collect();
+        let by_id = queries
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q.id.clone(), i))
+            .collect();
+        Benchmark {
+            queries,
+            by_id,
+            ..self.clone()
+        }
+    }
+
     /// The index of the query with this id.
     pub fn position(&self, id: &str) -> Option<usize> {
         self.by_id.get(id).copied()

@@ -325,6 +325,7 @@ mod tests {
                     completion_tokens: 5,
                 },
                 millis: 2.0,
+                retried: Default::default(),
             })
         }
     }
@@ -422,6 +423,7 @@ mod tests {
                     model: String::new(),
                     usage: Usage::default(),
                     millis: 0.0,
+                    retried: Default::default(),
                 })
             }
         }

@@ -1,6 +1,7 @@
 //! `nomos eval`: run every query, write a TREC run and a metrics JSON;
 //! for an LLM method, also its cost, rounds and observer tables (see
-//! [`super::llm_report`]).
+//! [`super::llm_report`]). Ctrl-C stops starting queries; everything is
+//! then written over the queries done ([`crate::interrupt`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -19,11 +20,11 @@ use super::method::MethodRanker;
 use super::metrics_json::{evaluate_reported, mean, run_of, to_json};
 use super::ranking::Ranking;
 use crate::cli::EvalArgs;
-use crate::error::bad_input;
-use crate::progress;
+use crate::error::{bad_input, Interrupted};
 use crate::sources::beir::read_beir_queries;
 use crate::sources::pool::Query;
 use crate::sources::qrels::read_core_qrels;
+use crate::{interrupt, progress};
 
 pub fn run(args: &EvalArgs) -> Result<()> {
     let ranking = Ranking::load(&args.pool, &args.ranking)?;
@@ -50,7 +51,8 @@ pub fn run(args: &EvalArgs) -> Result<()> {
         positive_only: args.positive_only,
     };
 
-    let (rankings, llm) = match work {
+    interrupt::trap()?;
+    let (done, rankings, llm) = match work {
         Some(work) => {
             let queries: Vec<(&str, &str)> = bench
                 .queries
@@ -65,10 +67,16 @@ pub fn run(args: &EvalArgs) -> Result<()> {
                 &queries,
                 depth,
             )?;
-            (run.hits.clone(), Some(run))
+            (run.done.clone(), run.hits.clone(), Some(run))
         }
-        None => (rank_plain(&mut ranker, &ranking, bench, depth)?, None),
+        None => {
+            let hits = rank_plain(&mut ranker, &ranking, bench, depth)?;
+            ((0..hits.len()).collect(), hits, None)
+        }
     };
+    let asked = bench.queries.len();
+    let only_done = (done.len() < asked).then(|| bench.only(&done));
+    let bench = only_done.as_ref().unwrap_or(bench);
     let tag = match (&args.tag, &llm) {
         (Some(tag), _) => tag.clone(),
         (None, Some(llm)) => format!("nomos-{described}{}", llm.tag_suffix()),
@@ -95,10 +103,19 @@ pub fn run(args: &EvalArgs) -> Result<()> {
         mean(&eval, "ndcg@10"),
         mean(&eval, "recall@100")
     );
+    if only_done.is_some() {
+        return Err(Interrupted(format!(
+            "interrupted: {} of {asked} queries ranked; metrics are over those {}",
+            done.len(),
+            done.len()
+        ))
+        .into());
+    }
     Ok(())
 }
 
-/// Every query ranked with a plain method, with a progress bar.
+/// The queries ranked with a plain method, in order, with a progress
+/// bar: all of them, or those before Ctrl-C.
 fn rank_plain(
     ranker: &mut MethodRanker,
     ranking: &Ranking,
@@ -109,6 +126,7 @@ fn rank_plain(
     let rankings = bench
         .queries
         .iter()
+        .take_while(|_| !interrupt::requested())
         .map(|q| {
             let hits = ranker
                 .rank(ranking, &q.text, &q.tokens, depth.k, depth.positive_only)

@@ -8,13 +8,15 @@
 //!
 //! Progress on stderr: a spinner per running query saying what it is
 //! doing (core's [`Step`]) under an overall bar. When a query's request fails for good, the other workers
-//! stop at their next request and the first failure is returned.
+//! stop at their next request and the first failure is returned. After
+//! Ctrl-C ([`crate::interrupt`]) no worker starts a new query; those in
+//! flight finish.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
 use nomos_core::hits::Hit;
 use nomos_core::llm::rank::{ask_llm, Step, Trace, Work};
 use nomos_core::llm::react::Stage;
@@ -24,6 +26,7 @@ use super::llm_corpus::RankingCorpus;
 use super::method::MethodRanker;
 use super::ranking::Ranking;
 use crate::error::bad_input;
+use crate::interrupt;
 use crate::llm::{block_on, Backend};
 use crate::progress;
 
@@ -68,8 +71,13 @@ impl Job<'_> {
     }
 
     /// The model work for every query `(id, text)`, on `workers` threads,
-    /// in query order. A request that fails for good stops the run.
-    pub fn answer_all(&self, queries: &[(&str, &str)], workers: usize) -> Result<Vec<Answered>> {
+    /// in query order; `None` for a query not started because of Ctrl-C.
+    /// A request that fails for good stops the run.
+    pub fn answer_all(
+        &self,
+        queries: &[(&str, &str)],
+        workers: usize,
+    ) -> Result<Vec<Option<Answered>>> {
         let n = queries.len();
         let next = AtomicUsize::new(0);
         let answers: Mutex<Vec<Option<Answered>>> = Mutex::new((0..n).map(|_| None).collect());
@@ -80,6 +88,9 @@ impl Job<'_> {
         std::thread::scope(|scope| {
             for _ in 0..workers.clamp(1, n.max(1)) {
                 scope.spawn(|| loop {
+                    if interrupt::requested() {
+                        return;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(id, text)) = queries.get(i) else {
                         return;
@@ -119,10 +130,10 @@ impl Job<'_> {
             return Err(self.backend.explain(error));
         }
         let answers = answers.into_inner().unwrap_or_else(|e| e.into_inner());
-        answers
-            .into_iter()
-            .collect::<Option<Vec<_>>>()
-            .context("a query was left without an answer")
+        if !interrupt::requested() && answers.iter().any(Option::is_none) {
+            bail!("a query was left without an answer");
+        }
+        Ok(answers)
     }
 }
 

@@ -2,7 +2,8 @@
 //! tables on stdout and under `llm` in the metrics JSON:
 //!
 //! - the cost per query (GreekBarRetrieval's Table 17): calls, prompt and
-//!   completion tokens, LLM wall time, retries, failures, and the query's
+//!   completion tokens, LLM wall time, retries (replies re-asked, HTTP
+//!   attempts repeated, response-format fallbacks), failures, and the query's
 //!   wall time and loop overhead apart from the LLM, with totals and means;
 //! - for react-bm25, the metrics had the loop stopped after rounds 0
 //!   (BM25 of the original query), 1, 2, 3, 5 and 10 (Table 11), and what
@@ -281,13 +282,15 @@ pub fn print_costs(out: &mut impl Write, bench: &Benchmark, run: &LlmRun) -> io:
     writeln!(out, "LLM cost per query ({})", describe_source(run))?;
     writeln!(
         out,
-        "{:<width$}  {:>6}  {:>10}  {:>10}  {:>9}  {:>7}  {:>8}  {:>9}  {:>10}",
+        "{:<width$}  {:>6}  {:>10}  {:>10}  {:>9}  {:>7}  {:>7}  {:>9}  {:>8}  {:>9}  {:>10}",
         "query",
         "calls",
         "prompt tok",
         "compl. tok",
         "LLM s",
         "retries",
+        "HTTP rt",
+        "fallbacks",
         "failures",
         "wall s",
         "overhead s"
@@ -348,12 +351,14 @@ fn row(
     writeln!(
         out,
         "{label:<width$}  {:>6.digits$}  {:>10.digits$}  {:>10.digits$}  {:>9.2}  {:>7.digits$}  \
-         {:>8.digits$}  {:>9.2}  {:>10.2}",
+         {:>7.digits$}  {:>9.digits$}  {:>8.digits$}  {:>9.2}  {:>10.2}",
         f64::from(cost.calls) / per,
         cost.prompt_tokens as f64 / per,
         cost.completion_tokens as f64 / per,
         llm / per,
         f64::from(cost.retries) / per,
+        f64::from(cost.http_retries) / per,
+        f64::from(cost.fallbacks) / per,
         f64::from(cost.failures) / per,
         wall / per,
         (wall - waited / 1000.0) / per,
@@ -489,6 +494,8 @@ pub fn json(
         "completion_tokens": total.completion_tokens as f64 / n,
         "llm_ms": total.millis / n,
         "retries": f64::from(total.retries) / n,
+        "http_retries": f64::from(total.http_retries) / n,
+        "fallbacks": f64::from(total.fallbacks) / n,
         "failures": f64::from(total.failures) / n,
         "wall_ms": wall_sum / n,
         "overhead_ms": (wall_sum - run.waited_ms(&total)) / n,
@@ -534,6 +541,8 @@ fn cost_json(cost: &Cost, wall_ms: f64, waited_ms: f64) -> Value {
         "completion_tokens": cost.completion_tokens,
         "llm_ms": cost.millis,
         "retries": cost.retries,
+        "http_retries": cost.http_retries,
+        "fallbacks": cost.fallbacks,
         "failures": cost.failures,
         "wall_ms": wall_ms,
         "overhead_ms": wall_ms - waited_ms,

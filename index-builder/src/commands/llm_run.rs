@@ -23,9 +23,12 @@ use crate::llm::{Backend, LlmArgs, Origin, Saved};
 pub struct LlmRun {
     pub settings: Settings,
     pub prompts: Prompts,
-    /// Each query's model work, in query order.
+    /// The indices of the queries done, in order: all of them unless
+    /// Ctrl-C cut the run short.
+    pub done: Vec<usize>,
+    /// Each query's model work, in the order of `done`.
     pub answers: Vec<Answered>,
-    /// Each query's ranking, in query order.
+    /// Each query's ranking, in the order of `done`.
     pub hits: Vec<Vec<Hit>>,
     /// Wall time of the whole run, ranking included.
     pub wall: Duration,
@@ -82,18 +85,26 @@ impl LlmRun {
                 prompts,
                 corpus: &corpus,
             };
-            let mut answers = job.answer_all(queries, workers)?;
+            let (done, mut answers): (Vec<usize>, Vec<Answered>) = job
+                .answer_all(queries, workers)?
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, a)| Some((i, a?)))
+                .unzip();
             let hits = answers
                 .iter_mut()
-                .zip(queries)
-                .map(|(a, (_, text))| a.hits(ranker, ranking, text, depth.k, depth.positive_only))
+                .zip(&done)
+                .map(|(a, &i)| {
+                    let text = queries[i].1;
+                    a.hits(ranker, ranking, text, depth.k, depth.positive_only)
+                })
                 .collect::<Result<Vec<_>>>()?;
-            Ok((answers, hits))
+            Ok((done, answers, hits))
         })();
         let wall = start.elapsed();
         // Written before any error is returned: nothing recorded is lost.
         let transcript = backend.finish();
-        let (answers, hits) = match outcome {
+        let (done, answers, hits) = match outcome {
             Ok(done) => done,
             Err(error) => {
                 if let Err(also) = &transcript {
@@ -106,6 +117,7 @@ impl LlmRun {
         Ok(LlmRun {
             settings,
             prompts,
+            done,
             answers,
             hits,
             wall,

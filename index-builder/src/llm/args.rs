@@ -161,6 +161,7 @@ mod tests {
                 model: String::new(),
                 usage: Usage::default(),
                 millis: 0.0,
+                retried: Default::default(),
             };
             t.insert(request, reply);
         }

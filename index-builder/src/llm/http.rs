@@ -107,12 +107,16 @@ impl HttpChat {
             let failure = match &attempt {
                 Attempt::Answered(bytes) => {
                     let millis = start.elapsed().as_secs_f64() * 1000.0;
-                    return ChatReply::from_body(bytes, millis).map_err(|e| {
+                    let reply = ChatReply::from_body(bytes, millis).map_err(|e| {
                         let quoted = match e {
                             ReplyError::Endpoint(_) => String::new(),
                             _ => quote_body(bytes),
                         };
                         LlmError::Transport(format!("{}: {e}{quoted}", self.url))
+                    })?;
+                    return Ok(ChatReply {
+                        retried: retry.retried(),
+                        ..reply
                     });
                 }
                 Attempt::Status(status, body, retry_after) => Failure::Status {

@@ -120,6 +120,7 @@ mod tests {
             model: "m".into(),
             usage: Usage::default(),
             millis: f64::from(n),
+            retried: Default::default(),
         };
         (request, reply)
     }

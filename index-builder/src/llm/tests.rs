@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use nomos_core::llm::retry::Policy;
 use nomos_core::llm::{
-    ChatRequest, LlmError, Message, ResponseFormat, Role, Schema, TokenLimitField,
+    ChatRequest, LlmError, Message, ResponseFormat, Retried, Role, Schema, TokenLimitField,
 };
 use serde_json::json;
 
@@ -177,6 +177,12 @@ fn a_500_is_retried_then_the_reply_is_kept() {
     assert_eq!(seen.len(), 2);
     assert_eq!(seen[0].body, seen[1].body, "the same request again");
     assert_eq!(http.transport_retries(), 1);
+    let once = Retried {
+        http: 1,
+        fallbacks: 0,
+    };
+    assert_eq!(reply.retried, once, "the reply says what it cost");
+    assert!(ask(&http, "again").unwrap().retried.is_none());
 }
 
 #[test]
@@ -239,10 +245,14 @@ fn a_refused_schema_falls_back_to_a_json_object_then_to_nothing_and_is_remembere
     });
     let http = client(&server);
     assert_eq!(http.response_format(), ResponseFormat::JsonSchema);
-    ask(&http, "q").unwrap();
+    let fallbacks = |n| Retried {
+        http: 0,
+        fallbacks: n,
+    };
+    assert_eq!(ask(&http, "q").unwrap().retried, fallbacks(1));
     assert_eq!(http.response_format(), ResponseFormat::JsonObject);
-    ask(&http, "again").unwrap();
-    ask(&http, "strict").unwrap();
+    assert_eq!(ask(&http, "again").unwrap().retried, fallbacks(0));
+    assert_eq!(ask(&http, "strict").unwrap().retried, fallbacks(1));
     assert_eq!(http.response_format(), ResponseFormat::Unconstrained);
     let formats: Vec<String> = server
         .requests()
