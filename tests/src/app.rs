@@ -207,6 +207,18 @@ impl App {
         }
     }
 
+    /// Waits until the service worker controls the page (a first visit's
+    /// takes over once installed).
+    pub async fn wait_for_worker(&self) -> Result<()> {
+        self.poll(
+            "the service worker to control the page",
+            "return navigator.serviceWorker?.controller ? true : null;",
+            vec![],
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Waits until the pool from `file` is loaded and searchable. Fails
     /// early if the load line reports an error about that pool.
     pub async fn wait_for_pool(&self, file: &str) -> Result<()> {

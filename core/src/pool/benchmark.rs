@@ -243,11 +243,7 @@ impl Benchmark {
                 }
             })
             .collect();
-        let by_id = queries
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (q.id.clone(), i))
-            .collect();
+        let by_id = positions(&queries);
         let one_gold = queries
             .iter()
             .filter(|q| qrels.get(&q.id).is_some())
@@ -269,11 +265,7 @@ impl Benchmark {
             .iter()
             .filter_map(|&i| self.queries.get(i).cloned())
             .collect();
-        let by_id = queries
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (q.id.clone(), i))
-            .collect();
+        let by_id = positions(&queries);
         Benchmark {
             queries,
             by_id,
@@ -313,3 +305,12 @@ impl fmt::Display for BenchmarkError {
 }
 
 impl std::error::Error for BenchmarkError {}
+
+/// Each query's position, by id, for [`Benchmark::position`].
+fn positions(queries: &[BenchQuery]) -> HashMap<String, usize> {
+    queries
+        .iter()
+        .enumerate()
+        .map(|(i, q)| (q.id.clone(), i))
+        .collect()
+}

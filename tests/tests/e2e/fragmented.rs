@@ -163,12 +163,7 @@ async fn a_fragmented_pool_ranks_as_the_cli_fetches_little_and_works_offline() -
         app.screenshot("fragmented-pool").await?;
 
         // Every fragment kept by the service worker, then no server.
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         let button = app
             .poll(
                 "the offline button with the pool's size",
@@ -388,12 +383,7 @@ async fn opening_a_rebuilt_pool_drops_what_earlier_builds_left() -> Result<()> {
             .poll("the build to be recorded", record, vec![json!(suffix)])
             .await?;
         ensure!(seen[1] == build.as_str(), "recorded {seen}, not {build}");
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         let stale = app
             .client()
             .execute(

@@ -29,12 +29,7 @@ async fn a_poisoned_cache_recovers_once_the_host_is_fixed() -> Result<()> {
     let server = StaticServer::start(&dist)?;
     let app = App::open(&server.url()).await?;
     let outcome = async {
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         // The host loses a blob and the runtime's wasm, and answers both
         // with its page.
         server.replace("indexes/el-nomothesia.blob", page.clone());
@@ -98,12 +93,7 @@ async fn the_worker_keeps_nothing_the_app_did_not_check() -> Result<()> {
     let server = StaticServer::start(&dist)?;
     let app = App::open(&server.url()).await?;
     let outcome = async {
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         // Neither was opened in this session: the worker holds no copy.
         server.replace("indexes/el-nomothesia.blob", page.clone());
         server.replace(runtime, page.clone());
@@ -176,12 +166,7 @@ async fn a_blob_named_with_escapes_is_kept_and_loads_offline() -> Result<()> {
     );
     let app = App::open(&server.url()).await?;
     let outcome = async {
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         app.pick_pool(name).await?;
         app.poll(
             "the renamed pool to be kept offline",

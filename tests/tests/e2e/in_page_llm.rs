@@ -64,12 +64,7 @@ async fn served_model_answers_a_reformulation_request() -> Result<()> {
         );
 
         // Through the service worker, which then keeps the files.
-        app.poll(
-            "the service worker to control the page",
-            "return navigator.serviceWorker?.controller ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.wait_for_worker().await?;
         let loaded = load(&app, json!(MODEL_DIR)).await?;
         ensure!(loaded["model"] == json!(MODEL_NAME), "loaded {loaded}");
         ensure!(loaded["licence"] == json!("Apache-2.0"), "loaded {loaded}");
