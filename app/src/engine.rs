@@ -767,7 +767,7 @@ pub(crate) mod tests {
                 area: area.map(Into::into),
                 paragraphs: Vec::new(),
                 explicit_refs: cites.iter().map(|c| (*c).to_owned()).collect(),
-                implicit_refs: Vec::new(),
+                ..DocumentInput::default()
             }
         };
         let mut documents = [

@@ -42,6 +42,8 @@ fn everything_reads_back() {
         assert_eq!(text.text, d.text);
         assert_eq!(text.paragraphs, d.paragraphs);
         assert_eq!(text.augmented, d.augmented);
+        assert_eq!(text.path, d.path);
+        assert_eq!(text.version_date, d.version_date);
         let resolve = |ids: &[String]| -> Vec<u32> {
             ids.iter().filter_map(|id| blob.doc_index(id)).collect()
         };

@@ -63,6 +63,8 @@ pub fn tiny_blob() -> Vec<u8> {
             paragraphs: paragraphs.iter().map(|p| (*p).into()).collect(),
             explicit_refs: vec![["b", "c", "a"][i].into()],
             implicit_refs: vec![["c", "a", "b"][i].into()],
+            path: Vec::new(),
+            version_date: None,
         })
         .collect();
     let queries = [("q1", "fishing at sea"), ("q2", "the shore")].map(|(id, text)| QueryInput {

@@ -41,6 +41,12 @@ pub struct DocumentInput {
     pub explicit_refs: Vec<String>,
     /// Ids of its siblings (implicit context, e.g. the other stykker of a §).
     pub implicit_refs: Vec<String>,
+    /// The divisions it stands in, outermost first, for display (the Greek
+    /// codes' books and chapters); empty where the reader gives none.
+    pub path: Vec<String>,
+    /// The date of its version, `YYYY-MM-DD`, for display, where the
+    /// reader knows it.
+    pub version_date: Option<String>,
 }
 
 /// A benchmark query.
@@ -283,6 +289,8 @@ pub(crate) fn document_parts(
                 text: &d.text,
                 paragraphs: &d.paragraphs,
                 augmented: d.augmented.as_deref(),
+                path: &d.path,
+                version_date: d.version_date.as_deref(),
             }
         }),
         layout,

@@ -29,6 +29,8 @@ pub(super) fn sample() -> Vec<u8> {
         doc("c", "the sea shore"),
     ];
     documents[0].explicit_refs = vec!["b".into()];
+    documents[1].path = vec!["Part 1".into(), "Chapter 2".into()];
+    documents[1].version_date = Some("2016-05-12".into());
     let queries = [("q1", "sea"), ("q2", "rights")].map(|(id, text)| QueryInput {
         id: id.into(),
         text: text.into(),
@@ -237,8 +239,8 @@ fn bad_text_records_are_refused_with_what_is_wrong() {
     Blob::load(&text_block(&good)).unwrap();
     let prefix = "blob section `text` is inconsistent: ";
     assert_refused(
-        &text_block(&[record(0, 0), record(0, 0), record(4, 0)].concat()),
-        &format!("{prefix}document 2: unknown flags 0x04"),
+        &text_block(&[record(0, 0), record(0, 0), record(16, 0)].concat()),
+        &format!("{prefix}document 2: unknown flags 0x10"),
     );
     assert_refused(
         &text_block(&[record(0, 0), record(0, u32::MAX), record(0, 0)].concat()),

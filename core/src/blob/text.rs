@@ -11,7 +11,10 @@
 //! Inside a block, each document is a record of little-endian fields:
 //! `flags: u8`, then `text` unless flag [`JOINED`] says the text is the
 //! paragraphs joined by `\n`, then `n: u32` and `n` paragraphs, then the
-//! augmented text if flag [`AUGMENTED`]. A string is `len: u32` and UTF-8.
+//! augmented text if flag [`AUGMENTED`], then `m: u32` and `m` divisions
+//! if flag [`PATH`], then the version date if flag [`VERSION_DATE`]. A
+//! string is `len: u32` and UTF-8. An unknown flag is an error: a reader
+//! older than a flag refuses the record rather than misread it.
 
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::decompress_to_vec_with_limit;
@@ -64,6 +67,10 @@ impl Layout {
 const JOINED: u8 = 1;
 /// An augmented text follows the paragraphs.
 const AUGMENTED: u8 = 2;
+/// The division path follows.
+const PATH: u8 = 4;
+/// The version date follows.
+const VERSION_DATE: u8 = 8;
 
 /// One document's display text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -74,14 +81,23 @@ pub struct ArticleText {
     pub paragraphs: Vec<String>,
     /// LLM-augmented text (CRAwLeR-DK), when the source has one.
     pub augmented: Option<String>,
+    /// The divisions the document stands in, outermost first (`ΒΙΒΛΙΟ
+    /// ΠΡΩΤΟ: ΓΕΝΙΚΕΣ ΑΡΧΕΣ`, `ΚΕΦΑΛΑΙΟ ΠΡΩΤΟ: …`); empty when the source
+    /// gives none.
+    pub path: Vec<String>,
+    /// The date of the version shown, `YYYY-MM-DD`, when the source gives
+    /// one.
+    pub version_date: Option<String>,
 }
 
 /// Borrowed form of [`ArticleText`] for encoding.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ArticleTextRef<'a> {
     pub text: &'a str,
     pub paragraphs: &'a [String],
     pub augmented: Option<&'a str>,
+    pub path: &'a [String],
+    pub version_date: Option<&'a str>,
 }
 
 impl ArticleText {
@@ -91,6 +107,8 @@ impl ArticleText {
             text: &self.text,
             paragraphs: &self.paragraphs,
             augmented: self.augmented.as_deref(),
+            path: &self.path,
+            version_date: self.version_date.as_deref(),
         }
     }
 }
@@ -128,6 +146,11 @@ pub(crate) fn encode<'a>(
     };
     let mut total: u64 = 0;
     for doc in docs {
+        if let Some(date) = doc.version_date.filter(|d| !is_iso_date(d)) {
+            return Err(BlobError::Input(format!(
+                "document {n_docs}: version date \"{date}\" is not YYYY-MM-DD"
+            )));
+        }
         let before = block.len();
         write_record(&mut block, doc).ok_or_else(too_big)?;
         total += (block.len() - before) as u64;
@@ -155,6 +178,12 @@ fn write_record(out: &mut Vec<u8>, doc: ArticleTextRef<'_>) -> Option<()> {
             AUGMENTED
         } else {
             0
+        }
+        | if doc.path.is_empty() { 0 } else { PATH }
+        | if doc.version_date.is_some() {
+            VERSION_DATE
+        } else {
+            0
         };
     out.push(flags);
     if !joined {
@@ -167,7 +196,26 @@ fn write_record(out: &mut Vec<u8>, doc: ArticleTextRef<'_>) -> Option<()> {
     if let Some(aug) = doc.augmented {
         write_str(out, aug)?;
     }
+    if !doc.path.is_empty() {
+        out.extend_from_slice(&u32::try_from(doc.path.len()).ok()?.to_le_bytes());
+        for division in doc.path {
+            write_str(out, division)?;
+        }
+    }
+    if let Some(date) = doc.version_date {
+        write_str(out, date)?;
+    }
     Some(())
+}
+
+/// `YYYY-MM-DD`, digits where digits go (the calendar is not checked).
+fn is_iso_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
 }
 
 fn write_str(out: &mut Vec<u8>, s: &str) -> Option<()> {
@@ -378,7 +426,7 @@ impl<'a> Reader<'a> {
 
     fn record(&mut self) -> Result<ArticleText, String> {
         let flags = self.take(1)?[0];
-        if flags & !(JOINED | AUGMENTED) != 0 {
+        if flags & !(JOINED | AUGMENTED | PATH | VERSION_DATE) != 0 {
             return Err(format!("unknown flags {flags:#04x}"));
         }
         let text = if flags & JOINED == 0 {
@@ -386,17 +434,7 @@ impl<'a> Reader<'a> {
         } else {
             None
         };
-        let n = self.u32()? as usize;
-        // Each paragraph takes at least 4 bytes: bound `n` before allocating.
-        if n > self.0.len() / 4 {
-            return Err(format!(
-                "{n} paragraphs cannot fit in the {} bytes left",
-                self.0.len()
-            ));
-        }
-        let paragraphs = (0..n)
-            .map(|_| self.string())
-            .collect::<Result<Vec<_>, _>>()?;
+        let paragraphs = self.strings("paragraphs")?;
         let text = match text {
             Some(t) => t,
             None if paragraphs.is_empty() => {
@@ -408,11 +446,40 @@ impl<'a> Reader<'a> {
             0 => None,
             _ => Some(self.string()?),
         };
+        let path = match flags & PATH {
+            0 => Vec::new(),
+            _ => match self.strings("divisions")? {
+                path if path.is_empty() => return Err("a path of no divisions".to_owned()),
+                path => path,
+            },
+        };
+        let version_date = match flags & VERSION_DATE {
+            0 => None,
+            _ => match self.string()? {
+                date if is_iso_date(&date) => Some(date),
+                date => return Err(format!("version date \"{date}\" is not YYYY-MM-DD")),
+            },
+        };
         Ok(ArticleText {
             text,
             paragraphs,
             augmented,
+            path,
+            version_date,
         })
+    }
+
+    /// A count, then that many strings (`what` they are, for errors).
+    fn strings(&mut self, what: &str) -> Result<Vec<String>, String> {
+        let n = self.u32()? as usize;
+        // Each string takes at least 4 bytes: bound `n` before allocating.
+        if n > self.0.len() / 4 {
+            return Err(format!(
+                "{n} {what} cannot fit in the {} bytes left",
+                self.0.len()
+            ));
+        }
+        (0..n).map(|_| self.string()).collect()
     }
 }
 
@@ -433,6 +500,11 @@ mod tests {
                     Vec::new()
                 },
                 augmented: (i % 3 == 0).then(|| format!("kontekst {i}")),
+                path: match i % 5 {
+                    0 => Vec::new(),
+                    n => (0..n).map(|d| format!("ΚΕΦΑΛΑΙΟ {d}: {i}")).collect(),
+                },
+                version_date: (i % 4 == 1).then(|| format!("{:04}-05-12", 1900 + i % 100)),
             })
             .collect()
     }
@@ -551,8 +623,7 @@ mod tests {
         let err = encode(
             [ArticleTextRef {
                 text: &text,
-                paragraphs: &[],
-                augmented: None,
+                ..ArticleTextRef::default()
             }],
             Layout::BLOB,
         )
@@ -561,6 +632,56 @@ mod tests {
             err.to_string().contains("document 0: display text over"),
             "{err}"
         );
+    }
+
+    /// One block holding `record` as document 0, stored as is.
+    fn one_record(record: &[u8]) -> rkyv::util::AlignedVec {
+        section_of(&[(compress_to_vec(record, LEVEL), record.len())])
+    }
+
+    #[test]
+    fn a_version_date_is_iso_or_refused() {
+        let path = ["ΒΙΒΛΙΟ ΠΡΩΤΟ".to_string()];
+        let doc = |date| ArticleTextRef {
+            text: "Οι κανόνες του δικαίου",
+            path: &path,
+            version_date: Some(date),
+            ..ArticleTextRef::default()
+        };
+        let err = encode([doc("23.02.1946")], Layout::BLOB).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("document 0: version date \"23.02.1946\" is not YYYY-MM-DD"),
+            "{err}"
+        );
+        // A damaged record is refused on reading too.
+        let mut record = Vec::new();
+        write_record(&mut record, doc("1946-02-23")).unwrap();
+        let good = one_record(&record);
+        let s = rkyv::access::<ArchivedTextSection, rkyv::rancor::Error>(&good).unwrap();
+        s.validate(1).unwrap();
+        assert_eq!(
+            s.article(0).unwrap().version_date.as_deref(),
+            Some("1946-02-23")
+        );
+        let at = record.len() - 10;
+        record[at..].copy_from_slice(b"23.02.1946");
+        let bad = one_record(&record);
+        let s = rkyv::access::<ArchivedTextSection, rkyv::rancor::Error>(&bad).unwrap();
+        let err = s.validate(1).unwrap_err().to_string();
+        assert!(err.contains("is not YYYY-MM-DD"), "{err}");
+    }
+
+    #[test]
+    fn a_path_flag_with_no_divisions_is_refused() {
+        let mut record = vec![PATH];
+        write_str(&mut record, "text");
+        record.extend_from_slice(&0u32.to_le_bytes());
+        record.extend_from_slice(&0u32.to_le_bytes());
+        let bytes = one_record(&record);
+        let s = rkyv::access::<ArchivedTextSection, rkyv::rancor::Error>(&bytes).unwrap();
+        let err = s.validate(1).unwrap_err().to_string();
+        assert!(err.contains("a path of no divisions"), "{err}");
     }
 
     #[test]

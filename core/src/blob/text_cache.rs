@@ -92,8 +92,7 @@ mod tests {
         let section: TextSection = encode(
             texts.iter().map(|t| ArticleTextRef {
                 text: t,
-                paragraphs: &[],
-                augmented: None,
+                ..ArticleTextRef::default()
             }),
             Layout::BLOB,
         )

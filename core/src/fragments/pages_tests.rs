@@ -26,6 +26,11 @@ fn blob() -> Vec<u8> {
                 .join(" "),
             source: format!("s{}", d / 100),
             explicit_refs: vec![format!("d{}", (d + 1) % 600)],
+            path: (d % 3 == 0)
+                .then(|| format!("part {}", d / 100))
+                .into_iter()
+                .collect(),
+            version_date: (d % 2 == 0).then(|| "2016-05-12".into()),
             ..DocumentInput::default()
         })
         .collect();

@@ -88,6 +88,12 @@ pub fn sample() -> Sample {
                 .flatten()
                 .map(id)
                 .collect(),
+            // Exercise the display-only path and version date on some.
+            path: match i % 3 {
+                0 => Vec::new(),
+                n => (0..n).map(|d| format!("ΤΜΗΜΑ {d}: {heading}")).collect(),
+            },
+            version_date: (i % 2 == 0).then(|| format!("2019-11-{:02}", 1 + i % 28)),
         });
         if i % 5 == 0 {
             queries.push(QueryInput {
