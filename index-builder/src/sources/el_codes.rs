@@ -8,7 +8,8 @@
 //! read. The heading is the title, enacted with the code and so searched
 //! ([`Pool::titles_are_headings`]); the text is unwrapped into paragraphs
 //! without the division headings that open a division's first article
-//! ([`layout`]). The editorial layer never leaves [`records`]. Citations
+//! ([`layout`]), which become the path shown above every article of the
+//! division ([`divisions`]); each article keeps its version's date. The editorial layer never leaves [`records`]. Citations
 //! in the text become the article's explicit references ([`refs`]).
 //!
 //! Two pools: the lawyer's (`--format el-codes`: the codes in force) and
@@ -18,6 +19,7 @@
 //! an error.
 
 mod codes;
+mod divisions;
 mod layout;
 mod records;
 mod refs;
@@ -51,6 +53,10 @@ struct Entry {
     number: String,
     heading: String,
     paragraphs: Vec<String>,
+    /// The divisions it stands in, outermost first.
+    path: Vec<String>,
+    /// Its version's date, `YYYY-MM-DD`.
+    date: String,
 }
 
 fn read(dir: &Path, wanted: Status) -> Result<Pool> {
@@ -158,22 +164,33 @@ fn articles(label: &str, text: &str, source: usize) -> Result<(Vec<Entry>, Vec<S
         }
     }
     let mut entries = Vec::new();
+    let mut runs = Vec::new();
     let mut empty = Vec::new();
     for number in order {
         let r = &all[latest[number]];
         let lines: Vec<&str> = r.body.iter().flatten().map(|(_, l)| l.as_str()).collect();
-        let paragraphs = layout::lay_out(&lines);
-        if paragraphs.is_empty() {
+        let laid = layout::lay_out(&lines);
+        runs.push(laid.headings);
+        if laid.paragraphs.is_empty() {
             empty.push(number.to_string());
+            entries.push(None);
             continue;
         }
-        entries.push(Entry {
+        entries.push(Some(Entry {
             source,
             number: number.to_string(),
             heading: r.heading.clone(),
-            paragraphs,
-        });
+            paragraphs: laid.paragraphs,
+            path: Vec::new(),
+            date: r.date.clone(),
+        }));
     }
+    // An article without text may still open a division.
+    let entries = entries
+        .into_iter()
+        .zip(divisions::paths(&runs))
+        .filter_map(|(entry, path)| entry.map(|e| Entry { path, ..e }))
+        .collect();
     Ok((entries, empty))
 }
 
@@ -216,6 +233,8 @@ fn resolve(sources: &[SourceInput], entries: Vec<Entry>) -> Vec<Article> {
                     .map(|j| id(&entries[j]))
                     .collect(),
                 text,
+                path: e.path.clone(),
+                version_date: Some(e.date.clone()),
                 ..Article::default()
             }
         })

@@ -1,6 +1,7 @@
 //! An article's text lines as paragraphs: the book, part and chapter
-//! headings at the start of a division's first article left out (they head
-//! the division, not the article), the export's hard wrap at about 100
+//! headings at the start of a division's first article taken apart (they
+//! head the division, not the article; [`super::divisions`] makes them
+//! its path), the export's hard wrap at about 100
 //! characters undone, and the database's own notes in the text dropped
 //! with the rest of its editorial layer: pointers to its comments
 //! ("ΠΡΟΣΟΧΗ!!! (βλ. σχόλια)") and paragraphs opening with `*` that are
@@ -23,19 +24,54 @@ const NOTE_OPENINGS: &[&str] = &[
     "προσοχη",
 ];
 
-/// The words that open a division heading (`ΒΙΒΛΙΟ ΠΡΩΤΟ`, `ΚΕΦΑΛΑΙΟ Α'`).
-/// (folded: lowercase, no accents), in either the first or the second
-/// word (`ΠΡΩΤΟ ΚΕΦΑΛΑΙΟ`, `Τμήμα πρώτο.`), katharevousa forms too
-/// (`ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ`).
-const DIVISIONS: &[&str] = &[
+/// The words that open a division heading (`ΒΙΒΛΙΟ ΠΡΩΤΟ`, `ΚΕΦΑΛΑΙΟ Α'`,
+/// `ΠΡΩΤΟ ΚΕΦΑΛΑΙΟ`), folded (lowercase, no accents), with their kind:
+/// katharevousa forms (`ΚΕΦΑΛΑΙΟΝ ΠΡΩΤΟΝ`) and the export's misspellings
+/// (AK 211 `ΚΑΦΑΛΑΙΟ`, AK 619 `ΚΕΦΛΑΙΟ`) are the demotic word.
+const DIVISIONS: &[(&str, &str)] = &[
+    ("τομοσ", "τομοσ"),
+    ("βιβλιο", "βιβλιο"),
+    ("βιβλιον", "βιβλιο"),
+    ("μεροσ", "μεροσ"),
+    ("τιτλοσ", "τιτλοσ"),
+    ("τμημα", "τμημα"),
+    ("κεφαλαιο", "κεφαλαιο"),
+    ("κεφαλαιον", "κεφαλαιο"),
+    ("καφαλαιο", "κεφαλαιο"),
+    ("κεφλαιο", "κεφαλαιο"),
+    ("υποκεφαλαιο", "υποκεφαλαιο"),
+    ("ενοτητα", "ενοτητα"),
+];
+
+/// How the ordinals that may precede a division word begin (folded):
+/// `πρωτο`, `δευτερο` … `εικοστο`, `τριακοστο`.
+const ORDINALS: &[&str] = &[
+    "πρωτ",
+    "δευτερ",
+    "τριτ",
+    "τεταρτ",
+    "πεμπτ",
+    "εκτ",
+    "εβδομ",
+    "ογδο",
+    "ενατ",
+    "δεκατ",
+    "ενδεκατ",
+    "δωδεκατ",
+    "εικοστ",
+    "τριακοστ",
+    "τεσσαρακοστ",
+];
+
+/// The kinds of division, outermost first: the order a code follows
+/// unless its own headings say otherwise ([`super::divisions`]).
+pub const KINDS: &[&str] = &[
     "τομοσ",
     "βιβλιο",
-    "βιβλιον",
     "μεροσ",
     "τιτλοσ",
     "τμημα",
     "κεφαλαιο",
-    "κεφαλαιον",
     "υποκεφαλαιο",
     "ενοτητα",
 ];
@@ -44,11 +80,32 @@ const DIVISIONS: &[&str] = &[
 /// paragraph did.
 const WRAPPED: usize = 70;
 
-/// The paragraphs of `lines` (the text as exported), without the division
-/// headings that open it.
-pub fn lay_out(lines: &[&str]) -> Vec<String> {
+/// An article's text as laid out: the division headings that open it,
+/// in order, and its paragraphs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Laid {
+    pub headings: Vec<Heading>,
+    pub paragraphs: Vec<String>,
+}
+
+/// A division heading that opens an article's text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Heading {
+    /// Its division word, folded and in the demotic form (`κεφαλαιο` for
+    /// `ΚΕΦΑΛΑΙΟΝ`): one of [`KINDS`].
+    pub kind: &'static str,
+    /// As printed, its name after a colon (`ΒΙΒΛΙΟ ΠΡΩΤΟ: ΓΕΝΙΚΕΣ ΑΡΧΕΣ`).
+    pub text: String,
+}
+
+/// The paragraphs of `lines` (the text as exported), and apart from them
+/// the division headings that open it.
+pub fn lay_out(lines: &[&str]) -> Laid {
     let lines: Vec<&str> = lines.iter().map(|l| l.trim()).collect();
     let next_text = |from: usize| (from..lines.len()).find(|&k| !lines[k].is_empty());
+    let mut headings: Vec<Heading> = Vec::new();
+    // Whether the last heading has its name yet.
+    let mut named = false;
     let mut start = next_text(0);
     // Division headings, then any heading in capitals (`ΚΩΔΙΚΑΣ
     // ΑΕΡΟΠΟΡΙΚΟΥ ΔΙΚΑΙΟΥ`, `ΓΕΝΙΚΕΣ ΔΙΑΤΑΞΕΙΣ`), while text follows.
@@ -56,17 +113,35 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
         let next = next_text(k + 1);
         if is_note(lines[k]) {
             start = next;
-        } else if is_division(lines[k]) {
+        } else if let Some(kind) = division(lines[k]) {
             start = next;
+            let mut text = heading_text(lines[k]);
+            named = text
+                .split_once(':')
+                .is_some_and(|(_, name)| !name.trim().is_empty());
             if let Some(n) = next {
                 let after = next_text(n + 1);
-                let named = !lines[k].contains(':') && !is_division(lines[n]) && is_name(lines[n]);
-                if named && after.is_some() {
+                let name = !text.contains(':') && division(lines[n]).is_none() && is_name(lines[n]);
+                if name && after.is_some() {
                     start = after;
+                    let name = heading_text(lines[n]);
+                    text = format!("{}: {name}", text.trim_end_matches(['.', ' ']));
+                    named = true;
                 }
             }
+            headings.push(Heading { kind, text });
         } else if next.is_some() && in_capitals(lines[k]) {
             start = next;
+            // The name of the division above, or its name's next line
+            // (`ΚΕΦΑΛΑΙΟ ΤΕΤΑΡΤΟ` / `ΑΠΑΛΛΟΤΡΙΩΣΕΙΣ-ΠΕΡΙΟΡΙΣΜΟΙ` /
+            // `ΚΥΡΙΟΤΗΤΑΣ`); any other such heading (a code's title, a
+            // lettered subdivision) is left out.
+            if let Some(last) = headings.last_mut().filter(|_| !is_lettered(lines[k])) {
+                let text = &mut last.text;
+                text.push_str(if named { " " } else { ": " });
+                text.push_str(&heading_text(lines[k]));
+                named = true;
+            }
         } else {
             break;
         }
@@ -89,7 +164,7 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
         }
         open = line.chars().count() >= WRAPPED;
     }
-    paragraphs
+    let paragraphs = paragraphs
         .into_iter()
         .filter(|p| !is_note(p))
         .filter_map(|p| match p.strip_prefix('*') {
@@ -101,19 +176,93 @@ pub fn lay_out(lines: &[&str]) -> Vec<String> {
                 (!note).then(|| rest.to_string())
             }
         })
-        .collect()
+        .collect();
+    Laid {
+        headings,
+        paragraphs,
+    }
 }
 
-/// A division heading's first line: a division word first or second, in
-/// a short line.
-fn is_division(line: &str) -> bool {
-    let words: Vec<String> = line
-        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '.' | '\''))
+/// A division heading's first line, short: a division word first, or
+/// after ordinals (`ΠΡΩΤΟ ΚΕΦΑΛΑΙΟ`, `ΔΕΚΑΤΟ ΤΡΙΤΟ ΤΜΗΜΑ`; `Γενικό Μέρος`
+/// is a name); its kind.
+fn division(line: &str) -> Option<&'static str> {
+    let line = heading_text(line);
+    if line.chars().count() > 60 {
+        return None;
+    }
+    let words = line
+        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '.' | '\'' | '-'))
         .filter(|w| !w.is_empty())
-        .take(2)
-        .map(fold)
-        .collect();
-    words.iter().any(|w| DIVISIONS.contains(&w.as_str())) && line.chars().count() <= 60
+        .map(|w| fold(&w.chars().map(greek).collect::<String>()));
+    for (i, word) in words.take(3).enumerate() {
+        if let Some(&(_, kind)) = DIVISIONS.iter().find(|(form, _)| *form == word) {
+            return Some(kind);
+        }
+        if i == 2 || !ORDINALS.iter().any(|o| word.starts_with(o)) {
+            return None;
+        }
+    }
+    None
+}
+
+/// A heading line as it should read: without the quotes of an amending
+/// act (`"ΚΕΦΑΛΑΙΟ Α'`), letters spaced out joined (`Β Ι Β Λ Ι Ο Π Ε Μ
+/// Π Τ Ο` → `ΒΙΒΛΙΟ ΠΕΜΠΤΟ`).
+fn heading_text(line: &str) -> String {
+    let line = line.trim_matches(['"', '«', '»', '“', '”', ' ']);
+    let letters: Vec<&str> = line.split_whitespace().collect();
+    if letters.len() < 4 || letters.iter().any(|l| l.chars().count() > 1) {
+        return line.to_string();
+    }
+    let joined = letters.concat();
+    let folded = fold(&joined);
+    let word = DIVISIONS
+        .iter()
+        .filter(|(form, _)| folded.starts_with(form))
+        .map(|(form, _)| form.chars().count())
+        .max();
+    match word {
+        Some(n) if n < letters.len() => {
+            format!("{} {}", letters[..n].concat(), letters[n..].concat())
+        }
+        _ => joined,
+    }
+}
+
+/// A Latin capital that looks like a Greek one as the Greek (`MΕΡΟΣ` is
+/// typed with a Latin M).
+fn greek(c: char) -> char {
+    const LOOKALIKES: [(char, char); 14] = [
+        ('A', 'Α'),
+        ('B', 'Β'),
+        ('E', 'Ε'),
+        ('H', 'Η'),
+        ('I', 'Ι'),
+        ('K', 'Κ'),
+        ('M', 'Μ'),
+        ('N', 'Ν'),
+        ('O', 'Ο'),
+        ('P', 'Ρ'),
+        ('T', 'Τ'),
+        ('X', 'Χ'),
+        ('Y', 'Υ'),
+        ('Z', 'Ζ'),
+    ];
+    LOOKALIKES
+        .iter()
+        .find(|(latin, _)| *latin == c)
+        .map_or(c, |&(_, g)| g)
+}
+
+/// A subdivision lettered, not named by a division word (`Β' ΚΑΤΑΣΧΕΣΙΣ
+/// ΚΙΝΗΤΩΝ`, in the Code of Public Revenue Collection).
+fn is_lettered(line: &str) -> bool {
+    line.split_whitespace().next().is_some_and(|w| {
+        w.chars().count() <= 3
+            && w.ends_with(['\'', '΄', '’'])
+            && w.chars().next().is_some_and(char::is_uppercase)
+    })
 }
 
 /// A line of the database's that points to its editorial notes: `***

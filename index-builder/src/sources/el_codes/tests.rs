@@ -91,7 +91,12 @@ const FIRST: &[(&str, &str, &str)] = &[
         "Είσπραξις Δημοσίων Εσόδων",
         "1. Η είσπραξις των εκ πάσης αιτίας δημοσίων εσόδων",
     ),
-    ("KNN::1", "Ορισμός ναρκωτικών", "«ΚΕΦΑΛΑΙΟ Α"),
+    // Its chapter heading, quoted by the amending act, is its path.
+    (
+        "KNN::1",
+        "Ορισμός ναρκωτικών",
+        "2. Οι ουσίες που υπάγονται στα ναρκωτικά",
+    ),
     (
         "KOK::1",
         "Πεδίο εφαρμογής του Κώδικα",
@@ -223,7 +228,7 @@ fn the_version_in_force_is_the_latest() {
         .collect();
     assert_eq!(
         article(pool(), "KPolD::207").paragraphs,
-        layout::lay_out(&lines)
+        layout::lay_out(&lines).paragraphs
     );
     assert_eq!(
         pool()
@@ -251,7 +256,10 @@ fn the_editorial_layer_is_never_read() {
         .flatten()
         .map(|(_, l)| l.as_str())
         .collect();
-    assert_eq!(layout::lay_out(&lines), ["Το κείμενο του άρθρου."]);
+    assert_eq!(
+        layout::lay_out(&lines).paragraphs,
+        ["Το κείμενο του άρθρου."]
+    );
     // On the real export: no article shows a field of the layer, nor a
     // paragraph of the database's notes.
     for a in &pool().articles {
@@ -436,4 +444,119 @@ fn bad_input_names_file_and_line() {
             .contains("άγνωστος.txt: not a file of the ΙΣΟΚΡΑΤΗΣ export"),
         "{err}"
     );
+}
+
+#[test]
+fn each_article_carries_its_division_path_and_version_date() {
+    let pool = pool();
+    let shown = |id: &str| {
+        let a = article(pool, id);
+        (a.path.clone(), a.version_date.clone().unwrap())
+    };
+    // The book and chapter that open AK 1 head AK 2 as well.
+    let ak1 = (
+        vec![
+            "ΒΙΒΛΙΟ ΠΡΩΤΟ: ΓΕΝΙΚΕΣ ΑΡΧΕΣ".to_string(),
+            "ΚΕΦΑΛΑΙΟ ΠΡΩΤΟ: ΟΙ ΚΑΝΟΝΕΣ ΤΟΥ ΔΙΚΑΙΟΥ ΓΕΝΙΚΑ".to_string(),
+        ],
+        "1946-02-23".to_string(),
+    );
+    assert_eq!(shown("AK::1"), ak1);
+    assert_eq!(shown("AK::2"), ak1);
+    assert_eq!(
+        shown("AK::914").0,
+        [
+            "ΒΙΒΛΙΟ ΔΕΥΤΕΡΟ: ΕΝΟΧΙΚΟ ΔΙΚΑΙΟ",
+            "ΚΕΦΑΛΑΙΟ ΤΡΙΑΚΟΣΤΟ ΕΝΑΤΟ: ΑΔΙΚΟΠΡΑΞΙΕΣ"
+        ]
+    );
+    // Misspelt (`ΚΑΦΑΛΑΙΟ`), it still replaces the chapter before it.
+    assert_eq!(
+        shown("AK::211").0,
+        [
+            "ΒΙΒΛΙΟ ΠΡΩΤΟ: ΓΕΝΙΚΕΣ ΑΡΧΕΣ",
+            "ΚΑΦΑΛΑΙΟ ΕΒΔΟΜΟ: ΑΝΤΙΠΡΟΣΩΠΕΥΣΗ ΚΑΙ ΠΛΗΡΕΞΟΥΣΙΟΤΗΤΑ"
+        ]
+    );
+    // The Code of Civil Procedure puts titles under chapters (`ΔΕΥΤΕΡΟ
+    // ΒΙΒΛΙΟ` with its ordinal first); the next chapter clears the title.
+    assert_eq!(
+        shown("KPolD::338"),
+        (
+            vec![
+                "ΔΕΥΤΕΡΟ ΒΙΒΛΙΟ: ΔΙΑΔΙΚΑΣΙΑ ΣΤΑ ΠΡΩΤΟΒΑΘΜΙΑ ΔΙΚΑΣΤΗΡΙΑ".to_string(),
+                "ΚΕΦΑΛΑΙΟ ΔΩΔΕΚΑΤΟ: ΑΠΟΔΕΙΞΗ".to_string(),
+                "ΤΙΤΛΟΣ ΠΡΩΤΟΣ: Γενικές διατάξεις".to_string(),
+            ],
+            "1968-09-16".to_string()
+        )
+    );
+    assert_eq!(
+        shown("KPolD::466").0,
+        [
+            "ΔΕΥΤΕΡΟ ΒΙΒΛΙΟ: ΔΙΑΔΙΚΑΣΙΑ ΣΤΑ ΠΡΩΤΟΒΑΘΜΙΑ ΔΙΚΑΣΤΗΡΙΑ",
+            "ΚΕΦΑΛΑΙΟ ΔΕΚΑΤΟ ΤΡΙΤΟ: Ειδικές διατάξεις για τις μικροδιαφορές"
+        ]
+    );
+    // Letters spaced out (`Β Ι Β Λ Ι Ο Π Ε Μ Π Τ Ο`).
+    assert_eq!(
+        shown("KPolD::682").0,
+        [
+            "ΒΙΒΛΙΟ ΠΕΜΠΤΟ: ΑΣΦΑΛΙΣΤΙΚΑ ΜΕΤΡΑ",
+            "ΚΕΦΑΛΑΙΟ ΠΡΩΤΟ: Γενικές διατάξεις"
+        ]
+    );
+    // The Code of Criminal Procedure: book, section, chapter.
+    assert_eq!(
+        shown("KPD::246"),
+        (
+            vec![
+                "ΤΡΙΤΟ ΒΙΒΛΙΟ: ΠΡΟΔΙΚΑΣΙΑ".to_string(),
+                "ΠΡΩΤΟ ΤΜΗΜΑ: ΑΝΑΚΡΙΣΗ".to_string(),
+                "ΤΕΤΑΡΤΟ ΚΕΦΑΛΑΙΟ: ΚΥΡΙΑ ΑΝΑΚΡΙΣΗ".to_string(),
+            ],
+            "2019-07-01".to_string()
+        )
+    );
+    // The Lawyers' Code, unlabelled: sections under chapters, a name in
+    // lowercase (`Γενικό Μέρος` names the chapter, it is no part), and a
+    // name on two lines.
+    assert_eq!(
+        shown("KD::1"),
+        (
+            vec!["ΚΕΦΑΛΑΙΟ Α: Γενικό Μέρος".to_string()],
+            "2013-09-27".to_string()
+        )
+    );
+    assert_eq!(
+        shown("KD::16"),
+        (
+            vec![
+                "ΚΕΦΑΛΑΙΟ Β: ΑΠΟΚΤΗΣΗ ΔΙΚΗΓΟΡΙΚΗΣ ΙΔΙΟΤΗΤΑΣ - ΑΣΚΗΣΗ - ΕΞΕΤΑΣΕΙΣ".to_string(),
+                "ΤΜΗΜΑ Β: ΠΡΟΫΠΟΘΕΣΕΙΣ ΑΣΚΗΣΗΣ ΤΩΝ ΚΑΤΟΧΩΝ ΤΙΤΛΩΝ ΠΑΝΕΠΙΣΤΗΜΙΩΝ ΤΗΣ ΑΛΛΟΔΑΠΗΣ \
+                 ΚΑΙ ΑΣΚΟΥΜΕΝΩΝ ΔΙΚΗΓΟΡΩΝ ΤΗΣ ΑΛΛΟΔΑΠΗΣ"
+                    .to_string(),
+            ],
+            "2014-09-10".to_string()
+        )
+    );
+    // Three levels, the section's ordinal two words long.
+    assert_eq!(
+        shown("KDD::132").0,
+        [
+            "ΠΡΩΤΟ ΜΕΡΟΣ: ΓΕΝΙΚΗ ΔΙΑΔΙΚΑΣΙΑ",
+            "ΔΕΚΑΤΟ ΤΡΙΤΟ ΤΜΗΜΑ: ΚΥΡΙΑ ΔΙΑΔΙΚΑΣΙΑ",
+            "ΚΕΦΑΛΑΙΟ Α': Η ΣΥΖΗΤΗΣΗ ΣΤΟ ΑΚΡΟΑΤΗΡΙΟ"
+        ]
+    );
+    // Quoted by the amending act, the quotes go.
+    assert_eq!(
+        shown("AthlN::129").0,
+        ["ΤΜΗΜΑ E': ΛΟΙΠΕΣ ΚΑΙ ΜΕΤΑΒΑΤΙΚΕΣ ΔΙΑΤΑΞΕΙΣ"]
+    );
+    // Every article has its version's date.
+    assert!(pool
+        .articles
+        .iter()
+        .all(|a| a.version_date.as_ref().is_some_and(|d| d.len() == 10)));
 }
