@@ -149,6 +149,10 @@ pub struct Article {
     /// no article, its title and source.
     pub citation: String,
     pub area: Option<String>,
+    /// The divisions it stands in, outermost first (empty for most sources).
+    pub path: Vec<String>,
+    /// Its version's date, `YYYY-MM-DD`, where the source gives one.
+    pub version_date: Option<String>,
     pub paragraphs: Vec<MarkedText>,
     pub cites: Vec<DocLink>,
     pub cited_by: Vec<DocLink>,
@@ -586,6 +590,8 @@ impl Engine {
             source: self.source_caption(doc),
             citation: self.citation(d),
             area: self.area(doc).map(str::to_owned),
+            path: text.path,
+            version_date: text.version_date,
             paragraphs,
             cites: links(&self.blob.explicit_refs(d)),
             cited_by: links(self.cited_by.get(d).map_or(&[], Vec::as_slice)),
@@ -793,6 +799,8 @@ pub(crate) mod tests {
                 &["A1"],
             ),
         ];
+        documents[1].path = vec!["Kapitel 1".into(), "Afsnit 2".into()];
+        documents[1].version_date = Some("2016-05-12".into());
         if augmented {
             for d in &mut documents {
                 d.augmented = Some(format!("{} om skat: {}", d.source, d.text));
@@ -981,6 +989,11 @@ pub(crate) mod tests {
         let ids: Vec<&str> = a.cited_by.iter().map(|l| l.id.as_str()).collect();
         assert_eq!(ids, ["A2", "B1"]);
         assert!(a.paragraphs[0].segments.iter().any(|s| s.marked));
+        assert_eq!((a.path, a.version_date), (Vec::new(), None));
+        // A2 stands in two divisions, in a version of a date.
+        let a2 = e.article("A2", &terms).unwrap();
+        assert_eq!(a2.path, ["Kapitel 1", "Afsnit 2"]);
+        assert_eq!(a2.version_date.as_deref(), Some("2016-05-12"));
         assert_eq!(
             e.article("X9", &terms).unwrap_err(),
             "no article \"X9\" in test pool"

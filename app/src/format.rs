@@ -79,6 +79,36 @@ pub fn utc_minute(millis: f64) -> String {
     )
 }
 
+/// "Version of 23 February 1946" for a version date `1946-02-23`; a date
+/// of another form is shown as it is.
+pub fn version_of(date: &str) -> String {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    let parts: Vec<&str> = date.split('-').collect();
+    let named = match parts[..] {
+        [year, month, day] => month
+            .parse::<usize>()
+            .ok()
+            .and_then(|m| MONTHS.get(m.checked_sub(1)?))
+            .zip(day.parse::<u8>().ok().filter(|d| (1..=31).contains(d)))
+            .map(|(month, day)| format!("{day} {month} {year}")),
+        _ => None,
+    };
+    format!("Version of {}", named.unwrap_or_else(|| date.to_owned()))
+}
+
 /// `text` quoted (“…”) inside a bidi isolate (U+2068 … U+2069), as
 /// `<bdi>` does for markup: a query holding U+202E or right-to-left
 /// script cannot reorder the sentence around it.
@@ -133,6 +163,15 @@ mod tests {
         let echoed = quoted_short(&long);
         assert_eq!(echoed.chars().count(), ECHO_MAX + 5);
         assert!(echoed.starts_with("“\u{2068}\u{202E}") && echoed.ends_with("…\u{2069}”"));
+    }
+
+    #[test]
+    fn version_dates_read_as_english_dates() {
+        assert_eq!(version_of("1946-02-23"), "Version of 23 February 1946");
+        assert_eq!(version_of("2016-05-12"), "Version of 12 May 2016");
+        assert_eq!(version_of("2019-12-01"), "Version of 1 December 2019");
+        assert_eq!(version_of("2019-13-01"), "Version of 2019-13-01");
+        assert_eq!(version_of("23.02.1946"), "Version of 23.02.1946");
     }
 
     #[test]

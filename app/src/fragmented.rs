@@ -423,6 +423,8 @@ impl FragPool {
             editorial_title: false,
             source,
             area: None,
+            path: text.path,
+            version_date: text.version_date,
             paragraphs,
             cites,
             cited_by: Vec::new(),

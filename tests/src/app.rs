@@ -54,6 +54,10 @@ pub struct Article {
     pub marks: Vec<String>,
     /// Reference groups by heading (`Cites`, `Cited by`, `Siblings`).
     pub refs: BTreeMap<String, RefGroup>,
+    /// The division path shown above the heading, outermost first.
+    pub path: Vec<String>,
+    /// The version line under the heading ("Version of 22 December 2017").
+    pub version: Option<String>,
 }
 
 /// "Why this article?" as shown: each query token with its share of the
@@ -408,6 +412,8 @@ impl App {
                 text: pane.querySelector('.article-text').textContent,
                 marks: Array.from(pane.querySelectorAll('.article-text mark'), m => m.textContent),
                 refs,
+                path: Array.from(pane.querySelectorAll('.division-path li'), e => e.textContent),
+                version: pane.querySelector('.version-date')?.textContent ?? null,
             };";
         let a = self
             .poll(&format!("article {id}"), script, vec![json!(id)])
@@ -439,6 +445,8 @@ impl App {
             text: a["text"].as_str().unwrap_or_default().to_owned(),
             marks: strings(&a["marks"]),
             refs,
+            path: strings(&a["path"]),
+            version: a["version"].as_str().map(str::to_owned),
         })
     }
 

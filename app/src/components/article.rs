@@ -14,6 +14,7 @@ use super::explain::Explain;
 use super::ids::{ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
 use super::print_note::PrintNote;
+use super::standing::{division_path, version_line};
 use crate::engine::DocLink;
 use crate::format::thousands;
 use crate::go_to;
@@ -121,7 +122,9 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
                     "✕"
                 </button>
             </div>
+            {division_path(a.path.clone(), a.lang)}
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
+            {version_line(a.version_date.clone())}
             {a.editorial_title.then(editorial_label)}
             <CopyCitation citation=a.citation.clone() />
             <div class="article-text" lang=a.lang>

@@ -11,6 +11,7 @@ use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::marked::marked_text;
 use super::model_line::ModelLine;
 use super::pool_picker::LoadLine;
+use super::standing::{division_path, version_line};
 use crate::engine::DocLink;
 use crate::format::{megabytes, plural, quoted, ranked_cut, thousands};
 use crate::frag_store::{FragStore, OfflineStatus, PAGE};
@@ -288,7 +289,9 @@ fn FragArticle(store: FragStore) -> impl IntoView {
                     "Close"
                 </button>
             </div>
+            {division_path(a.path.clone(), a.lang)}
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
+            {version_line(a.version_date.clone())}
             <div class="article-text" lang=a.lang>
                 {a.paragraphs.iter().map(|p| view! { <p>{marked_text(p)}</p> }).collect_view()}
             </div>

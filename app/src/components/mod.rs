@@ -26,4 +26,5 @@ pub mod pool_picker;
 pub mod print_note;
 pub mod results;
 pub mod search;
+pub mod standing;
 pub mod transcripts;

@@ -155,8 +155,30 @@ async fn a_civil_code_article_opened_by_go_to_leads_into_civil_procedure() -> Re
             "a long note is not folded to one line: {notes:?}"
         );
         type_query(&app, "ΑΚ 1441").await?;
-        app.article(AK).await?;
+        // The article shows the divisions it stands in and its version.
+        let opened = app.article(AK).await?;
+        ensure!(
+            opened.path
+                == [
+                    "ΒΙΒΛΙΟ ΤΕΤΑΡΤΟ: ΟΙΚΟΓΕΝΕΙΑΚΟ ΔΙΚΑΙΟ",
+                    "ΚΕΦΑΛΑΙΟ ΕΒΔΟΜΟ: ΔΙΑΖΥΓΙΟ"
+                ]
+                && opened.version.as_deref() == Some("Version of 22 December 2017"),
+            "{AK} shows path {:?} and version {:?}",
+            opened.path,
+            opened.version
+        );
         let cited = app.follow("Cites", &target).await?;
+        ensure!(
+            !cited.path.is_empty()
+                && cited
+                    .version
+                    .as_ref()
+                    .is_some_and(|v| v.starts_with("Version of ")),
+            "{target} shows path {:?} and version {:?}",
+            cited.path,
+            cited.version
+        );
         ensure!(
             cited.ids("Cited by").iter().any(|id| id == AK),
             "{target} does not list {AK} under Cited by"
