@@ -280,14 +280,19 @@ fn in_capitals(line: &str) -> bool {
         && !line.starts_with(|c: char| c.is_ascii_digit() || c == '(' || c == '«' || c == '*')
 }
 
-/// The line after a division word is its name when it is in capitals, or
-/// short and unpunctuated (`Γενικό Μέρος`), not a numbered paragraph.
+/// The line after a division word is its name when it is in capitals,
+/// short and unpunctuated (`Γενικό Μέρος`), or quoted whole by an amending
+/// act (KOD 32Α `«Γενική Επιτροπεία της Επικρατείας του Ελεγκτικού
+/// Συνεδρίου»`); not a numbered paragraph, nor an article's own label
+/// (KPolD 738Α `Αρθρο 738Α`).
 fn is_name(line: &str) -> bool {
-    if line.starts_with(|c: char| c.is_ascii_digit() || c == '(') {
+    if line.starts_with(|c: char| c.is_ascii_digit() || c == '(') || fold(line).starts_with("αρθρο")
+    {
         return false;
     }
     !line.chars().any(char::is_lowercase)
         || (line.chars().count() < 60 && !line.ends_with(['.', ':', ',', ';', '·']))
+        || (line.starts_with('«') && line.ends_with('»') && line.chars().count() < 120)
 }
 
 /// Does a line start a paragraph or list item of its own (`2. …`,

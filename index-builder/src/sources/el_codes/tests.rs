@@ -549,6 +549,19 @@ fn each_article_carries_its_division_path_and_version_date() {
             "ΚΕΦΑΛΑΙΟ Α': Η ΣΥΖΗΤΗΣΗ ΣΤΟ ΑΚΡΟΑΤΗΡΙΟ"
         ]
     );
+    // A name quoted whole by the amending act; a heading whose name is on
+    // its own line, before the article's own label (which stays text).
+    assert_eq!(
+        shown("KOD::32Α").0.last().unwrap(),
+        "Κεφάλαιο Ι': Γενική Επιτροπεία της Επικρατείας του Ελεγκτικού Συνεδρίου"
+    );
+    assert_eq!(
+        shown("KPolD::738Α").0.last().unwrap(),
+        "ΚΕΦΑΛΑΙΟ Θ' ΕΥΡΩΠΑΪΚΗ ΔΙΑΤΑΓΗ ΔΕΣΜΕΥΣΗΣ ΛΟΓΑΡΙΑΣΜΟΥ"
+    );
+    assert!(article(pool, "KPolD::738Α")
+        .text
+        .starts_with("Αρθρο 738Α\n1. Αρμόδιος"));
     // Quoted by the amending act, the quotes go.
     assert_eq!(
         shown("AthlN::129").0,
