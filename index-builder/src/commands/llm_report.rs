@@ -575,6 +575,7 @@ fn trace_json(bench: &Benchmark, trace: &Trace) -> Value {
                         "kept": round.kept.iter().map(id).collect::<Vec<_>>(),
                         "unknown_ids": round.unknown_ids,
                         "failure": round.failure.as_ref().map(|(stage, _)| stage_name(*stage)),
+                        "cut_to_bytes": round.cut,
                     })
                 })
                 .collect();
