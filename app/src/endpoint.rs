@@ -164,6 +164,7 @@ impl EndpointConfig {
                 true => crate::wllama::N_CTX,
                 false => self.context,
             }),
+            prompts: None,
         }
     }
 

@@ -324,6 +324,7 @@ mod tests {
             replay_settings(&t).unwrap(),
             Settings {
                 model: "m".into(),
+                prompts: Some("en/v1".into()),
                 ..Settings::default()
             }
         );

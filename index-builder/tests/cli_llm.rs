@@ -193,14 +193,14 @@ fn react_bm25_records_then_replays_byte_for_byte() {
 
     // The run: tagged with method, prompts, model and seed; kept articles.
     let tag = "nomos-react-bm25:rounds=2,candidates=5,chars=200+okapi:k1=1.5,b=0.75\
-               +prompts=el/v1+model=stand-in+seed=0+context=8192";
+               +prompts=el/v2+model=stand-in+seed=0+context=8192";
     assert!(!recorded.is_empty());
     assert!(recorded.lines().all(|l| l.ends_with(tag)), "{recorded}");
 
     // The report: cost, rounds 0..2, observer, traces.
     let llm = &metrics["llm"];
     assert_eq!(llm["method"], METHOD);
-    assert_eq!(llm["prompts"], "el/v1");
+    assert_eq!(llm["prompts"], "el/v2");
     assert_eq!(llm["model"], "stand-in");
     assert_eq!(llm["response_format"], "json_schema");
     assert_eq!(llm["transcript"]["sha256"], sha);

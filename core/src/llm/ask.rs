@@ -29,6 +29,10 @@ pub struct Settings {
     /// endpoint's own, or [`super::fit::DEFAULT_CONTEXT`]; `None` fits
     /// nothing (a replay of a transcript recorded before runs fitted).
     pub context: Option<u32>,
+    /// The prompt set a replay must use ([`super::Prompts::for_run`]): the
+    /// one its transcript was recorded with; `None` in a live run, which
+    /// uses the current set.
+    pub prompts: Option<String>,
 }
 
 impl Settings {
@@ -62,6 +66,7 @@ impl Default for Settings {
             seed: Some(0),
             max_tokens: Some(1024),
             context: None,
+            prompts: None,
         }
     }
 }

@@ -90,6 +90,7 @@ impl ChatRequest {
             seed: self.seed,
             max_tokens: self.max_tokens,
             context: self.context,
+            prompts: Some(self.prompt_version.clone()),
         }
     }
 

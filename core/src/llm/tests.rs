@@ -391,7 +391,7 @@ fn reformulations_parse_their_field_and_fall_back_when_unusable() {
     ))
     .unwrap();
     assert_eq!(out.text, "μίσθωση; άρθρο 574 ΑΚ");
-    assert_eq!(llm.seen.borrow()[0].prompt_version, "el/v1");
+    assert_eq!(llm.seen.borrow()[0].prompt_version, "el/v2");
 
     let llm = Scripted::new(|_, _| r#"{"statement": ""}"#.into());
     let out = block_on(reformulate(

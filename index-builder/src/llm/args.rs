@@ -128,6 +128,7 @@ impl LlmArgs {
             seed: self.llm_seed.map(Some).unwrap_or(defaults.seed),
             max_tokens: self.llm_max_tokens.map(Some).unwrap_or(defaults.max_tokens),
             context: self.llm_context.or(defaults.context),
+            prompts: defaults.prompts,
         })
     }
 }
@@ -143,20 +144,23 @@ fn recorded_settings(transcript: &Transcript) -> Option<Settings> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nomos_core::llm::{ChatReply, ChatRequest, Usage};
+    use nomos_core::llm::{ChatReply, ChatRequest, Message, Role, Usage};
 
     fn transcript(models: &[&str], max_tokens: u32) -> Transcript {
         let mut t = Transcript::new();
         for (i, model) in models.iter().enumerate() {
             let request = ChatRequest {
                 model: (*model).into(),
-                messages: vec![],
+                messages: vec![Message {
+                    role: Role::User,
+                    content: format!("question {i}"),
+                }],
                 temperature: 0.5,
                 seed: Some(7),
                 max_tokens: Some(max_tokens),
                 context: Some(4096),
                 schema: None,
-                prompt_version: format!("en/v{i}"),
+                prompt_version: "en/v1".into(),
             };
             let reply = ChatReply {
                 content: String::new(),
