@@ -11,6 +11,7 @@
 //! there. What the settings hold is kept in `localStorage` as JSON
 //! ([`EndpointConfig::to_json`]).
 
+use nomos_core::llm::fit::DEFAULT_CONTEXT;
 use nomos_core::llm::{Settings, TokenLimitField};
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,8 @@ pub const DEFAULT_TIMEOUT_SECS: u32 = 120;
 pub const MAX_CONCURRENCY: usize = 8;
 /// Longest reply allowed, in tokens.
 const MAX_TOKENS: u32 = 1 << 20;
+/// The smallest context window the form takes: below it no prompt fits.
+const MIN_CONTEXT: u32 = 256;
 
 /// How the reply length limit is named in requests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,6 +77,10 @@ pub struct EndpointConfig {
     pub max_tokens: u32,
     pub limit_field: LimitField,
     pub timeout_secs: u32,
+    /// The endpoint's context window in tokens, which ReAct's observer
+    /// prompt is fitted to (`nomos_core::llm::fit`); llama.cpp's server
+    /// reports its own at `/props` (`default_generation_settings.n_ctx`).
+    pub context: u32,
     /// Benchmark queries evaluated at once.
     pub concurrency: usize,
     /// Runs ask the model loaded in the page (wllama) instead of the
@@ -92,6 +99,7 @@ impl Default for EndpointConfig {
             max_tokens: core.max_tokens.unwrap_or(1024),
             limit_field: LimitField::default(),
             timeout_secs: DEFAULT_TIMEOUT_SECS,
+            context: DEFAULT_CONTEXT,
             concurrency: 1,
             in_page: false,
         }
@@ -121,6 +129,7 @@ impl EndpointConfig {
         self.temperature = self.temperature.clamp(0.0, 2.0);
         self.max_tokens = self.max_tokens.clamp(1, MAX_TOKENS);
         self.timeout_secs = self.timeout_secs.clamp(5, 3600);
+        self.context = self.context.clamp(MIN_CONTEXT, MAX_TOKENS);
         self.concurrency = self.concurrency.clamp(1, MAX_CONCURRENCY);
         self.base_url = self.base_url.trim().to_owned();
         self.model = self.model.trim().to_owned();
@@ -143,13 +152,19 @@ impl EndpointConfig {
         })
     }
 
-    /// What every request to `model` carries.
+    /// What every request to `model` carries; the in-page model's
+    /// context is the one it is loaded with.
     pub fn settings(&self, model: &str) -> Settings {
         Settings {
             model: model.to_owned(),
             temperature: self.temperature,
             seed: self.seed,
             max_tokens: Some(self.max_tokens),
+            context: Some(match self.in_page {
+                true => crate::wllama::N_CTX,
+                false => self.context,
+            }),
+            prompts: None,
         }
     }
 

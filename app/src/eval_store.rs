@@ -454,6 +454,8 @@ impl EvalStore {
         }
         self.canceller.set_value(Some(run.canceller.clone()));
         let engine = self.engine.get_value();
+        let prompts = Prompts::for_run(engine.pool().analyzer().name(), &run.settings)
+            .map_err(Stop::Failed)?;
         let semantic = self.semantic;
         let embed = move |text: String| {
             async move {
@@ -470,7 +472,7 @@ impl EvalStore {
                 method: config.method,
                 params: config.params,
                 settings: &run.settings,
-                prompts: Prompts::for_analyzer(engine.pool().analyzer().name()),
+                prompts,
                 k: DEPTH,
                 positive_only: false,
             },

@@ -120,6 +120,10 @@ impl LlmSearch {
                 return;
             }
             self.canceller.set_value(Some(run.canceller.clone()));
+            let prompts = match Prompts::for_run(engine.pool().analyzer().name(), &run.settings) {
+                Ok(prompts) => prompts,
+                Err(why) => return set(RunStatus::Failed(why)),
+            };
             let embed = move |text: String| {
                 async move {
                     semantic.ready().await.map_err(|e| e.to_string())?;
@@ -133,7 +137,7 @@ impl LlmSearch {
                 method: key.method,
                 params: key.params,
                 settings: &run.settings,
-                prompts: Prompts::for_analyzer(engine.pool().analyzer().name()),
+                prompts,
                 k: usize::MAX,
                 positive_only: true,
             };

@@ -256,14 +256,8 @@ pub fn replay_settings(transcript: &Transcript) -> Result<Settings, String> {
     let first = exchanges
         .next()
         .ok_or("the transcript is empty: it has no replies to replay")?;
-    let settings = |r: &nomos_core::llm::ChatRequest| Settings {
-        model: r.model.clone(),
-        temperature: r.temperature,
-        seed: r.seed,
-        max_tokens: r.max_tokens,
-    };
-    let wanted = settings(&first.request);
-    if let Some(other) = exchanges.find(|e| settings(&e.request) != wanted) {
+    let wanted = first.request.settings();
+    if let Some(other) = exchanges.find(|e| e.request.settings() != wanted) {
         return Err(format!(
             "the transcript mixes model settings ({} at temperature {} and {} at temperature {}); \
              a replay can use one",
@@ -288,6 +282,7 @@ mod tests {
             temperature: 0.0,
             seed: Some(0),
             max_tokens: Some(1024),
+            context: None,
             schema: None,
             prompt_version: "en/v1".into(),
         }
@@ -329,6 +324,7 @@ mod tests {
             replay_settings(&t).unwrap(),
             Settings {
                 model: "m".into(),
+                prompts: Some("en/v1".into()),
                 ..Settings::default()
             }
         );

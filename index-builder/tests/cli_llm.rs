@@ -37,8 +37,12 @@ fn stdout(out: &Output) -> String {
 /// A stand-in model that answers like one at temperature 0: each reply is
 /// a function of the request alone. The planner writes one of a few
 /// words of the Constitution, chosen by the prompt; the observer keeps
-/// the first and third candidates and names one id that is not one.
+/// the first and third candidates and names one id that is not one. Like
+/// llama.cpp's server, it reports its context window at `/props`.
 fn model(request: &Request, _: usize) -> Reply {
+    if request.path == "/props" {
+        return Reply::new(200, r#"{"default_generation_settings": {"n_ctx": 8192}}"#);
+    }
     let schema = &request.body["response_format"]["json_schema"];
     let content = match schema["name"].as_str() {
         Some("query") => {
@@ -155,8 +159,15 @@ fn react_bm25_records_then_replays_byte_for_byte() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
 
-    // Two rounds of planner and observer for each of three queries.
-    let requests = server.requests();
+    // The window asked for once, then two rounds of planner and observer
+    // for each of three queries.
+    let mut requests = server.requests();
+    assert_eq!(requests.remove(0).path, "/props");
+    assert!(
+        stderr(&out).contains("context window: 8192 tokens, as the endpoint reports"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(requests.len(), 12);
     assert!(requests
         .iter()
@@ -182,14 +193,14 @@ fn react_bm25_records_then_replays_byte_for_byte() {
 
     // The run: tagged with method, prompts, model and seed; kept articles.
     let tag = "nomos-react-bm25:rounds=2,candidates=5,chars=200+okapi:k1=1.5,b=0.75\
-               +prompts=el/v1+model=stand-in+seed=0";
+               +prompts=el/v2+model=stand-in+seed=0+context=8192";
     assert!(!recorded.is_empty());
     assert!(recorded.lines().all(|l| l.ends_with(tag)), "{recorded}");
 
     // The report: cost, rounds 0..2, observer, traces.
     let llm = &metrics["llm"];
     assert_eq!(llm["method"], METHOD);
-    assert_eq!(llm["prompts"], "el/v1");
+    assert_eq!(llm["prompts"], "el/v2");
     assert_eq!(llm["model"], "stand-in");
     assert_eq!(llm["response_format"], "json_schema");
     assert_eq!(llm["transcript"]["sha256"], sha);
@@ -353,7 +364,7 @@ fn reform_sparse_search_ranks_the_keywords_with_bm25() {
     );
     assert!(!stdout(&out).is_empty());
     assert_eq!(stdout(&out), stdout(&plain));
-    let request = &server.requests()[0];
+    let request = &server.requests()[1];
     assert_eq!(request.body["model"], "stand-in");
     assert_eq!(request.body["temperature"], 0.0);
     assert_eq!(request.body["seed"], 0);
@@ -428,9 +439,10 @@ fn an_unreachable_endpoint_ends_the_run_and_keeps_the_transcript() {
         "--analyzer",
         "gbr-greek",
     ];
-    // The first query's exchanges succeed, then the endpoint answers 404.
+    // The window and the first query's exchanges succeed, then the
+    // endpoint answers 404.
     let server = Loopback::start(|request, n| match n {
-        0..=3 => model(request, n),
+        0..=4 => model(request, n),
         _ => Reply::new(404, r#"{"error":{"message":"model 'stand-in' not found"}}"#),
     });
     let transcript = dir.path().join("partial.jsonl");
@@ -490,8 +502,8 @@ fn react_bm25_search_says_what_each_round_did() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let said = stderr(&out);
-    let planned = server.requests()[0].clone();
-    let observed = &server.requests()[1];
+    let planned = server.requests()[1].clone();
+    let observed = &server.requests()[2];
     let ids = observed.body["response_format"]["json_schema"]["schema"]["properties"]["keep"]
         ["items"]["enum"]
         .as_array()

@@ -399,6 +399,17 @@ fn EndpointForm() -> impl IntoView {
                     },
                 )}
                 {number(
+                    "llm-context",
+                    "Context window (tokens)",
+                    "1",
+                    |c| c.context.to_string(),
+                    |c, v| {
+                        if let Ok(n) = v.parse() {
+                            c.context = n;
+                        }
+                    },
+                )}
+                {number(
                     "llm-concurrency",
                     "Queries at once",
                     "1",

@@ -93,6 +93,11 @@ pub fn LlmTrace(trace: Trace, engine: std::sync::Arc<Engine>) -> impl IntoView {
                             round.unknown_ids.join(", ")
                         ));
                     }
+                    if let Some(cut) = round.cut {
+                        notes.push(format!(
+                            "each candidate's text cut to {cut} bytes to fit the model's context"
+                        ));
+                    }
                     if round.query.is_some() && round.candidates.is_empty() {
                         notes.push("BM25 found nothing".to_owned());
                     }

@@ -270,6 +270,7 @@ impl Llm {
             temperature: endpoint.settings.temperature,
             seed: endpoint.settings.seed,
             max_tokens: Some(32),
+            context: None,
             schema: Some(Schema {
                 name: "answer".to_owned(),
                 schema: json!({

@@ -150,6 +150,7 @@ mod tests {
             temperature: 0.0,
             seed: Some(7),
             max_tokens: Some(64),
+            context: None,
             schema: Some(Schema {
                 name: "queries".into(),
                 schema: json!({"type": "object", "properties": {"q": {"type": "string"}}}),

@@ -24,12 +24,21 @@ pub struct Settings {
     /// Longest reply in tokens (default 1024: an observer keeping 100
     /// article ids needs several hundred).
     pub max_tokens: Option<u32>,
+    /// The endpoint's context window in tokens, which ReAct's observer
+    /// prompt is fitted to ([`super::fit`]): a live run's is the
+    /// endpoint's own, or [`super::fit::DEFAULT_CONTEXT`]; `None` fits
+    /// nothing (a replay of a transcript recorded before runs fitted).
+    pub context: Option<u32>,
+    /// The prompt set a replay must use ([`super::Prompts::for_run`]): the
+    /// one its transcript was recorded with; `None` in a live run, which
+    /// uses the current set.
+    pub prompts: Option<String>,
 }
 
 impl Settings {
     /// What a run tag adds to an LLM method: the prompt set (`en/v1`),
     /// the model (spaces made `_`, as a tag is one word) and the seed,
-    /// e.g. `+prompts=en/v1+model=smollm2+seed=0`. The CLI and the
+    /// e.g. `+prompts=en/v1+model=smollm2+seed=0+context=8192`. The CLI and the
     /// browser tag their runs alike.
     pub fn tag_suffix(&self, prompts: &str) -> String {
         let model: String = self
@@ -41,7 +50,11 @@ impl Settings {
             Some(seed) => seed.to_string(),
             None => "none".into(),
         };
-        format!("+prompts={prompts}+model={model}+seed={seed}")
+        let context = match self.context {
+            Some(tokens) => format!("+context={tokens}"),
+            None => String::new(),
+        };
+        format!("+prompts={prompts}+model={model}+seed={seed}{context}")
     }
 }
 
@@ -52,6 +65,8 @@ impl Default for Settings {
             temperature: 0.0,
             seed: Some(0),
             max_tokens: Some(1024),
+            context: None,
+            prompts: None,
         }
     }
 }
@@ -150,6 +165,7 @@ impl<C: Chat> Asker<'_, C> {
                 temperature: self.settings.temperature,
                 seed: self.settings.seed,
                 max_tokens: self.settings.max_tokens,
+                context: self.settings.context,
                 schema: Some(schema.clone()),
                 prompt_version: self.prompts.version.to_owned(),
             };

@@ -56,6 +56,11 @@ pub struct ChatRequest {
     pub seed: Option<u64>,
     /// Longest reply, in tokens.
     pub max_tokens: Option<u32>,
+    /// The context window the prompt was fitted to (see [`super::fit`]):
+    /// not sent, but recorded, so that a replay fits alike. Absent from
+    /// requests recorded before runs fitted, whose keys stay as they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<u32>,
     /// The JSON the reply must be, if the endpoint can enforce it.
     pub schema: Option<Schema>,
     /// The prompt templates' version (see [`super::prompts`]), so that a
@@ -76,6 +81,19 @@ pub enum TokenLimitField {
 }
 
 impl ChatRequest {
+    /// The model settings the request was made with: a replay makes its
+    /// requests with these to find the recorded ones.
+    pub fn settings(&self) -> super::Settings {
+        super::Settings {
+            model: self.model.clone(),
+            temperature: self.temperature,
+            seed: self.seed,
+            max_tokens: self.max_tokens,
+            context: self.context,
+            prompts: Some(self.prompt_version.clone()),
+        }
+    }
+
     /// SHA-256 (hex) of the request's canonical JSON: the same request
     /// always has the same key, in the CLI and in the browser.
     pub fn key(&self) -> String {

@@ -19,6 +19,7 @@ mod backend;
 mod chat;
 mod corpus;
 pub mod estimate;
+pub mod fit;
 pub mod prompts;
 pub mod rank;
 pub mod react;

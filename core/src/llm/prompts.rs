@@ -6,6 +6,8 @@
 //! reformulation, planner system, first and follow-up planner, observer)
 //! in our own words, plus one for contextual chunks.
 
+use super::Settings;
+
 /// One language's templates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Prompts {
@@ -55,15 +57,49 @@ macro_rules! prompt_set {
     };
 }
 
-/// Greek pools.
-pub const GREEK: Prompts = prompt_set!("el", "v1");
+/// Greek pools. v2's planner shows one worked exchange in Greek: with
+/// none, Qwen2.5-Coder-1.5B transliterated Greek queries into Latin
+/// letters.
+pub const GREEK: Prompts = prompt_set!("el", "v2");
 /// Danish pools.
-pub const DANISH: Prompts = prompt_set!("da", "v1");
+pub const DANISH: Prompts = prompt_set!("da", "v2");
 /// Every other language: English instructions that ask for terms in the
 /// query's own language.
-pub const OTHER: Prompts = prompt_set!("en", "v1");
+pub const OTHER: Prompts = prompt_set!("en", "v2");
+
+/// Every set this build has, the current ones first: a transcript replays
+/// under the set it was recorded with.
+pub const ALL: [Prompts; 6] = [
+    GREEK,
+    DANISH,
+    OTHER,
+    prompt_set!("el", "v1"),
+    prompt_set!("da", "v1"),
+    prompt_set!("en", "v1"),
+];
 
 impl Prompts {
+    /// The set named `version` (`el/v1`), if this build has it.
+    pub fn by_version(version: &str) -> Option<Prompts> {
+        ALL.into_iter().find(|p| p.version == version)
+    }
+
+    /// The set a run uses: the one its settings were recorded with (a
+    /// replay), else the current one for the pool's language. `Err` names
+    /// a recorded set this build lacks.
+    pub fn for_run(analyzer: &str, settings: &Settings) -> Result<Prompts, String> {
+        match &settings.prompts {
+            None => Ok(Prompts::for_analyzer(analyzer)),
+            Some(version) => Prompts::by_version(version).ok_or_else(|| {
+                format!(
+                    "the transcript was recorded with prompt set {version}, which this build \
+                     does not have ({})",
+                    ALL.map(|p| p.version).join(", ")
+                )
+            }),
+        }
+    }
+
     /// The set for a pool analysed by `analyzer` (Greek, Danish, other).
     pub fn for_analyzer(analyzer: &str) -> Prompts {
         if analyzer.contains("greek") || analyzer.starts_with("el") {
@@ -137,7 +173,7 @@ mod tests {
             ("augment", &["source", "document", "chunk"]),
             ("retry", &[]),
         ];
-        for set in [GREEK, DANISH, OTHER] {
+        for set in ALL {
             for ((name, text), (expected_name, vars)) in set.templates().iter().zip(expected) {
                 assert_eq!(*name, expected_name);
                 let mut found: Vec<&str> = text
@@ -162,8 +198,40 @@ mod tests {
 
     #[test]
     fn sets_follow_the_pool_language() {
-        assert_eq!(Prompts::for_analyzer("gbr-greek").version, "el/v1");
-        assert_eq!(Prompts::for_analyzer("da").version, "da/v1");
-        assert_eq!(Prompts::for_analyzer("zh").version, "en/v1");
+        assert_eq!(Prompts::for_analyzer("gbr-greek").version, "el/v2");
+        assert_eq!(Prompts::for_analyzer("da").version, "da/v2");
+        assert_eq!(Prompts::for_analyzer("zh").version, "en/v2");
+    }
+
+    #[test]
+    fn a_replay_uses_the_set_it_was_recorded_with() {
+        let live = Settings::default();
+        assert_eq!(Prompts::for_run("da", &live).unwrap().version, "da/v2");
+        let replay = Settings {
+            prompts: Some("el/v1".into()),
+            ..Settings::default()
+        };
+        let old = Prompts::for_run("da", &replay).unwrap();
+        assert_eq!(old.version, "el/v1");
+        assert!(!old.planner_system.contains("Παράδειγμα"));
+        let unknown = Settings {
+            prompts: Some("el/v9".into()),
+            ..Settings::default()
+        };
+        assert!(Prompts::for_run("da", &unknown)
+            .unwrap_err()
+            .contains("el/v9"));
+    }
+
+    #[test]
+    fn each_current_planner_shows_one_worked_exchange() {
+        for set in [GREEK, DANISH, OTHER] {
+            assert_eq!(
+                set.planner_system.matches("{\"query\": \"").count(),
+                2,
+                "{}",
+                set.version
+            );
+        }
     }
 }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::ask::{list_schema, string_schema, Asker, Cost, Failure, Settings};
 use super::backend::{Chat, LlmError};
 use super::corpus::Corpus;
+use super::fit;
 use super::prompts::{render, Prompts};
 use super::reply::{as_query, list_field, string_field};
 use crate::hits::Hit;
@@ -44,6 +45,10 @@ pub struct Round {
     pub unknown_ids: Vec<String>,
     /// The planner's or the observer's failure, if any.
     pub failure: Option<(Stage, Failure)>,
+    /// Bytes each candidate's text was cut to so that the observer's
+    /// prompt fit the endpoint's context ([`super::fit`]), when any was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<usize>,
 }
 
 /// A step of a round, for progress and failures.
@@ -201,7 +206,22 @@ pub async fn react_bm25<C: Chat>(
         if !round.candidates.is_empty() {
             step(Stage::Observe);
             let ids: Vec<String> = round.candidates.iter().map(|&d| corpus.id(d)).collect();
-            let shown = candidates_text(corpus, &round.candidates, &ids, params.chars);
+            let texts = candidate_texts(corpus, &round.candidates, params.chars);
+            let fixed = prompts.system.trim().len()
+                + render(prompts.observer, &[("query", query), ("candidates", "")]).len()
+                + framed(&ids, &vec![String::new(); ids.len()]).len();
+            let lengths: Vec<usize> = texts.iter().map(String::len).collect();
+            round.cut = settings
+                .context
+                .and_then(|context| {
+                    fit::candidate_cap(context, settings.max_tokens, fixed, &lengths)
+                })
+                .filter(|&cap| lengths.iter().any(|&l| l > cap));
+            let texts: Vec<String> = match round.cut {
+                Some(cap) => texts.iter().map(|t| fit::cut_to_bytes(t, cap)).collect(),
+                None => texts,
+            };
+            let shown = framed(&ids, &texts);
             let user = render(
                 prompts.observer,
                 &[("query", query), ("candidates", &shown)],
@@ -267,18 +287,26 @@ fn kept_list(corpus: &impl Corpus, kept: &[u32]) -> String {
         .join("\n")
 }
 
-/// The candidates for the observer: `[id]` and text, blank-line separated.
-fn candidates_text(corpus: &impl Corpus, docs: &[u32], ids: &[String], chars: usize) -> String {
+/// The candidates' texts for the observer: trimmed, and cut to `chars`
+/// characters when that is not 0.
+fn candidate_texts(corpus: &impl Corpus, docs: &[u32], chars: usize) -> Vec<String> {
     docs.iter()
-        .zip(ids)
-        .map(|(&doc, id)| {
+        .map(|&doc| {
             let text = corpus.text(doc);
-            let text = match chars {
+            match chars {
                 0 => text.trim().to_owned(),
                 n => truncate(text.trim(), n),
-            };
-            format!("[{id}]\n{text}")
+            }
         })
+        .collect()
+}
+
+/// The candidates as the observer reads them: `[id]` and text,
+/// blank-line separated.
+fn framed(ids: &[String], texts: &[String]) -> String {
+    ids.iter()
+        .zip(texts)
+        .map(|(id, text)| format!("[{id}]\n{text}"))
         .collect::<Vec<_>>()
         .join("\n\n")
 }

@@ -326,6 +326,60 @@ fn candidate_text_is_cut_to_chars() {
 }
 
 #[test]
+fn whole_candidates_are_cut_to_fit_the_context_and_the_round_says_so() {
+    let long: &'static str = Box::leak("lease ".repeat(2_000).into_boxed_str());
+    let corpus = Words(vec![long, "lease rent"]);
+    let ask = |context| {
+        let llm = Scripted::new(|req: &ChatRequest, _| {
+            match req.messages[0].content.contains("planner") {
+                true => r#"{"query": "lease"}"#.into(),
+                false => r#"{"keep": ["D::1"]}"#.into(),
+            }
+        });
+        let settings = Settings {
+            context,
+            ..settings()
+        };
+        let params = ReactParams { rounds: 1, ..TWO };
+        let run = block_on(react_bm25(
+            &llm,
+            &settings,
+            prompts::OTHER,
+            &corpus,
+            params,
+            "a lease",
+            &|_| {},
+        ))
+        .unwrap();
+        (run, llm.seen.into_inner())
+    };
+    // No context known (a replay of an older transcript): nothing is cut.
+    let (whole, seen) = ask(None);
+    assert_eq!(whole.rounds[0].cut, None);
+    assert!(last_user(&seen[1]).contains(long.trim()));
+    assert_eq!(seen[1].context, None);
+    // A 2,048-token window: the long article is cut, the short one kept
+    // whole, and the prompt fits at the rate fit assumes (1.5 bytes a
+    // token) with the reply's 1,024 tokens and the template's 64.
+    let (fitted, seen) = ask(Some(2048));
+    let cap = fitted.rounds[0].cut.expect("the round records the cut");
+    let observer = &seen[1];
+    assert_eq!(
+        observer.context,
+        Some(2048),
+        "the request records the window"
+    );
+    let bytes: usize = observer.messages.iter().map(|m| m.content.len()).sum();
+    assert!(
+        bytes * 2 / 3 + 1024 + 64 <= 2048,
+        "{bytes} bytes, cap {cap}"
+    );
+    assert!(last_user(observer).contains("[D::1]\nlease rent"));
+    assert!(last_user(observer).contains('…'));
+    assert_eq!(fitted.ranking(), whole.ranking());
+}
+
+#[test]
 fn reformulations_parse_their_field_and_fall_back_when_unusable() {
     let llm = Scripted::new(|_, _| r#"{"keywords": ["μίσθωση", "άρθρο 574 ΑΚ"]}"#.into());
     let out = block_on(reformulate(
@@ -337,7 +391,7 @@ fn reformulations_parse_their_field_and_fall_back_when_unusable() {
     ))
     .unwrap();
     assert_eq!(out.text, "μίσθωση; άρθρο 574 ΑΚ");
-    assert_eq!(llm.seen.borrow()[0].prompt_version, "el/v1");
+    assert_eq!(llm.seen.borrow()[0].prompt_version, "el/v2");
 
     let llm = Scripted::new(|_, _| r#"{"statement": ""}"#.into());
     let out = block_on(reformulate(
@@ -467,6 +521,7 @@ fn a_tampered_transcript_names_its_line() {
         temperature: 0.0,
         seed: None,
         max_tokens: None,
+        context: None,
         schema: None,
         prompt_version: "en/v1".into(),
     };
@@ -531,6 +586,7 @@ fn canonical_json_keeps_keys_in_written_order() {
         temperature: 0.0,
         seed: Some(0),
         max_tokens: None,
+        context: None,
         schema: Some(Schema {
             name: "query".into(),
             schema: serde_json::json!({"type": "object", "properties": {}}),
@@ -554,6 +610,7 @@ fn the_body_names_the_token_limit_as_the_endpoint_wants() {
         temperature: 0.0,
         seed: Some(1),
         max_tokens: Some(64),
+        context: None,
         schema: Some(Schema {
             name: "query".into(),
             schema: serde_json::json!({"type": "object"}),
@@ -590,5 +647,10 @@ fn run_tags_name_the_prompts_model_and_seed() {
     assert_eq!(
         settings.tag_suffix("da/v1"),
         "+prompts=da/v1+model=Qwen3_8B+seed=none"
+    );
+    settings.context = Some(8192);
+    assert_eq!(
+        settings.tag_suffix("da/v1"),
+        "+prompts=da/v1+model=Qwen3_8B+seed=none+context=8192"
     );
 }

@@ -39,7 +39,7 @@ pub fn run(args: &AugmentArgs) -> Result<()> {
     let (backend, settings) = Backend::open(&args.llm, "augment")?;
     let job = Job {
         pool: &pool,
-        prompts: Prompts::for_analyzer(&analyzer),
+        prompts: Prompts::for_run(&analyzer, &settings).map_err(bad_input)?,
         settings: &settings,
         window_chars: args.window_chars,
         concurrency: args.llm.llm_concurrency as usize,
@@ -383,7 +383,7 @@ mod tests {
             .collect();
         assert_eq!(rows[0].chunk_id, "a_1");
         assert_eq!(rows[0].chunk, "About leje.\n\nleje af bolig");
-        assert_eq!(rows[0].prompt_version, "da/v1");
+        assert_eq!(rows[0].prompt_version, "da/v2");
         assert_eq!(rows[1].chunk_id, "b_1");
 
         // Again, with b_1's text changed: only it and the failed a_2 run.

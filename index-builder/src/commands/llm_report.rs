@@ -411,6 +411,9 @@ pub fn print_trace(
                     if !round.unknown_ids.is_empty() {
                         write!(out, "; unknown ids named: {}", round.unknown_ids.join(" "))?;
                     }
+                    if let Some(cut) = round.cut {
+                        write!(out, "; candidates cut to {cut} bytes to fit the context")?;
+                    }
                 }
                 if let Some((stage, f)) = &round.failure {
                     let sep = if round.query.is_some() { "; " } else { "" };
@@ -572,6 +575,7 @@ fn trace_json(bench: &Benchmark, trace: &Trace) -> Value {
                         "kept": round.kept.iter().map(id).collect::<Vec<_>>(),
                         "unknown_ids": round.unknown_ids,
                         "failure": round.failure.as_ref().map(|(stage, _)| stage_name(*stage)),
+                        "cut_to_bytes": round.cut,
                     })
                 })
                 .collect();
@@ -595,6 +599,7 @@ mod tests {
             kept: kept.to_vec(),
             unknown_ids: unknown.iter().map(|s| s.to_string()).collect(),
             failure: None,
+            cut: None,
         }
     }
 

@@ -73,7 +73,8 @@ impl LlmRun {
     ) -> Result<LlmRun> {
         let method = ranker.method();
         let (backend, settings) = Backend::open(args, method.name())?;
-        let prompts = Prompts::for_analyzer(ranking.pool.analyzer().name());
+        let prompts =
+            Prompts::for_run(ranking.pool.analyzer().name(), &settings).map_err(bad_input)?;
         let workers = (args.llm_concurrency as usize).clamp(1, queries.len().max(1));
         let start = Instant::now();
         let outcome = (|| {

@@ -38,6 +38,12 @@ pub struct LlmArgs {
     /// Longest reply in tokens [default: 1024, or the transcript's with --replay].
     #[arg(long, value_name = "N")]
     pub llm_max_tokens: Option<u32>,
+    /// The endpoint's context window in tokens, which ReAct's observer
+    /// prompt is fitted to by cutting the candidates' text [default: what
+    /// the endpoint reports at /props (llama.cpp), else 4096; with
+    /// --replay, the transcript's].
+    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(256..))]
+    pub llm_context: Option<u32>,
     /// How the request names the reply length limit: OpenAI's newer models
     /// want max_completion_tokens.
     #[arg(long, value_enum, default_value_t = TokenField::MaxTokens)]
@@ -121,6 +127,8 @@ impl LlmArgs {
             temperature,
             seed: self.llm_seed.map(Some).unwrap_or(defaults.seed),
             max_tokens: self.llm_max_tokens.map(Some).unwrap_or(defaults.max_tokens),
+            context: self.llm_context.or(defaults.context),
+            prompts: defaults.prompts,
         })
     }
 }
@@ -128,12 +136,7 @@ impl LlmArgs {
 /// The settings every request of `transcript` was made with, if they are
 /// the same for all (as in any one recorded run).
 fn recorded_settings(transcript: &Transcript) -> Option<Settings> {
-    let mut settings = transcript.exchanges().map(|e| Settings {
-        model: e.request.model.clone(),
-        temperature: e.request.temperature,
-        seed: e.request.seed,
-        max_tokens: e.request.max_tokens,
-    });
+    let mut settings = transcript.exchanges().map(|e| e.request.settings());
     let first = settings.next()?;
     settings.all(|s| s == first).then_some(first)
 }
@@ -141,19 +144,23 @@ fn recorded_settings(transcript: &Transcript) -> Option<Settings> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nomos_core::llm::{ChatReply, ChatRequest, Usage};
+    use nomos_core::llm::{ChatReply, ChatRequest, Message, Role, Usage};
 
     fn transcript(models: &[&str], max_tokens: u32) -> Transcript {
         let mut t = Transcript::new();
         for (i, model) in models.iter().enumerate() {
             let request = ChatRequest {
                 model: (*model).into(),
-                messages: vec![],
+                messages: vec![Message {
+                    role: Role::User,
+                    content: format!("question {i}"),
+                }],
                 temperature: 0.5,
                 seed: Some(7),
                 max_tokens: Some(max_tokens),
+                context: Some(4096),
                 schema: None,
-                prompt_version: format!("en/v{i}"),
+                prompt_version: "en/v1".into(),
             };
             let reply = ChatReply {
                 content: String::new(),
@@ -178,6 +185,11 @@ mod tests {
             ("m", 0.5, Some(7))
         );
         assert_eq!(s.max_tokens, Some(64));
+        assert_eq!(
+            s.context,
+            Some(4096),
+            "the window the prompts were fitted to"
+        );
         let args = LlmArgs {
             llm_model: Some("other".into()),
             llm_seed: Some(1),

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
+use nomos_core::llm::fit::DEFAULT_CONTEXT;
 use nomos_core::llm::retry::Policy;
 use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Settings, Transcript};
 
@@ -48,7 +49,7 @@ impl Backend {
                 (source, settings)
             }
             (None, Some(url)) => {
-                let settings = args.settings(None)?;
+                let mut settings = args.settings(None)?;
                 let api_key = std::env::var(API_KEY_VAR)
                     .ok()
                     .filter(|k| !k.trim().is_empty());
@@ -60,6 +61,21 @@ impl Backend {
                     policy: Policy::default(),
                 })
                 .map_err(bad_input)?;
+                if settings.context.is_none() {
+                    settings.context = Some(match http.reported_context() {
+                        Some(tokens) => {
+                            eprintln!("context window: {tokens} tokens, as the endpoint reports");
+                            tokens
+                        }
+                        None => {
+                            eprintln!(
+                                "context window: {DEFAULT_CONTEXT} tokens assumed (the endpoint \
+                                 reports none at /props; give --llm-context TOKENS)"
+                            );
+                            DEFAULT_CONTEXT
+                        }
+                    });
+                }
                 (Source::Http(http), settings)
             }
             (None, None) => {

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
+use nomos_core::llm::fit;
 use nomos_core::llm::retry::{cut, endpoint_message, Failure, GiveUp, Next, Policy, Retry};
 use nomos_core::llm::{
     Chat, ChatReply, ChatRequest, LlmError, ReplyError, ResponseFormat, TokenLimitField,
@@ -22,6 +23,12 @@ use ureq::Agent;
 
 /// The path every OpenAI-compatible server answers chat completions on.
 const COMPLETIONS: &str = "/chat/completions";
+
+/// How long the endpoint may take to say its context window, and how much
+/// of its `/props` page is read (llama.cpp's, chat template included, is
+/// about 10 kB).
+const PROPS_TIMEOUT: Duration = Duration::from_secs(5);
+const PROPS_LIMIT: u64 = 1 << 20;
 
 /// How to reach the endpoint and how patient to be.
 #[derive(Clone)]
@@ -77,6 +84,28 @@ impl HttpChat {
             format: Mutex::new(ResponseFormat::JsonSchema),
             transport_retries: AtomicU32::new(0),
         })
+    }
+
+    /// The context window the endpoint reports (llama.cpp's `/props`), if
+    /// it reports one within a few seconds; other endpoints have no such
+    /// page.
+    pub fn reported_context(&self) -> Option<u32> {
+        let agent: Agent = Agent::config_builder()
+            .timeout_global(Some(PROPS_TIMEOUT))
+            .build()
+            .into();
+        let mut request = agent.get(fit::props_url(&self.url));
+        if let Some(key) = &self.config.api_key {
+            request = request.header("Authorization", format!("Bearer {key}"));
+        }
+        let mut answer = request.call().ok()?;
+        let body = answer
+            .body_mut()
+            .with_config()
+            .limit(PROPS_LIMIT)
+            .read_to_vec()
+            .ok()?;
+        fit::context_from_props(&body)
     }
 
     /// The URL requests are posted to.

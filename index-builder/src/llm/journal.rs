@@ -111,6 +111,7 @@ mod tests {
             temperature: 0.0,
             seed: Some(0),
             max_tokens: Some(16),
+            context: None,
             schema: None,
             prompt_version: "en/v1".into(),
         };

@@ -36,6 +36,7 @@ fn request(question: &str) -> ChatRequest {
         temperature: 0.0,
         seed: Some(0),
         max_tokens: Some(256),
+        context: Some(8192),
         schema: Some(Schema {
             name: "query".into(),
             schema: json!({"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}),
@@ -108,8 +109,30 @@ fn llama_cpp_reply_with_reasoning_and_timings() {
         "{body}"
     );
     assert_eq!(body["max_tokens"], 256);
+    assert!(
+        body.get("context").is_none(),
+        "the window is recorded, not sent"
+    );
     assert_eq!(body["response_format"]["type"], "json_schema");
     assert_eq!(body["response_format"]["json_schema"]["name"], "query");
+}
+
+#[test]
+fn the_context_window_is_what_llama_cpps_props_reports_or_nothing() {
+    let server = Loopback::start(|req, _| match req.path.as_str() {
+        "/props" => Reply::new(
+            200,
+            r#"{"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}"#,
+        ),
+        _ => Reply::new(404, "{}"),
+    });
+    let http = HttpChat::new(config(format!("{}/v1", server.base))).unwrap();
+    assert_eq!(http.reported_context(), Some(8192));
+    assert_eq!(server.requests()[0].path, "/props");
+    // OpenAI and Ollama have no /props: the run assumes a window instead.
+    let other = Loopback::start(|_, _| Reply::new(404, r#"{"error": "not found"}"#));
+    let http = HttpChat::new(config(format!("{}/v1", other.base))).unwrap();
+    assert_eq!(http.reported_context(), None);
 }
 
 #[test]
