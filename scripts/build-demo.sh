@@ -16,10 +16,13 @@
 # 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
 # da-acts (12 on a busy machine; docs/benchmarks/dense.md, "Dense retrieval") and, every
 # window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
-# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma and stard
-# (el-codes, 7,584 articles, is BM25 only in CI; its embedding time is not yet measured).
-# A pool whose vectors are newer than its source, the model and nomos is not
-# embedded again.
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma and stard.
+# el-codes (7,584 articles, 9,486 windows) took 29.7 min with the dev-profile CLI
+# on 2 busy cores (docs/benchmarks/el-codes.md), beyond CI's budget, so CI builds
+# it BM25 only. A pool whose vectors are newer than its source, the model and
+# nomos is not embedded again, and each pool's embedding cache
+# (.embed-cache/POOL.emb, keyed by text) makes a stopped run resume and a
+# rebuild embed only the texts that changed.
 #
 # --in-page-llm serves SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0)
 # for the browser's in-page LLM (app/src/wllama/) in
@@ -88,6 +91,10 @@ src() {
 build() {
   local pool="$1"
   shift
+  if [ "${1:-}" = --embed ]; then
+    mkdir -p .embed-cache
+    set -- "$@" --embed-cache ".embed-cache/$pool.emb"
+  fi
   # Each pool is its format, but our CRAwLeR-format sample (its PROVENANCE.md).
   local format=(--format "$pool")
   if [ "$pool" = da-crawler-sample ]; then
