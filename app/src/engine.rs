@@ -843,7 +843,13 @@ pub(crate) mod tests {
     fn a_light_pool_ranks_before_its_text_and_vectors_arrive() {
         let vectors = DenseIndex::build(&[1.0, 0.0, 0.0, 1.0, 0.6, 0.8], 2).unwrap();
         let whole = blob_with(Some((vectors, Pooling::new(Windows::First, false))), false);
-        let split = nomos_core::blob::split(&whole, "pool", &SiblingKind::ALL).unwrap();
+        let split = nomos_core::blob::split(
+            &whole,
+            "pool",
+            &SiblingKind::ALL,
+            nomos_core::blob::DEFAULT_PART_BYTES,
+        )
+        .unwrap();
         let file = |kind| {
             let (_, bytes) = split.siblings.iter().find(|(s, _)| s.kind == kind).unwrap();
             bytes.clone()
@@ -852,7 +858,7 @@ pub(crate) mod tests {
         let params = e.default_params();
         // BM25 ranks at once; the rows wait for their snippets, the dense
         // methods for the vectors, whose model is known.
-        assert_eq!(e.missing(SiblingKind::Text).unwrap().file, "pool.text");
+        assert_eq!(e.missing(SiblingKind::Text).unwrap().file, "pool.0.text");
         assert!(e.dense_model().is_some() && e.missing(SiblingKind::Vectors).is_some());
         assert_eq!(e.default_method(true), Method::default_for(true));
         let r = e
@@ -872,7 +878,7 @@ pub(crate) mod tests {
         let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
         assert_eq!(
             e.article("A1", &terms).unwrap_err(),
-            "article A1: the pool's text file `pool.text` is not loaded"
+            "article A1: the pool's text file `pool.0.text` is not loaded"
         );
         // A file of the wrong kind is refused, the right ones attach.
         assert!(e.attach_text(&file(SiblingKind::Vectors)).is_err());
