@@ -33,7 +33,9 @@ pub(super) struct Cut {
 }
 
 /// Cuts `text` (a blob's `TEXT` section, validated) into parts of whole
-/// blocks, each closed once its deflated blocks reach `part_bytes`.
+/// blocks, each closed once its deflated blocks reach `part_bytes`, unless
+/// less than half a part would be left: that rest joins it (a sliver would
+/// cost a request for little text).
 pub(super) fn cut(text: &[u8], part_bytes: usize) -> Result<Vec<Cut>, BlobError> {
     if part_bytes == 0 {
         return Err(BlobError::Input(
@@ -46,9 +48,12 @@ pub(super) fn cut(text: &[u8], part_bytes: usize) -> Result<Vec<Cut>, BlobError>
     let ends = |b: usize| text.block_ends[b].to_native() as usize;
     let mut parts = Vec::new();
     let mut first = 0;
-    for block in 0..text.n_blocks() {
-        let last = block + 1 == text.n_blocks();
-        if ends(block + 1) - ends(first) < part_bytes && !last {
+    let n = text.n_blocks();
+    for block in 0..n {
+        let last = block + 1 == n;
+        let short = ends(block + 1) - ends(first) < part_bytes;
+        let sliver_left = ends(n) - ends(block + 1) < part_bytes / 2;
+        if !last && (short || sliver_left) {
             continue;
         }
         let blocks = first..block + 1;

@@ -245,3 +245,20 @@ fn a_light_blob_from_before_text_parts_still_reads() {
     assert_eq!(old.text_bytes(), whole.text_bytes());
     assert_eq!(old.article(300).unwrap(), whole.article(300).unwrap());
 }
+
+#[test]
+fn the_last_part_is_never_a_sliver() {
+    let whole = many();
+    let text = split(&whole, "pool", &[SiblingKind::Text], usize::MAX).unwrap();
+    let all = text.siblings[0].1.len();
+    for twentieths in 1..20 {
+        let part_bytes = all * twentieths / 20;
+        let split = split(&whole, "pool", &[SiblingKind::Text], part_bytes).unwrap();
+        let (_, last) = split.siblings.last().unwrap();
+        assert!(
+            split.siblings.len() == 1 || last.len() >= part_bytes / 2,
+            "{part_bytes}-byte parts: the last has {} bytes",
+            last.len()
+        );
+    }
+}
