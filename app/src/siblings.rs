@@ -20,7 +20,7 @@ use crate::manifest::INDEX_DIR;
 use crate::past_worker::PastWorker;
 use crate::pool_scope::PoolScope;
 use crate::web::{
-    fetch_bytes, forget_cached, keep_with_bytes, read_file, worker_controls_page, Limit,
+    fetch_bytes, forget_cached, keep_with_bytes, read_file, sleep, worker_controls_page, Limit,
 };
 
 /// Where one sibling's data stands.
@@ -179,6 +179,32 @@ impl Siblings {
                     self.text.try_set(status);
                 });
             });
+        }
+    }
+
+    /// Waits until every text part is attached (an LLM method reads whole
+    /// articles, which a missing part would leave empty); the parts must
+    /// have been asked for ([`crate::session::Session::fetch_text`]). An
+    /// error says why the text cannot be had.
+    pub async fn text_ready(self, engine: &Engine) -> Result<(), String> {
+        loop {
+            match self.text.try_get_untracked() {
+                None => return Err("the pool was replaced".into()),
+                Some(SiblingStatus::Ready) => return Ok(()),
+                Some(SiblingStatus::Failed(why)) => {
+                    return Err(format!("the pool's text is missing: {why}"))
+                }
+                Some(SiblingStatus::Idle) => {
+                    return match engine.missing(SiblingKind::Text).first() {
+                        None => Ok(()),
+                        Some(part) => Err(format!(
+                            "the pool's text file `{}` is not loaded: open it with the blob",
+                            part.file
+                        )),
+                    }
+                }
+                Some(SiblingStatus::Fetching { .. }) => sleep(100).await,
+            }
         }
     }
 

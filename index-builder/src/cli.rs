@@ -34,8 +34,9 @@ pub struct SplitArgs {
     #[arg(long, value_enum)]
     pub only: Option<SiblingArg>,
     /// A text part closes once its compressed text reaches this many
-    /// bytes (it holds whole blocks of ~64 KiB of text, ~20 kB deflated):
-    /// a first visit fetches the parts holding its results' documents.
+    /// bytes (it holds whole blocks of up to 64 KiB of text), unless less
+    /// than half a part would be left: a first visit fetches the parts
+    /// holding its results' documents.
     #[arg(long, default_value_t = nomos_core::blob::DEFAULT_PART_BYTES)]
     pub part_bytes: usize,
 }
