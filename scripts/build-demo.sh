@@ -104,10 +104,13 @@ build() {
 }
 
 # A pool's blob already holds vectors and is newer than its source, the
-# model and nomos: re-embedding it would give the same bytes.
+# model and nomos: re-embedding it would give the same bytes. A light blob
+# split before text parts (SIBL without TXTP) cannot be split again: it is
+# built anew.
 embedded() {
   local blob="$out/$1.blob"
   [ -f "$blob" ] && "$nomos" info "$blob" | grep -E '^(dense |sibling: +vectors)' >/dev/null \
+    && { ! head -c 512 "$blob" | grep -aq SIBL || head -c 512 "$blob" | grep -aq TXTP; } \
     && [ -z "$(find "$(src "$1")" "$model/manifest.json" "$nomos" -newer "$blob" -print -quit)" ]
 }
 
@@ -157,16 +160,17 @@ if $in_page_llm; then
   "$venv/bin/python" scripts/llm/in-page-model.py public/models/smollm2-135m-instruct
 fi
 # Light blobs: every pool's text and vectors in sibling files beside its
-# blob (STEM.text, STEM.vectors), so that a first visit downloads only what
-# BM25 needs; the app fetches the text after the first results and the
-# vectors on first use of a dense method. A blob split already (its section
-# table names SIBL) is left as it is; a rebuilt one loses its old siblings.
+# blob (STEM.0.text, STEM.1.text, … and STEM.vectors), so that a first visit
+# downloads only what BM25 needs; the app fetches the text parts of the
+# results it shows and the vectors on first use of a dense method. A blob
+# split already (its section table names TXTP) is left as it is; a rebuilt
+# one loses its old siblings.
 for pool in "${pools[@]}"; do
   blob="$out/$pool.blob"
-  if head -c 512 "$blob" | grep -aq SIBL; then
+  if head -c 512 "$blob" | grep -aq TXTP; then
     continue
   fi
-  rm -f "$out/$pool.text" "$out/$pool.vectors"
+  rm -f "$out/$pool.text" "$out/$pool".*.text "$out/$pool.vectors"
   "$nomos" split "$blob"
 done
 

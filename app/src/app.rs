@@ -5,7 +5,6 @@
 //! them, opened from anywhere.
 
 use leptos::prelude::*;
-use nomos_core::blob::SiblingKind;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::fragmented::FragSearchView;
@@ -41,18 +40,22 @@ pub fn App() -> impl IntoView {
     pools.start();
 
     // A dense method needs the model: download it on first use, and a
-    // light blob's vectors with it.
+    // light blob's vectors with it. An LLM method reads whole articles: a
+    // light blob's every text part.
     Effect::new(move |_| {
-        let wanted = state.method.get().needs_dense();
+        let method = state.method.get();
+        let wanted = method.needs_dense();
         if wanted && matches!(semantic.status.get(), ModelStatus::Idle { .. }) {
             semantic.ensure_loaded();
         }
-        if let Some(session) = pools.session.get().filter(|_| wanted) {
-            if matches!(session.choice, Some(PoolChoice::Listed(_))) {
-                session
-                    .siblings
-                    .fetch(session.engine.clone(), SiblingKind::Vectors);
-            }
+        let Some(session) = pools.session.get() else {
+            return;
+        };
+        if wanted && matches!(session.choice, Some(PoolChoice::Listed(_))) {
+            session.siblings.fetch_vectors(session.engine.clone());
+        }
+        if method.needs_llm() {
+            session.fetch_text(None);
         }
     });
 

@@ -332,14 +332,30 @@ impl Engine {
         self.blob.dense_model()
     }
 
-    /// The sibling file of `kind` the blob lists, when its data is not in
-    /// the blob and not attached yet (`nomos split`).
-    pub fn missing(&self, kind: SiblingKind) -> Option<&SiblingRef> {
-        let there = match kind {
-            SiblingKind::Text => self.blob.has(kind),
-            SiblingKind::Vectors => self.pool.dense().is_some(),
-        };
-        self.blob.sibling(kind).filter(|_| !there)
+    /// The sibling files of `kind` the blob lists whose data is not in the
+    /// blob and not attached yet (`nomos split`): the vectors file, or the
+    /// text parts not yet attached, in document order.
+    pub fn missing(&self, kind: SiblingKind) -> Vec<&SiblingRef> {
+        match kind {
+            SiblingKind::Text => self
+                .blob
+                .text_parts_for(0..self.blob.n_docs())
+                .unwrap_or_default(),
+            SiblingKind::Vectors => self
+                .blob
+                .sibling(kind)
+                .filter(|_| self.pool.dense().is_none())
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    /// The text parts that the documents `docs` need and that are not
+    /// attached yet (none for a document the pool does not have).
+    pub fn missing_text(&self, docs: &[usize]) -> Vec<&SiblingRef> {
+        self.blob
+            .text_parts_for(docs.iter().copied())
+            .unwrap_or_default()
     }
 
     /// Checks `bytes` as the pool's text file and shows its text from now
@@ -851,7 +867,13 @@ pub(crate) mod tests {
     fn a_light_pool_ranks_before_its_text_and_vectors_arrive() {
         let vectors = DenseIndex::build(&[1.0, 0.0, 0.0, 1.0, 0.6, 0.8], 2).unwrap();
         let whole = blob_with(Some((vectors, Pooling::new(Windows::First, false))), false);
-        let split = nomos_core::blob::split(&whole, "pool", &SiblingKind::ALL).unwrap();
+        let split = nomos_core::blob::split(
+            &whole,
+            "pool",
+            &SiblingKind::ALL,
+            nomos_core::blob::DEFAULT_PART_BYTES,
+        )
+        .unwrap();
         let file = |kind| {
             let (_, bytes) = split.siblings.iter().find(|(s, _)| s.kind == kind).unwrap();
             bytes.clone()
@@ -860,8 +882,9 @@ pub(crate) mod tests {
         let params = e.default_params();
         // BM25 ranks at once; the rows wait for their snippets, the dense
         // methods for the vectors, whose model is known.
-        assert_eq!(e.missing(SiblingKind::Text).unwrap().file, "pool.text");
-        assert!(e.dense_model().is_some() && e.missing(SiblingKind::Vectors).is_some());
+        assert_eq!(e.missing(SiblingKind::Text)[0].file, "pool.0.text");
+        assert_eq!(e.missing_text(&[0])[0].file, "pool.0.text");
+        assert!(e.dense_model().is_some() && !e.missing(SiblingKind::Vectors).is_empty());
         assert_eq!(e.default_method(true), Method::default_for(true));
         let r = e
             .rank(Field::Text, &Method::Bm25, &params, "skat", None)
@@ -880,14 +903,14 @@ pub(crate) mod tests {
         let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
         assert_eq!(
             e.article("A1", &terms).unwrap_err(),
-            "article A1: the pool's text file `pool.text` is not loaded"
+            "article A1: the pool's text file `pool.0.text` is not loaded"
         );
         // A file of the wrong kind is refused, the right ones attach.
         assert!(e.attach_text(&file(SiblingKind::Vectors)).is_err());
         e.attach_text(&file(SiblingKind::Text)).unwrap();
         e.attach_vectors(&file(SiblingKind::Vectors)).unwrap();
         assert!(
-            e.missing(SiblingKind::Text).is_none() && e.missing(SiblingKind::Vectors).is_none()
+            e.missing(SiblingKind::Text).is_empty() && e.missing(SiblingKind::Vectors).is_empty()
         );
         assert_eq!(
             e.row(1, r.hits[0], &r).snippet.text,

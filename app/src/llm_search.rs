@@ -20,6 +20,7 @@ use crate::latest::Latest;
 use crate::llm::Llm;
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
+use crate::siblings::Siblings;
 use crate::transcript_files::{LlmSource, TranscriptLink};
 use crate::web::{now, Canceller};
 use nomos_core::llm::rank::{rank_with_llm, LlmQuery, LlmRankError, LlmRanking, Step};
@@ -95,7 +96,15 @@ impl LlmSearch {
 
     /// Ranks `key.query` with `key.method` on `engine`, superseding any
     /// run in progress.
-    pub fn start(self, engine: Arc<Engine>, key: SearchKey, llm: Llm, semantic: Semantic) {
+    /// A light blob's text is awaited first (`siblings`).
+    pub fn start(
+        self,
+        engine: Arc<Engine>,
+        key: SearchKey,
+        siblings: Siblings,
+        llm: Llm,
+        semantic: Semantic,
+    ) {
         self.stop_requests();
         let ticket = self.runs.begin();
         self.run.set(Some(SearchRun {
@@ -116,6 +125,9 @@ impl LlmSearch {
                 Ok(run) => run,
                 Err(why) => return set(RunStatus::Failed(why)),
             };
+            if let Err(why) = siblings.text_ready(&engine).await {
+                return set(RunStatus::Failed(why));
+            }
             if !ticket.is_current() {
                 return;
             }

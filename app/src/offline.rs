@@ -1,10 +1,12 @@
 //! Working without a network: registers the service worker
 //! (`public/sw.js`, which precaches the app itself) and asks it to keep
 //! every demo pool opened in this session, once loaded and checked (it keeps
-//! nothing the app has not checked), a light blob with its text file. Blobs are kept on first use
-//! rather than precached: together they are several times the app's size,
-//! and most visitors open one pool. The worker confirms, and the header
-//! then says the current pool is available offline.
+//! nothing the app has not checked), a light blob with each text part as it
+//! arrives. Blobs are kept on first use rather than precached: together they
+//! are several times the app's size, and most visitors open one pool. The
+//! worker confirms, and the header then says the current pool is available
+//! offline: a light blob's once every text part is kept ("Make available
+//! offline" fetches those not shown yet).
 //!
 //! Service workers need a secure context (https, or http on localhost /
 //! 127.0.0.1); elsewhere the app simply works online only.
@@ -17,7 +19,6 @@ use crate::llm::Llm;
 use crate::past_worker::PastWorker;
 use crate::pools::{LoadStatus, Pools};
 use crate::semantic::Semantic;
-use crate::siblings::SiblingStatus;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{ask_service_worker, keep_with_bytes, register_service_worker};
 
@@ -57,25 +58,34 @@ impl Offline {
             let Some(PoolChoice::Listed(file)) = state.pool.get_untracked() else {
                 return;
             };
-            // A light blob is kept with its text, once that has arrived.
+            // A light blob's text parts are kept as they arrive.
             let Some(session) = pools.session.get() else {
                 return;
             };
-            if session.siblings.text.get() != SiblingStatus::Ready {
-                return;
-            }
-            let text = session
+            session.siblings.text.track();
+            let missing = session.engine.missing(SiblingKind::Text);
+            let parts: Vec<String> = session
                 .engine
                 .blob()
-                .sibling(SiblingKind::Text)
-                .map(|s| s.file.clone());
+                .siblings()
+                .iter()
+                .filter(|s| s.kind == SiblingKind::Text && !missing.contains(s))
+                .map(|s| s.file.clone())
+                .collect();
+            // Asked again only when a file is new (the text's status also
+            // changes while a part downloads).
+            let mut new = false;
             offline.opened.update_value(|o| {
-                for f in std::iter::once(file).chain(text) {
+                for f in std::iter::once(file).chain(parts) {
                     if !o.contains(&f) {
                         o.push(f);
+                        new = true;
                     }
                 }
             });
+            if !new {
+                return;
+            }
             let files = offline.opened.get_value();
             spawn_local(async move {
                 let sent = past_worker.take(&files);
@@ -122,9 +132,14 @@ impl Offline {
         self.failure.set(Some(why));
     }
 
-    /// Whether the app and the demo pool `file` work without a network.
-    pub fn has(&self, file: &str) -> bool {
-        self.stored.with(|s| s.iter().any(|f| f == file))
+    /// Whether the app and the demo pool `file` work without a network:
+    /// its blob kept, and each of `parts` (a light blob's text files).
+    pub fn has(&self, file: &str, parts: &[String]) -> bool {
+        self.stored.with(|s| {
+            std::iter::once(file)
+                .chain(parts.iter().map(String::as_str))
+                .all(|f| s.iter().any(|k| k == f))
+        })
     }
 }
 

@@ -311,8 +311,13 @@ impl Pools {
                 return;
             };
             for kind in SiblingKind::ALL {
-                let listed = session.engine.missing(kind).map(|s| s.file.clone());
-                if let Some(picked) = others.iter().find(|f| Some(f.name()) == listed) {
+                let listed: Vec<String> = session
+                    .engine
+                    .missing(kind)
+                    .iter()
+                    .map(|s| s.file.clone())
+                    .collect();
+                for picked in others.iter().filter(|f| listed.contains(&f.name())) {
                     let engine = session.engine.clone();
                     session.siblings.attach_file(engine, kind, picked.clone());
                 }
@@ -438,10 +443,6 @@ impl Pools {
                 }
                 self.session.set(Some(session.clone()));
                 self.status.set(LoadStatus::Ready);
-                // A light blob's text follows the first results.
-                if listed.is_some() {
-                    session.siblings.fetch(engine, SiblingKind::Text);
-                }
             }
             Err(e) => {
                 if let Some((entry, _)) = listed {

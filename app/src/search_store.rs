@@ -251,9 +251,14 @@ impl SearchStore {
             field: self.state.field.get_untracked(),
             source: self.state.llm.get_untracked(),
         };
-        session
-            .llm_search
-            .start(session.engine.clone(), key, self.llm, self.semantic);
+        session.fetch_text(None);
+        session.llm_search.start(
+            session.engine.clone(),
+            key,
+            session.siblings,
+            self.llm,
+            self.semantic,
+        );
     }
 }
 
@@ -331,9 +336,10 @@ fn replay_committed(
         {
             return;
         }
+        session.fetch_text(None);
         session
             .llm_search
-            .start(session.engine.clone(), key, llm, semantic);
+            .start(session.engine.clone(), key, session.siblings, llm, semantic);
     });
 }
 

@@ -74,6 +74,15 @@ impl Session {
         }
     }
 
+    /// Fetches from the site the text parts a light blob's documents `docs`
+    /// need (every part: `None`); a pool opened from disk has its parts
+    /// from the file picker.
+    pub fn fetch_text(&self, docs: Option<&[usize]>) {
+        if matches!(self.choice, Some(PoolChoice::Listed(_))) {
+            self.siblings.fetch_text(self.engine.clone(), docs);
+        }
+    }
+
     /// The pool is being replaced: stop its work and let go of results.
     pub fn close(&self) {
         self.eval.close();

@@ -63,6 +63,7 @@ pub fn blob_open(data: &[u8]) {
 }
 
 fn exercise(mut blob: Blob) {
+    let _ = (blob.text_parts_for(0..blob.n_docs()), blob.text_bytes());
     for doc in 0..blob.n_docs() {
         let _ = (blob.doc_id(doc), blob.title(doc), blob.source(doc));
         let _ = (blob.area(doc), blob.article(doc));

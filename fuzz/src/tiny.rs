@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use nomos_core::blob::{split, Blob, Field, SiblingKind, Split};
+use nomos_core::blob::{split, Blob, Field, SiblingKind, Split, DEFAULT_PART_BYTES};
 use nomos_core::dense::Ivf;
 use nomos_core::fragments::{fragment_with_lists, Fragmented, MIN_FRAGMENT_BYTES};
 
@@ -13,7 +13,8 @@ use nomos_core::fragments::{fragment_with_lists, Fragmented, MIN_FRAGMENT_BYTES}
 pub fn light() -> &'static Split {
     static LIGHT: OnceLock<Split> = OnceLock::new();
     LIGHT.get_or_init(|| {
-        split(&tiny_blob(), "tiny", &SiblingKind::ALL).expect("the tiny blob splits")
+        split(&tiny_blob(), "tiny", &SiblingKind::ALL, DEFAULT_PART_BYTES)
+            .expect("the tiny blob splits")
     })
 }
 

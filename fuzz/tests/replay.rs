@@ -70,7 +70,14 @@ fn the_pool_seeds_are_current_and_load() {
 /// sibling or fragmented file says which file it is (see the checks).
 fn pool_seeds() -> Vec<(&'static str, String, Vec<u8>)> {
     let with = |which: u8, bytes: &[u8]| [&[which][..], bytes].concat();
-    let mut seeds = vec![("blob_open", "tiny.blob".to_owned(), tiny::tiny_blob())];
+    let mut seeds = vec![
+        ("blob_open", "tiny.blob".to_owned(), tiny::tiny_blob()),
+        (
+            "blob_open",
+            "tiny-light.blob".to_owned(),
+            tiny::light().blob.clone(),
+        ),
+    ];
     for (sibling, bytes) in &tiny::light().siblings {
         let which = SiblingKind::ALL
             .iter()

@@ -26,12 +26,19 @@ pub struct SplitArgs {
     /// The blob to split (a whole blob, as `nomos build` writes it).
     pub blob: PathBuf,
     /// Where to write the light blob (default: over BLOB); its siblings go
-    /// beside it, named from its stem: `STEM.text`, `STEM.vectors`.
+    /// beside it, named from its stem: `STEM.0.text`, `STEM.1.text`, …
+    /// (the text parts), `STEM.vectors`.
     #[arg(short, long)]
     pub out: Option<PathBuf>,
     /// Move only this part (default: the text, and the vectors if any).
     #[arg(long, value_enum)]
     pub only: Option<SiblingArg>,
+    /// A text part closes once its compressed text reaches this many
+    /// bytes (it holds whole blocks of up to 64 KiB of text), unless less
+    /// than half a part would be left: a first visit fetches the parts
+    /// holding its results' documents.
+    #[arg(long, default_value_t = nomos_core::blob::DEFAULT_PART_BYTES)]
+    pub part_bytes: usize,
 }
 
 #[derive(Args, Debug)]

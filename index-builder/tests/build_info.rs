@@ -372,3 +372,64 @@ fn a_shown_heading_finds_its_article() {
         text(&run.stderr)
     );
 }
+
+/// `nomos split --part-bytes`: the text in parts of whole blocks beside the
+/// light blob, each listed by `nomos info` with the documents it holds,
+/// and every command reads the pool whole again.
+#[test]
+fn split_writes_the_text_in_parts_and_info_lists_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let blob = build_syntagma(dir.path());
+    let light = dir.path().join("light.blob");
+    let args = |part_bytes: &str| {
+        let run = nomos(&[
+            "split",
+            blob.to_str().unwrap(),
+            "-o",
+            light.to_str().unwrap(),
+            "--part-bytes",
+            part_bytes,
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    };
+    args("1");
+    let mut parts: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".text"))
+        .collect();
+    parts.sort();
+    assert!(parts.len() > 1 && parts[0] == "light.0.text", "{parts:?}");
+    let run = nomos(&["info", light.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    let listed: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("sibling:      text of documents "))
+        .collect();
+    assert_eq!(listed.len(), parts.len(), "{out}");
+    assert!(
+        listed[0].starts_with("sibling:      text of documents 0–"),
+        "{out}"
+    );
+    // The whole blob and its light form find the same articles.
+    let search = |b: &Path| {
+        let run = nomos(&[
+            "search",
+            "--index",
+            b.to_str().unwrap(),
+            "ελευθερία του τύπου",
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        text(&run.stdout)
+    };
+    assert_eq!(search(&light), search(&blob));
+
+    let run = nomos(&["split", blob.to_str().unwrap(), "--part-bytes", "0"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("a text part must hold at least one byte"),
+        "{}",
+        text(&run.stderr)
+    );
+}

@@ -223,6 +223,23 @@ impl App {
         Ok(())
     }
 
+    /// Makes the current pool available offline and waits until the
+    /// service worker controls the page and says it keeps the app and the
+    /// pool: a light blob keeps every text part, so those its rows did not
+    /// need are fetched first ("Make available offline").
+    pub async fn keep_offline(&self) -> Result<()> {
+        self.poll(
+            "the service worker to keep the app and the pool",
+            "const button = document.querySelector('[data-testid=make-offline]');
+             if (button?.textContent.startsWith('Make available offline')) button.click();
+             return navigator.serviceWorker?.controller
+                 && document.querySelector('[data-testid=offline-ready]') ? true : null;",
+            vec![],
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Waits until the pool from `file` is loaded and searchable. Fails
     /// early if the load line reports an error about that pool.
     pub async fn wait_for_pool(&self, file: &str) -> Result<()> {

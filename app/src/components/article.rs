@@ -34,6 +34,16 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
     // Articles left by following references, for "Back".
     let trail = RwSignal::new(Vec::<String>::new());
 
+    // A light blob's text part for the article opened.
+    Effect::new(move |_| {
+        let (Some(id), Some(session)) = (state.article.get(), pools.session.get()) else {
+            return;
+        };
+        if let Some(doc) = session.engine.blob().doc_index(&id) {
+            session.fetch_text(Some(&[doc as usize]));
+        }
+    });
+
     let article = Memo::new(move |_| {
         let id = state.article.get()?;
         let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;

@@ -1,20 +1,72 @@
 //! "Available offline": shown once the service worker keeps the app and
-//! the current demo pool (see [`crate::offline`]); "Not stored for offline
-//! use", with the reason as its title, when the worker refused something.
+//! the current demo pool (see [`crate::offline`]), a light blob with every
+//! text part; until then, for a light blob, "Make available offline"
+//! fetches the parts not shown yet. "Not stored for offline use", with the
+//! reason as its title, when the worker refused something.
 
 use leptos::prelude::*;
+use nomos_core::blob::SiblingKind;
 
+use crate::format::megabytes;
 use crate::offline::use_offline;
+use crate::pools::use_pools;
+use crate::siblings::SiblingStatus;
 use crate::state::{use_app_state, PoolChoice};
 
 #[component]
 pub fn OfflineBadge() -> impl IntoView {
     let state = use_app_state();
     let offline = use_offline();
+    let pools = use_pools();
+    let text_parts = move || {
+        pools.session.with(|s| {
+            s.iter()
+                .flat_map(|s| s.engine.blob().siblings())
+                .filter(|f| f.kind == SiblingKind::Text)
+                .map(|f| f.file.clone())
+                .collect::<Vec<_>>()
+        })
+    };
     let kept = move || {
+        let parts = text_parts();
         state
             .pool
-            .with(|p| matches!(p, Some(PoolChoice::Listed(f)) if offline.has(f)))
+            .with(|p| matches!(p, Some(PoolChoice::Listed(f)) if offline.has(f, &parts)))
+    };
+    // A light blob's text parts not fetched yet, with their size.
+    let make = move || {
+        let session = pools.session.get()?;
+        if !matches!(session.choice, Some(PoolChoice::Listed(_))) {
+            return None;
+        }
+        let label = match session.siblings.text.get() {
+            SiblingStatus::Ready | SiblingStatus::Failed(_) => return None,
+            SiblingStatus::Fetching { received, total } => format!(
+                "Downloading the text ({} of {})",
+                megabytes(received),
+                megabytes(total)
+            ),
+            SiblingStatus::Idle => {
+                let missing: u64 = session
+                    .engine
+                    .missing(SiblingKind::Text)
+                    .iter()
+                    .map(|s| s.len)
+                    .sum();
+                format!("Make available offline ({})", megabytes(missing))
+            }
+        };
+        Some(view! {
+            <button
+                type="button"
+                class="button"
+                data-testid="make-offline"
+                title="Download every article's text, so that the pool works without a network."
+                on:click=move |_| session.fetch_text(None)
+            >
+                {label}
+            </button>
+        })
     };
     let badge = move || {
         kept().then(|| {
@@ -40,5 +92,5 @@ pub fn OfflineBadge() -> impl IntoView {
             }
         })
     };
-    view! { {badge} {failure} }
+    view! { {badge} {make} {failure} }
 }

@@ -53,6 +53,22 @@ pub fn ResultsList(
         limit.set(PAGE);
     });
 
+    // A light blob's text parts for the rows shown.
+    Effect::new(move |_| {
+        let Some(session) = pools.session.get() else {
+            return;
+        };
+        let limit = limit.get();
+        let docs: Vec<usize> = filtered.with(|hits| {
+            hits.iter()
+                .flatten()
+                .take(limit)
+                .map(|h| h.doc as usize)
+                .collect()
+        });
+        session.fetch_text(Some(&docs));
+    });
+
     let rows = Memo::new(move |_| {
         let timed = ranking.get()?;
         let hits = filtered.get()?;

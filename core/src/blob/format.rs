@@ -43,11 +43,14 @@ pub enum SectionKind {
     /// [`SiblingsSection`]: the sections moved into sibling files. Required:
     /// a reader that predates it would miss the text.
     Siblings,
+    /// [`TextPartsSection`]: the text moved into several sibling files, one
+    /// run of documents each. Required, like `Siblings`.
+    TextParts,
 }
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 13] = [
+    pub const ALL: [SectionKind; 14] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -61,6 +64,7 @@ impl SectionKind {
         SectionKind::Idf,
         SectionKind::Sources,
         SectionKind::Siblings,
+        SectionKind::TextParts,
     ];
 
     /// The four bytes naming the section in the table.
@@ -79,6 +83,7 @@ impl SectionKind {
             SectionKind::Idf => *b"IDFL",
             SectionKind::Sources => *b"SRCN",
             SectionKind::Siblings => *b"SIBL",
+            SectionKind::TextParts => *b"TXTP",
         }
     }
 
@@ -98,6 +103,7 @@ impl SectionKind {
             SectionKind::Idf => "idf",
             SectionKind::Sources => "sources",
             SectionKind::Siblings => "siblings",
+            SectionKind::TextParts => "text parts",
         }
     }
 
@@ -407,6 +413,32 @@ pub struct SiblingEntry {
     pub content_hash: u128,
     /// Its length in bytes.
     pub len: u64,
+}
+
+/// The text of a light blob in part files ([`crate::blob::split`]): each a
+/// `TEXT` section over a run of whole blocks, so that a reader fetches the
+/// parts holding the documents it shows, not all the text.
+#[derive(Archive, Serialize, Debug)]
+pub struct TextPartsSection {
+    /// In document order; together they hold every document.
+    pub parts: Vec<TextPartEntry>,
+}
+
+/// One text part file.
+#[derive(Archive, Serialize, Debug)]
+pub struct TextPartEntry {
+    /// Its file name, beside the blob (`[A-Za-z0-9._-]`, no path).
+    pub file: String,
+    /// Its content hash (xxh3-128 of its sections after its header).
+    pub content_hash: u128,
+    /// Its length in bytes.
+    pub len: u64,
+    /// The document after its last: it holds the documents from the
+    /// previous part's `end_doc` (0 for the first) to this.
+    pub end_doc: u32,
+    /// Its text's size inflated ([`ArchivedTextSection::raw_bytes`]), known
+    /// before it is fetched.
+    pub raw_bytes: u64,
 }
 
 /// [`DenseSection`]'s description of its vectors, without them.

@@ -13,10 +13,11 @@ use super::encode::content_hash_of;
 use super::format::{
     ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextSection, Header, SectionKind,
-    SiblingKind, FORMAT_VERSION, NONE,
+    ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextPartsSection, ArchivedTextSection,
+    Header, SectionKind, SiblingKind, FORMAT_VERSION, NONE,
 };
 use super::frame::{self, FLAG_OPTIONAL};
+use super::text_parts::PartSlot;
 use super::{sibling, Blob, BlobError, Field, SectionInfo};
 use crate::analysis::Analyzer;
 use crate::index::{IndexParts, InvertedIndex};
@@ -140,7 +141,8 @@ impl Blob {
         };
         let docs: &ArchivedDocsSection = access(slice(&kept, &ranges.docs), "docs")?;
         let doc_order = check_docs(docs, n_docs)?;
-        let listed = match found.get(&SectionKind::Siblings) {
+        let has_parts = found.contains_key(&SectionKind::TextParts);
+        let mut listed = match found.get(&SectionKind::Siblings) {
             None => sibling::Listed {
                 siblings: Vec::new(),
                 vectors_model: None,
@@ -149,18 +151,49 @@ impl Blob {
                 let section = aligned(&bytes[range.clone()]);
                 let list: &ArchivedSiblingsSection =
                     access(&section, SectionKind::Siblings.name())?;
-                sibling::check_listed(list, |kind| match kind {
-                    SiblingKind::Text => found.contains_key(&SectionKind::Text),
+                sibling::check_listed(list, n_docs, |kind| match kind {
+                    SiblingKind::Text => found.contains_key(&SectionKind::Text) || has_parts,
                     SiblingKind::Vectors => found.contains_key(&SectionKind::Dense),
                 })?
             }
         };
+        // A text file listed in `SIBL` (before text parts) is one part.
+        let mut parts: Vec<PartSlot> = listed
+            .siblings
+            .iter()
+            .filter(|s| s.kind == SiblingKind::Text)
+            .map(|_| PartSlot::default())
+            .collect();
+        if let Some(range) = found.get(&SectionKind::TextParts) {
+            let name = SectionKind::TextParts.name();
+            if found.contains_key(&SectionKind::Text) {
+                return Err(BlobError::invalid(
+                    name,
+                    "the text is both in the blob and in part files",
+                ));
+            }
+            let section = aligned(&bytes[range.clone()]);
+            let list: &ArchivedTextPartsSection = access(&section, name)?;
+            for (sibling, raw) in sibling::check_parts(list, n_docs)? {
+                if listed.siblings.iter().any(|s| s.file == sibling.file) {
+                    return Err(BlobError::invalid(
+                        name,
+                        format!("`{}` is listed twice", sibling.file),
+                    ));
+                }
+                listed.siblings.push(sibling);
+                parts.push(PartSlot {
+                    raw_bytes: Some(raw),
+                    section: Default::default(),
+                });
+            }
+        }
         match &ranges.text {
             Some(range) => {
                 let text: &ArchivedTextSection = access(slice(&kept, range), "text")?;
                 text.validate(n_docs)?;
             }
-            None if listed.siblings.iter().any(|s| s.kind == SiblingKind::Text) => {}
+            None if has_parts || !parts.is_empty() => {}
             None => return Err(BlobError::MissingSection(SectionKind::Text.name())),
         }
         check_queries_and_qrels(&kept, &ranges, &header, docs.areas.count())?;
@@ -244,7 +277,7 @@ impl Blob {
             doc_order,
             text_cache: Default::default(),
             siblings: listed.siblings,
-            sibling_text: Default::default(),
+            text_parts: parts,
         })
     }
 }

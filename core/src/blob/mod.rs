@@ -66,11 +66,13 @@
 //! # Light blobs
 //!
 //! [`split`] moves the text (`TEXT`) and the vectors (`DNSP`) into sibling
-//! files bound to the blob by content hash (see `sibling`), listed in a
-//! required `SIBL` section (a reader that predates it refuses the blob
-//! rather than miss its text). Such a blob loads and ranks with BM25 alone;
-//! [`Blob::attach`] adds a sibling once it is fetched and checked. Until
-//! then [`Blob::article`] says which file is missing, and the vectors'
+//! files bound to the blob by content hash (see `sibling`), listed in
+//! required sections (`SIBL` for the vectors, `TXTP` for the text, cut into
+//! parts of whole blocks: `text_parts`), so a reader that predates them
+//! refuses the blob rather than miss its text. Such a blob loads and ranks
+//! with BM25 alone; [`Blob::text_parts_for`] says which text parts some
+//! documents need, and [`Blob::attach`] adds a sibling once it is fetched
+//! and checked. Until then [`Blob::article`] says which file is missing, and the vectors'
 //! model is known from the list ([`Blob::dense_model`]) while
 //! [`Blob::dense`] has none.
 
@@ -95,6 +97,9 @@ pub(crate) mod test_blob;
 mod tests;
 mod text;
 mod text_cache;
+mod text_parts;
+#[cfg(test)]
+mod text_parts_tests;
 mod view;
 
 use rkyv::util::AlignedVec;
@@ -119,6 +124,7 @@ pub use sibling::{split, SiblingRef, Split};
 pub use sources::SourceInput;
 pub use text::ArticleText;
 pub(crate) use text::{encode as encode_text, Layout};
+pub use text_parts::DEFAULT_PART_BYTES;
 pub use view::{JudgmentRef, QueryRef};
 
 /// A lexical field: which text of each document an index covers.
@@ -178,9 +184,8 @@ pub struct Blob {
     text_cache: text_cache::TextCache,
     /// The sibling files the text or vectors were moved to ([`split`]).
     siblings: Vec<SiblingRef>,
-    /// The text section, when attached from its sibling
-    /// ([`Blob::attach_text`]): set once, so a shared blob can take it.
-    sibling_text: std::sync::OnceLock<AlignedVec<16>>,
+    /// One per text file in `siblings`, in their order.
+    text_parts: Vec<text_parts::PartSlot>,
 }
 
 /// The model a blob's document vectors were made with.

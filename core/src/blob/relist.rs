@@ -9,13 +9,17 @@
 
 use super::archived::{access, aligned};
 use super::encode::content_hash_of;
-use super::format::{ArchivedSiblingHeader, ArchivedSiblingsSection, SectionKind, FORMAT_VERSION};
+use super::format::{
+    ArchivedSiblingHeader, ArchivedSiblingsSection, ArchivedTextPartsSection, SectionKind,
+    FORMAT_VERSION,
+};
 use super::frame::{self, SIBLING_MAGIC};
 use super::{reseal, BlobError, SiblingKind};
 
 /// Rewrites `sibling`'s header so that its content hash is its sections'
 /// and reseals its frame; then rewrites the entry of `kind` in `blob`'s
-/// sibling list to that hash and `sibling`'s length, and reseals the blob.
+/// sibling list (a text in parts: its first part's entry) to that hash and
+/// `sibling`'s length, and reseals the blob.
 /// Both files' frames and the archives rewritten must pass their checks.
 pub fn relist_sibling(
     blob: &mut [u8],
@@ -34,19 +38,41 @@ pub fn relist_sibling(
     frame::seal(sibling);
 
     let table = frame::parse(blob, FORMAT_VERSION)?;
-    let list = table
+    let text_parts = table
         .iter()
-        .find(|e| e.tag == SectionKind::Siblings.tag())
-        .ok_or_else(|| BlobError::Input("the blob lists no siblings".into()))?;
-    let section = aligned(&blob[list.offset..list.offset + list.len]);
-    let archived: &ArchivedSiblingsSection = access(&section, "siblings")?;
-    let entry = archived
-        .files
-        .iter()
-        .find(|f| rkyv::deserialize::<SiblingKind, rkyv::rancor::Error>(&f.kind).ok() == Some(kind))
-        .ok_or_else(|| BlobError::Input(format!("the blob lists no {} file", kind.name())))?;
-    let hash_at = list.offset + field_at(&entry.content_hash, section.as_ptr());
-    let len_at = list.offset + field_at(&entry.len, section.as_ptr());
+        .find(|e| e.tag == SectionKind::TextParts.tag())
+        .filter(|_| kind == SiblingKind::Text);
+    // Where the entry's hash and length are in the blob.
+    let (hash_at, len_at) = if let Some(list) = text_parts {
+        let section = aligned(&blob[list.offset..list.offset + list.len]);
+        let archived: &ArchivedTextPartsSection = access(&section, "text parts")?;
+        let entry = archived
+            .parts
+            .first()
+            .ok_or_else(|| BlobError::Input("the blob lists no text part".into()))?;
+        (
+            list.offset + field_at(&entry.content_hash, section.as_ptr()),
+            list.offset + field_at(&entry.len, section.as_ptr()),
+        )
+    } else {
+        let list = table
+            .iter()
+            .find(|e| e.tag == SectionKind::Siblings.tag())
+            .ok_or_else(|| BlobError::Input("the blob lists no siblings".into()))?;
+        let section = aligned(&blob[list.offset..list.offset + list.len]);
+        let archived: &ArchivedSiblingsSection = access(&section, "siblings")?;
+        let entry = archived
+            .files
+            .iter()
+            .find(|f| {
+                rkyv::deserialize::<SiblingKind, rkyv::rancor::Error>(&f.kind).ok() == Some(kind)
+            })
+            .ok_or_else(|| BlobError::Input(format!("the blob lists no {} file", kind.name())))?;
+        (
+            list.offset + field_at(&entry.content_hash, section.as_ptr()),
+            list.offset + field_at(&entry.len, section.as_ptr()),
+        )
+    };
     blob[hash_at..hash_at + 16].copy_from_slice(&hash.to_le_bytes());
     blob[len_at..len_at + 8].copy_from_slice(&(sibling.len() as u64).to_le_bytes());
     reseal(blob);

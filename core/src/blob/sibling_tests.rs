@@ -8,10 +8,10 @@ use super::format::{
     FORMAT_VERSION,
 };
 use super::tests::{parts, sample, Part};
-use super::{frame, reseal, split, Blob, Field, SiblingKind, Split};
+use super::{frame, reseal, split, Blob, Field, SiblingKind, Split, DEFAULT_PART_BYTES};
 
 fn split_sample() -> Split {
-    split(&sample(), "pool", &SiblingKind::ALL).unwrap()
+    split(&sample(), "pool", &SiblingKind::ALL, DEFAULT_PART_BYTES).unwrap()
 }
 
 fn file_of(split: &Split, kind: SiblingKind) -> Vec<u8> {
@@ -19,7 +19,7 @@ fn file_of(split: &Split, kind: SiblingKind) -> Vec<u8> {
     bytes.clone()
 }
 
-fn archive<T>(value: &T) -> Vec<u8>
+pub(super) fn archive<T>(value: &T) -> Vec<u8>
 where
     T: for<'a> rkyv::Serialize<
         rkyv::api::high::HighSerializer<
@@ -33,7 +33,7 @@ where
 }
 
 /// `bytes` (a blob) with its sections changed by `edit`, resealed.
-fn crafted(bytes: &[u8], edit: impl FnOnce(&mut Vec<Part>)) -> Vec<u8> {
+pub(super) fn crafted(bytes: &[u8], edit: impl FnOnce(&mut Vec<Part>)) -> Vec<u8> {
     let mut parts = parts(bytes);
     edit(&mut parts);
     let refs: Vec<([u8; 4], u32, &[u8])> = parts
@@ -62,10 +62,12 @@ fn sibling_file(kind: SiblingKind, tag: [u8; 4], section: &[u8]) -> (u128, Vec<u
     (hash, bytes)
 }
 
-/// The light blob with its `SIBL` section replaced by `list`.
+/// The light blob with its `SIBL` section replaced by `list` and no text
+/// parts: a light blob from before them, which listed one text file.
 fn listing(list: &SiblingsSection) -> Vec<u8> {
     let section = archive(list);
     crafted(&split_sample().blob, |parts| {
+        parts.retain(|p| p.0 != SectionKind::TextParts.tag());
         let part = parts
             .iter_mut()
             .find(|p| p.0 == SectionKind::Siblings.tag())
@@ -74,7 +76,7 @@ fn listing(list: &SiblingsSection) -> Vec<u8> {
     })
 }
 
-fn text_entry(file: &str, content_hash: u128, len: u64) -> SiblingEntry {
+pub(super) fn text_entry(file: &str, content_hash: u128, len: u64) -> SiblingEntry {
     SiblingEntry {
         kind: SiblingKind::Text,
         file: file.into(),
@@ -83,7 +85,7 @@ fn text_entry(file: &str, content_hash: u128, len: u64) -> SiblingEntry {
     }
 }
 
-fn refusal(bytes: &[u8]) -> String {
+pub(super) fn refusal(bytes: &[u8]) -> String {
     match Blob::load(bytes) {
         Ok(_) => panic!("loaded"),
         Err(e) => e.to_string(),
@@ -99,7 +101,7 @@ fn a_light_blob_ranks_with_bm25_and_attaches_its_siblings() {
         .iter()
         .map(|(s, _)| s.file.as_str())
         .collect();
-    assert_eq!(files, ["pool.text", "pool.vectors"]);
+    assert_eq!(files, ["pool.0.text", "pool.vectors"]);
     let mut light = Blob::load(&split.blob).unwrap();
     assert_eq!(light.siblings().len(), 2);
     assert!(!light.has(SiblingKind::Text) && !light.has(SiblingKind::Vectors));
@@ -109,7 +111,7 @@ fn a_light_blob_ranks_with_bm25_and_attaches_its_siblings() {
     assert!(light.dense(Field::Text).is_none());
     assert_eq!(
         light.article(0).unwrap_err().to_string(),
-        "the pool's text file `pool.text` is not loaded"
+        "the pool's text file `pool.0.text` is not loaded"
     );
 
     light
@@ -138,15 +140,15 @@ fn a_light_blob_ranks_with_bm25_and_attaches_its_siblings() {
 fn a_blob_is_split_once_and_only_into_plain_names() {
     let split = split_sample();
     assert_eq!(
-        super::split(&split.blob, "pool", &SiblingKind::ALL)
+        super::split(&split.blob, "pool", &SiblingKind::ALL, DEFAULT_PART_BYTES)
             .err()
             .unwrap()
             .to_string(),
         "cannot build blob: the blob is split already"
     );
-    assert!(super::split(&sample(), "../pool", &SiblingKind::ALL).is_err());
+    assert!(super::split(&sample(), "../pool", &SiblingKind::ALL, DEFAULT_PART_BYTES).is_err());
     // The text alone: the vectors stay in the blob.
-    let text_only = super::split(&sample(), "p", &[SiblingKind::Text]).unwrap();
+    let text_only = super::split(&sample(), "p", &[SiblingKind::Text], DEFAULT_PART_BYTES).unwrap();
     let blob = Blob::load(&text_only.blob).unwrap();
     assert!(blob.has(SiblingKind::Vectors) && !blob.has(SiblingKind::Text));
 }
@@ -159,7 +161,7 @@ fn a_wrong_or_damaged_sibling_is_refused_with_its_name() {
     let vectors = file_of(&split, SiblingKind::Vectors);
     let attach =
         |light: &mut Blob, kind, bytes: &[u8]| light.attach(kind, bytes).unwrap_err().to_string();
-    let prefix = "the pool's text file `pool.text` ";
+    let prefix = "the pool's text file `pool.0.text` ";
     assert_eq!(
         attach(&mut light, SiblingKind::Text, &vectors),
         format!("{prefix}has sections [SIBH, DNSP], not SIBH and TEXT")
@@ -179,7 +181,9 @@ fn a_wrong_or_damaged_sibling_is_refused_with_its_name() {
     assert!(damaged.contains("checksum mismatch"), "{damaged}");
     assert!(!light.has(SiblingKind::Text));
 
-    // Another version of the pool: the blob lists another content hash.
+    // Another version of the pool: the blob lists another content hash
+    // (a light blob listing one text file, from before text parts).
+    let prefix = "the pool's text file `pool.text` ";
     let (hash, len) = (split.siblings[0].0.content_hash, text.len() as u64);
     let mut other = Blob::load(&listing(&SiblingsSection {
         files: vec![text_entry("pool.text", hash ^ 1, len)],
@@ -270,11 +274,7 @@ fn sibling_lists_that_contradict_the_blob_are_refused() {
     );
     // Neither the text section nor a text file.
     let none = crafted(&split_sample().blob, |parts| {
-        let list = SiblingsSection {
-            files: Vec::new(),
-            vectors_model: None,
-        };
-        parts.last_mut().unwrap().2 = archive(&list);
+        parts.retain(|p| p.0 != SectionKind::TextParts.tag());
     });
     assert_eq!(refusal(&none), "blob has no `text` section");
 }

@@ -26,7 +26,7 @@ pub(super) struct TextCache {
 struct Kept {
     /// Least recently used first; at most [`MAX_BLOCKS`], short enough to
     /// search in order.
-    blocks: Vec<(usize, Arc<InflatedBlock>)>,
+    blocks: Vec<((usize, usize), Arc<InflatedBlock>)>,
     bytes: usize,
     /// Blocks inflated so far.
     #[cfg(test)]
@@ -34,20 +34,23 @@ struct Kept {
 }
 
 impl TextCache {
-    /// Document `doc`'s text from `text`, its block inflated unless kept.
+    /// Document `doc`'s text from `text` (the blob's, or its text part
+    /// `part`'s: blocks are kept by part and number), its block inflated
+    /// unless kept.
     pub(super) fn article(
         &self,
+        part: usize,
         text: &ArchivedTextSection,
         doc: usize,
     ) -> Result<ArticleText, BlobError> {
         let (block, first) = text.block_of(doc)?;
-        self.block(text, block)?.article(doc - first)
+        self.block(text, (part, block))?.article(doc - first)
     }
 
     fn block(
         &self,
         text: &ArchivedTextSection,
-        block: usize,
+        block: (usize, usize),
     ) -> Result<Arc<InflatedBlock>, BlobError> {
         let lock = || self.kept.lock().unwrap_or_else(|e| e.into_inner());
         {
@@ -60,7 +63,7 @@ impl TextCache {
             }
         }
         // Inflated unlocked: other threads read other blocks meanwhile.
-        let inflated = Arc::new(text.inflate_block(block)?);
+        let inflated = Arc::new(text.inflate_block(block.1)?);
         let mut kept = lock();
         #[cfg(test)]
         {
@@ -121,7 +124,7 @@ mod tests {
         let cache = TextCache::default();
         for limit in (25..=1000).step_by(25) {
             for (doc, expected) in texts.iter().enumerate().take(limit) {
-                assert_eq!(&cache.article(text, doc).unwrap().text, expected);
+                assert_eq!(&cache.article(0, text, doc).unwrap().text, expected);
             }
         }
         let blocks = text.block_of(999).unwrap().0 + 1;
@@ -136,7 +139,7 @@ mod tests {
         assert!(text.n_blocks() > MAX_BLOCKS);
         let cache = TextCache::default();
         for (doc, expected) in texts.iter().enumerate() {
-            assert_eq!(&cache.article(text, doc).unwrap().text, expected);
+            assert_eq!(&cache.article(0, text, doc).unwrap().text, expected);
         }
         assert_eq!(inflations(&cache), text.n_blocks());
         {
@@ -147,9 +150,9 @@ mod tests {
             assert!(held <= MAX_BYTES);
         }
         // The first block was evicted: it is inflated again, once.
-        cache.article(text, 0).unwrap();
-        cache.article(text, 1).unwrap();
+        cache.article(0, text, 0).unwrap();
+        cache.article(0, text, 1).unwrap();
         assert_eq!(inflations(&cache), text.n_blocks() + 1);
-        assert!(cache.article(text, texts.len()).is_err());
+        assert!(cache.article(0, text, texts.len()).is_err());
     }
 }

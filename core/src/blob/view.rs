@@ -4,7 +4,7 @@
 
 use super::format::{
     ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedTextSection, Header, SiblingKind, NONE,
+    ArchivedTextSection, Header, SectionKind, SiblingKind, NONE,
 };
 use super::text::ArticleText;
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
@@ -121,14 +121,29 @@ impl Blob {
     /// Document `doc`'s display text. Its block (~64 KiB) is inflated on
     /// first use and kept while recently used (at most 64 blocks, 32 MiB),
     /// so reading documents block by block inflates each block once.
+    /// In a light blob, the text part holding `doc` must be attached;
+    /// until it is, the error names its file as not loaded.
     pub fn article(&self, doc: usize) -> Result<ArticleText, BlobError> {
-        match self.text() {
-            Some(text) => self.text_cache.article(text, doc),
+        if let Some(text) = self.text() {
+            return self.text_cache.article(0, text, doc);
+        }
+        let Some((at, part)) = self.part_of(doc) else {
+            return Err(BlobError::invalid(
+                SectionKind::Text.name(),
+                format!("no document {doc}"),
+            ));
+        };
+        match self.part_text(at) {
+            // SAFETY: validated as `ArchivedTextSection` by `attach_text`
+            // before it kept the bytes, never mutated afterwards.
+            Some(bytes) => self.text_cache.article(
+                at,
+                unsafe { rkyv::access_unchecked(bytes) },
+                doc - part.docs.start,
+            ),
             None => Err(BlobError::Sibling {
                 kind: SiblingKind::Text.name(),
-                file: self
-                    .sibling(SiblingKind::Text)
-                    .map_or_else(String::new, |s| s.file.clone()),
+                file: part.file.clone(),
                 message: "is not loaded".into(),
             }),
         }
@@ -137,8 +152,21 @@ impl Blob {
     /// The display text's size inflated (texts, paragraphs and augmented
     /// texts with their framing), while it is loaded: what an LLM prompt
     /// showing whole articles costs is estimated from it.
+    /// A blob whose text is in parts says it before they are fetched.
     pub fn text_bytes(&self) -> Option<u64> {
-        self.text().map(|t| t.raw_bytes())
+        if let Some(text) = self.text() {
+            return Some(text.raw_bytes());
+        }
+        (0..self.text_parts.len())
+            .map(|at| {
+                let attached = self.part_text(at).map(|bytes| {
+                    // SAFETY: as in `article`.
+                    let text: &ArchivedTextSection = unsafe { rkyv::access_unchecked(bytes) };
+                    text.raw_bytes()
+                });
+                self.text_parts[at].raw_bytes.or(attached)
+            })
+            .sum()
     }
 
     /// The lexical fields still held (see [`Self::take_index`]).
@@ -280,15 +308,12 @@ impl Blob {
         unsafe { rkyv::access_unchecked(&self.bytes[self.ranges.docs.clone()]) }
     }
 
+    /// The text section when it is in the blob (a light blob's is in its
+    /// parts: [`Self::article`]).
     pub(crate) fn text(&self) -> Option<&ArchivedTextSection> {
-        let bytes = match (&self.ranges.text, self.sibling_text.get()) {
-            (Some(range), _) => &self.bytes[range.clone()],
-            (None, Some(attached)) => attached.as_slice(),
-            (None, None) => return None,
-        };
-        // SAFETY: validated as `ArchivedTextSection` at load, or by
-        // `Blob::attach` before it kept the bytes.
-        Some(unsafe { rkyv::access_unchecked(bytes) })
+        let range = self.ranges.text.clone()?;
+        // SAFETY: validated as `ArchivedTextSection` at load.
+        Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
     }
 
     fn queries(&self) -> Option<&ArchivedQueriesSection> {

@@ -10,7 +10,7 @@ use super::FragmentError;
 use crate::blob::format::{Bm25Defaults, Manifest, TextSection};
 use crate::blob::{
     document_parts, encode_text, idf_table, unique_ids, ArticleText, Blob, BlobInput,
-    DocumentParts, Field, Layout,
+    DocumentParts, Field, Layout, SiblingKind,
 };
 use crate::index::InvertedIndex;
 use crate::search::IdfTable;
@@ -55,7 +55,7 @@ pub(super) struct BlobDocs<'a> {
 impl<'a> BlobDocs<'a> {
     /// Fails when the blob's text is not loaded or a block is damaged.
     pub fn new(blob: &'a Blob) -> Result<Self, FragmentError> {
-        if blob.text().is_none() {
+        if !blob.has(SiblingKind::Text) {
             return Err(FragmentError::Input(
                 "the blob's text is in a sibling file: fragment the whole blob".into(),
             ));

@@ -79,8 +79,10 @@ pub fn run(path: &Path) -> Result<()> {
     for (s, data) in &opened.siblings {
         writeln!(
             out,
-            "sibling:      {} in {} ({} bytes, content hash {:032x})",
+            "sibling:      {} of documents {}–{} in {} ({} bytes, content hash {:032x})",
             s.kind.name(),
+            s.docs.start,
+            s.docs.end,
             s.file,
             data.len(),
             s.content_hash

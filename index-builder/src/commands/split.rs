@@ -1,6 +1,7 @@
-//! `nomos split BLOB`: the blob's text and vectors moved into sibling files
-//! beside it (`nomos_core::blob::split`), so that a site's first visit
-//! downloads only what BM25 needs. Every file is written, then read back
+//! `nomos split BLOB`: the blob's text (in parts of `--part-bytes`) and
+//! vectors moved into sibling files beside it (`nomos_core::blob::split`),
+//! so that a site's first visit downloads only what BM25 needs, then the
+//! text parts of the results it shows. Every file is written, then read back
 //! through the same checks as any reader's, before the command succeeds.
 
 use std::path::Path;
@@ -26,8 +27,8 @@ pub fn run(args: &SplitArgs) -> Result<()> {
         Some(SiblingArg::Text) => &[SiblingKind::Text],
         Some(SiblingArg::Vectors) => &[SiblingKind::Vectors],
     };
-    let split =
-        split(&bytes, &stem, kinds).map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+    let split = split(&bytes, &stem, kinds, args.part_bytes)
+        .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
     for (sibling, data) in &split.siblings {
         write(&beside(out, &sibling.file), data)?;
     }

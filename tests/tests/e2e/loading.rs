@@ -33,7 +33,7 @@ async fn cached_reload_time_to_first_result() -> Result<()> {
         ] {
             app.choose_pool(file).await?;
             app.search(query).await?;
-            wait_until_kept(&app).await?;
+            app.keep_offline().await?;
             let mut results = Vec::new();
             let mut last = Vec::new();
             for _ in 0..RELOADS {
@@ -65,18 +65,6 @@ async fn cached_reload_time_to_first_result() -> Result<()> {
     }
     .await;
     finish(app, outcome).await
-}
-
-/// Waits until the service worker controls the page and keeps the pool.
-async fn wait_until_kept(app: &App) -> Result<()> {
-    app.poll(
-        "the service worker to keep the app and the pool",
-        "return navigator.serviceWorker?.controller
-            && document.querySelector('[data-testid=offline-ready]') ? true : null;",
-        vec![],
-    )
-    .await?;
-    Ok(())
 }
 
 /// The app's marks in [`MARKS`] order, checked to be in that order, on a

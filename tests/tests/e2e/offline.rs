@@ -24,13 +24,7 @@ async fn search_works_with_the_server_gone() -> Result<()> {
     let outcome = async {
         app.choose_pool("el-syntagma.blob").await?;
         let online = app.search(EL_QUERY).await?;
-        app.poll(
-            "the service worker to control the page and report offline readiness",
-            "return navigator.serviceWorker?.controller
-                && document.querySelector('[data-testid=offline-ready]') ? true : null;",
-            vec![],
-        )
-        .await?;
+        app.keep_offline().await?;
         // The pool has vectors, so the app ranks with hybrid search: the
         // model and runtime must be kept as well (three model files, the
         // runtime's script, module and wasm).

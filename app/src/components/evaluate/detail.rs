@@ -318,13 +318,25 @@ fn article_reader(
 ) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
-    let q = &bench.queries[position];
-    let text = q.text.clone();
-    let shown = pools.engine_untracked().map(|e| {
-        let terms = QueryTerms::new(&e.pool().analyzer(), &text);
-        let grade = e.blob().doc_index(&doc_id).and_then(|d| q.grade(d));
-        (e.article(&doc_id, &terms), grade)
-    });
+    let text = bench.queries[position].text.clone();
+    // A light blob's text part for the article, fetched if needed.
+    if let Some(session) = pools.session.get_untracked() {
+        if let Some(doc) = session.engine.blob().doc_index(&doc_id) {
+            session.fetch_text(Some(&[doc as usize]));
+        }
+    }
+    let shown = {
+        let (doc_id, text) = (doc_id.clone(), text.clone());
+        move || {
+            let session = pools.session.get()?;
+            session.siblings.text.track();
+            let e = &session.engine;
+            let q = &bench.queries[position];
+            let terms = QueryTerms::new(&e.pool().analyzer(), &text);
+            let grade = e.blob().doc_index(&doc_id).and_then(|d| q.grade(d));
+            Some((e.article(&doc_id, &terms), grade))
+        }
+    };
     let back = move |_| {
         article.set(None);
         request_animation_frame(|| focus_id(DETAIL_TITLE_ID));
@@ -337,7 +349,7 @@ fn article_reader(
             state.view.set(View::Search);
         }
     };
-    let body = match shown {
+    let body = move || match shown() {
         None => ().into_any(),
         Some((Err(message), _)) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
         Some((Ok(a), grade)) => view! {
