@@ -34,6 +34,7 @@ use crate::llm::{Llm, Run};
 use crate::pool_scope::PoolScope;
 use crate::run_store::RunStore;
 use crate::semantic::{ModelError, Semantic};
+use crate::siblings::PoolText;
 use crate::transcript_files::{short_hash, TranscriptLink};
 use crate::web::{now, Canceller};
 use nomos_core::llm::rank::{LlmQuery, Step};
@@ -107,6 +108,8 @@ pub struct EvalStore {
     engine: StoredValue<Arc<Engine>>,
     semantic: Semantic,
     llm: Llm,
+    /// A light blob's text parts, which an LLM method reads whole.
+    pub text: PoolText,
 }
 
 impl EvalStore {
@@ -117,7 +120,13 @@ impl EvalStore {
     }
 
     /// An empty store for `engine`'s pool.
-    pub fn new(scope: PoolScope, engine: Arc<Engine>, semantic: Semantic, llm: Llm) -> Self {
+    pub fn new(
+        scope: PoolScope,
+        engine: Arc<Engine>,
+        semantic: Semantic,
+        llm: Llm,
+        text: PoolText,
+    ) -> Self {
         EvalStore {
             scope,
             bench: RwSignal::new(None),
@@ -137,6 +146,7 @@ impl EvalStore {
             engine: StoredValue::new(engine),
             semantic,
             llm,
+            text,
         }
     }
 
@@ -255,6 +265,12 @@ impl EvalStore {
                 let outcome = match config.method.needs_llm() {
                     true => {
                         if run.is_none() {
+                            // An LLM method reads whole articles: a light
+                            // blob's every text part first.
+                            self.text.fetch(&engine, None);
+                            if let Err(why) = self.text.siblings.text_ready(&engine).await {
+                                return self.stopped(ticket, Stop::Failed(why));
+                            }
                             match self.llm.run().await {
                                 Ok(r) => run = Some(r),
                                 Err(why) => return self.stopped(ticket, Stop::Failed(why)),

@@ -19,7 +19,7 @@ use crate::llm_search::LlmSearch;
 use crate::manifest::ModelSource;
 use crate::pool_scope::PoolScope;
 use crate::semantic::{ModelError, Semantic};
-use crate::siblings::Siblings;
+use crate::siblings::{PoolText, Siblings};
 use crate::state::PoolChoice;
 
 /// A query's embedding (or why there is none) and how long it took.
@@ -61,11 +61,16 @@ impl Session {
         semantic: Semantic,
         llm: Llm,
     ) -> Self {
+        let siblings = Siblings::new(scope, &engine);
+        let text = PoolText {
+            siblings,
+            from_site: matches!(choice, Some(PoolChoice::Listed(_))),
+        };
         Session {
             choice,
-            eval: EvalStore::new(scope, engine.clone(), semantic, llm),
+            eval: EvalStore::new(scope, engine.clone(), semantic, llm, text),
             judgments: JudgmentStore::new(scope, engine.content_hash()),
-            siblings: Siblings::new(scope, &engine),
+            siblings,
             engine,
             model,
             embedded: RwSignal::new(None),
@@ -78,9 +83,7 @@ impl Session {
     /// need (every part: `None`); a pool opened from disk has its parts
     /// from the file picker.
     pub fn fetch_text(&self, docs: Option<&[usize]>) {
-        if matches!(self.choice, Some(PoolChoice::Listed(_))) {
-            self.siblings.fetch_text(self.engine.clone(), docs);
-        }
+        self.eval.text.fetch(&self.engine, docs);
     }
 
     /// The pool is being replaced: stop its work and let go of results.

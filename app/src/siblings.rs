@@ -184,7 +184,7 @@ impl Siblings {
 
     /// Waits until every text part is attached (an LLM method reads whole
     /// articles, which a missing part would leave empty); the parts must
-    /// have been asked for ([`crate::session::Session::fetch_text`]). An
+    /// have been asked for ([`PoolText::fetch`]). An
     /// error says why the text cannot be had.
     pub async fn text_ready(self, engine: &Engine) -> Result<(), String> {
         loop {
@@ -307,4 +307,21 @@ fn attach(engine: &Engine, kind: SiblingKind, bytes: &[u8]) -> Result<(), String
         SiblingKind::Vectors => engine.attach_vectors(bytes),
     }
     .map_err(|e| e.to_string())
+}
+
+/// Where a light blob's text parts come from: the site (a listed pool),
+/// or the file picker with the blob (a pool opened from disk).
+#[derive(Clone, Copy)]
+pub struct PoolText {
+    pub siblings: Siblings,
+    pub from_site: bool,
+}
+
+impl PoolText {
+    /// Fetches the parts `docs` need (every part: `None`) from the site.
+    pub fn fetch(&self, engine: &Arc<Engine>, docs: Option<&[usize]>) {
+        if self.from_site {
+            self.siblings.fetch_text(engine.clone(), docs);
+        }
+    }
 }
