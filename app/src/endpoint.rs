@@ -385,11 +385,13 @@ mod tests {
         assert_eq!(e.origin, "http://127.0.0.1:8089");
         assert_eq!(e.limit, TokenLimitField::MaxCompletionTokens);
         assert_eq!(e.timeout_ms, DEFAULT_TIMEOUT_SECS * 1000);
-        // The defaults are core's: temperature 0, seed 0, 1024 tokens.
+        // The defaults are core's (temperature 0, seed 0, 1024 tokens), and
+        // the context window assumed for an endpoint that does not say.
         assert_eq!(
             e.settings,
             Settings {
                 model: "smollm2".into(),
+                context: Some(DEFAULT_CONTEXT),
                 ..Settings::default()
             }
         );
