@@ -64,18 +64,19 @@ pub const GREEK: Prompts = prompt_set!("el", "v2");
 /// Danish pools.
 pub const DANISH: Prompts = prompt_set!("da", "v2");
 /// Every other language: English instructions that ask for terms in the
-/// query's own language.
-pub const OTHER: Prompts = prompt_set!("en", "v2");
+/// query's own language. Still v1, with no worked exchange: with an
+/// English one, Qwen2.5-Coder-0.5B wrote English keywords for STARD's
+/// Chinese questions, which BM25 cannot match (CI's live check).
+pub const OTHER: Prompts = prompt_set!("en", "v1");
 
 /// Every set this build has, the current ones first: a transcript replays
 /// under the set it was recorded with.
-pub const ALL: [Prompts; 6] = [
+pub const ALL: [Prompts; 5] = [
     GREEK,
     DANISH,
     OTHER,
     prompt_set!("el", "v1"),
     prompt_set!("da", "v1"),
-    prompt_set!("en", "v1"),
 ];
 
 impl Prompts {
@@ -200,7 +201,7 @@ mod tests {
     fn sets_follow_the_pool_language() {
         assert_eq!(Prompts::for_analyzer("gbr-greek").version, "el/v2");
         assert_eq!(Prompts::for_analyzer("da").version, "da/v2");
-        assert_eq!(Prompts::for_analyzer("zh").version, "en/v2");
+        assert_eq!(Prompts::for_analyzer("zh").version, "en/v1");
     }
 
     #[test]
@@ -224,8 +225,9 @@ mod tests {
     }
 
     #[test]
-    fn each_current_planner_shows_one_worked_exchange() {
-        for set in [GREEK, DANISH, OTHER] {
+    fn the_greek_and_danish_planners_show_one_worked_exchange() {
+        assert_eq!(OTHER.planner_system.matches("{\"query\": \"").count(), 1);
+        for set in [GREEK, DANISH] {
             assert_eq!(
                 set.planner_system.matches("{\"query\": \"").count(),
                 2,
