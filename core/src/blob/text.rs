@@ -173,34 +173,22 @@ pub(crate) fn encode<'a>(
 
 fn write_record(out: &mut Vec<u8>, doc: ArticleTextRef<'_>) -> Option<()> {
     let joined = !doc.paragraphs.is_empty() && doc.paragraphs.join("\n") == doc.text;
-    let flags = if joined { JOINED } else { 0 }
-        | if doc.augmented.is_some() {
-            AUGMENTED
-        } else {
-            0
-        }
-        | if doc.path.is_empty() { 0 } else { PATH }
-        | if doc.version_date.is_some() {
-            VERSION_DATE
-        } else {
-            0
-        };
-    out.push(flags);
+    let flag = |set: bool, flag: u8| if set { flag } else { 0 };
+    out.push(
+        flag(joined, JOINED)
+            | flag(doc.augmented.is_some(), AUGMENTED)
+            | flag(!doc.path.is_empty(), PATH)
+            | flag(doc.version_date.is_some(), VERSION_DATE),
+    );
     if !joined {
         write_str(out, doc.text)?;
     }
-    out.extend_from_slice(&u32::try_from(doc.paragraphs.len()).ok()?.to_le_bytes());
-    for p in doc.paragraphs {
-        write_str(out, p)?;
-    }
+    write_strings(out, doc.paragraphs)?;
     if let Some(aug) = doc.augmented {
         write_str(out, aug)?;
     }
     if !doc.path.is_empty() {
-        out.extend_from_slice(&u32::try_from(doc.path.len()).ok()?.to_le_bytes());
-        for division in doc.path {
-            write_str(out, division)?;
-        }
+        write_strings(out, doc.path)?;
     }
     if let Some(date) = doc.version_date {
         write_str(out, date)?;
@@ -222,6 +210,12 @@ fn write_str(out: &mut Vec<u8>, s: &str) -> Option<()> {
     out.extend_from_slice(&u32::try_from(s.len()).ok()?.to_le_bytes());
     out.extend_from_slice(s.as_bytes());
     Some(())
+}
+
+/// A count, then the strings ([`Reader::strings`]).
+fn write_strings(out: &mut Vec<u8>, strings: &[String]) -> Option<()> {
+    out.extend_from_slice(&u32::try_from(strings.len()).ok()?.to_le_bytes());
+    strings.iter().try_for_each(|s| write_str(out, s))
 }
 
 impl ArchivedTextSection {
