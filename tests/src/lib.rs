@@ -16,12 +16,14 @@
 //! - [`axe`]: axe-core's accessibility check, injected from `node_modules`.
 //! - [`policy`]: the Content-Security-Policy violations every page records.
 //! - [`llm_server`]: the real local LLM the LLM methods' tests ask.
+//! - [`flaky_proxy`]: a proxy in front of it that answers one request 503.
 
 pub mod app;
 pub mod axe;
 pub mod browser;
 pub mod cli;
 pub mod devtools;
+pub mod flaky_proxy;
 pub mod fragment_damage;
 pub mod llm_server;
 pub mod paths;

@@ -12,7 +12,8 @@ use crate::engine::Engine;
 use crate::format::{duration, plural, thousands};
 use nomos_core::llm::rank::Trace;
 
-/// `8 calls · 12,345 + 456 tokens · 35.2 s of LLM time · 1 retry`.
+/// `8 calls · 12,345 + 456 tokens · 35.2 s of LLM time · 1 retry · 2
+/// requests repeated`.
 pub fn cost_line(cost: &Cost) -> String {
     let mut parts = vec![
         plural(cost.calls as usize, "call", "calls"),
@@ -25,6 +26,20 @@ pub fn cost_line(cost: &Cost) -> String {
     ];
     if cost.retries > 0 {
         parts.push(plural(cost.retries as usize, "retry", "retries"));
+    }
+    if cost.http_retries > 0 {
+        parts.push(plural(
+            cost.http_retries as usize,
+            "request repeated",
+            "requests repeated",
+        ));
+    }
+    if cost.fallbacks > 0 {
+        parts.push(plural(
+            cost.fallbacks as usize,
+            "format fallback",
+            "format fallbacks",
+        ));
     }
     if cost.failures > 0 {
         parts.push(plural(

@@ -50,10 +50,12 @@ impl Chat for FetchChat {
     async fn chat(&self, request: &ChatRequest) -> Result<ChatReply, LlmError> {
         let e = &self.endpoint;
         let mut retry = Retry::new(Policy::default());
+        // The exchange's wall time, its retries and their waits included
+        // (as the CLI's transport measures it).
+        let started = now();
         loop {
             let format = self.format.get();
             let body = request.body(e.limit, format).to_string();
-            let started = now();
             let outcome = post_json(
                 &e.url,
                 self.key.as_deref(),
@@ -66,8 +68,14 @@ impl Chat for FetchChat {
             let millis = now() - started;
             let failed = match &outcome {
                 Ok(r) if (200..300).contains(&r.status) => {
-                    return ChatReply::from_body(&r.body, millis)
-                        .map_err(|err| LlmError::Transport(format!("{}: {err}", e.origin)));
+                    let reply = ChatReply::from_body(&r.body, millis)
+                        .map_err(|err| LlmError::Transport(format!("{}: {err}", e.origin)))?;
+                    // Recorded in the transcript, so a replay shows the
+                    // same cost table.
+                    return Ok(ChatReply {
+                        retried: retry.retried(),
+                        ..reply
+                    });
                 }
                 Ok(r) => Failed::Status {
                     status: r.status,

@@ -26,6 +26,7 @@ use fantoccini::key::Key;
 use fantoccini::Locator;
 use nomos_core::digest::sha256_hex;
 use nomos_e2e::app::{finish, App};
+use nomos_e2e::flaky_proxy::FlakyProxy;
 use nomos_e2e::llm_server::{llm_base_url, DEFAULT_MODEL};
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::{dist_dir, nomos_cli, served_blob};
@@ -62,8 +63,11 @@ async fn react_bm25_evaluation_replays_offline_by_its_link() -> Result<()> {
     let mut server = StaticServer::start(&dist_dir()?)?;
     let link = format!("{}#pool=stard.blob&rank={REACT}", server.url());
     let app = App::open_at(&link, "stard.blob").await?;
+    // The run's first chat completion (the second, after Test
+    // connection's) is answered 503 once, as a busy endpoint does.
+    let busy = FlakyProxy::start(&base, 2)?;
     let sender = async {
-        set_up_endpoint(&app, &base).await?;
+        set_up_endpoint(&app, &busy.url()).await?;
         app.screenshot("llm-settings").await?;
         close_settings(&app).await?;
         open_evaluate(&app).await?;
@@ -89,6 +93,12 @@ async fn react_bm25_evaluation_replays_offline_by_its_link() -> Result<()> {
                 vec![],
             )
             .await?;
+        ensure!(
+            busy.refused() == 1 && cost["http_retries"].as_f64() == Some(1.0),
+            "{} requests refused, {} repeated in the cost table",
+            busy.refused(),
+            cost["http_retries"]
+        );
         let calls = cost["calls"].as_f64().unwrap_or_default();
         ensure!(
             calls >= (2 * QUERIES) as f64,

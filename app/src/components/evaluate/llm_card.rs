@@ -198,6 +198,8 @@ fn CostTable(cost: Cost, queries: usize) -> impl IntoView {
                 {row("Completion tokens", "completion_tokens", cost.completion_tokens as f64, count)}
                 {row("LLM time", "millis", cost.millis, duration)}
                 {row("Retries (reply not JSON)", "retries", cost.retries as f64, count)}
+                {row("Retries (no answer, timeout, 429, 5xx)", "http_retries", cost.http_retries as f64, count)}
+                {row("Retries in a less strict format", "fallbacks", cost.fallbacks as f64, count)}
             </tbody>
         </table>
     }
