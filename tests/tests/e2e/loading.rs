@@ -16,6 +16,9 @@ use crate::search::{DA_QUERY, EL_QUERY};
 
 /// Theft of public or private property (STARD, Chinese criminal law).
 const ZH_QUERY: &str = "盗窃公私财物";
+/// Termination of a lease (the Greek codes: a light blob whose text comes
+/// in parts, all kept by "Make available offline").
+const CODES_QUERY: &str = "καταγγελία μίσθωσης";
 const RELOADS: usize = 3;
 /// The app's marks, in the order they must happen.
 const MARKS: [&str; 4] = ["start", "manifest", "pool", "results"];
@@ -30,6 +33,7 @@ async fn cached_reload_time_to_first_result() -> Result<()> {
             ("el-syntagma.blob", EL_QUERY),
             ("stard.blob", ZH_QUERY),
             ("da-acts.blob", DA_QUERY),
+            ("el-codes.blob", CODES_QUERY),
         ] {
             app.choose_pool(file).await?;
             app.search(query).await?;
