@@ -15,6 +15,7 @@ mod llm_corpus;
 mod llm_queries;
 mod llm_report;
 mod llm_run;
+mod make_queries;
 mod manifest;
 mod method;
 mod metrics_json;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),
         Command::Augment(args) => augment::run(&args),
+        Command::MakeQueries(args) => make_queries::run(&args),
         Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),
