@@ -22,6 +22,7 @@ use anyhow::{Context, Result};
 use clap::ValueEnum;
 use nomos_core::analysis::Analyzer;
 use nomos_core::eval::significance::Prng;
+use nomos_core::hits::Hit;
 use nomos_core::index::InvertedIndex;
 use nomos_core::methods::Method;
 use nomos_core::pool::Pool as IndexedPool;
@@ -216,6 +217,8 @@ fn excerpt(text: &str, at: Range<usize>, window: usize) -> &str {
 
 /// Positions in `made` of the queries whose gold BM25 ranks below its top
 /// [`FILTER_DEPTH`], over the chunks as `--format crawler-dk` indexes them.
+/// A gold tied with the last of the top counts as in it: evaluation orders
+/// ties by document id (trec_eval's rule), not as the run lists them.
 fn filter(pool: &Pool, made: &[Made]) -> Result<Vec<usize>> {
     let (analyzer, params) = build::baseline(SourceFormat::CrawlerDk);
     let analyzer: Analyzer = analyzer_by_name(analyzer.unwrap_or("da"))?;
@@ -241,16 +244,33 @@ fn filter(pool: &Pool, made: &[Made]) -> Result<Vec<usize>> {
                 &params,
                 &analyzer.tokens(&m.query),
                 None,
-                FILTER_DEPTH,
+                TIE_DEPTH,
                 false,
             )
             .map_err(|e| bad_input(format!("query {}: {e}", m.id)))?;
-        if !hits.iter().any(|h| h.doc as usize == m.gold) {
+        if !in_top(&hits, m.gold) {
             kept.push(i);
         }
     }
     bar.finish_and_clear();
     Ok(kept)
+}
+
+/// How deep the filter ranks to see the ties of the top's last score.
+const TIE_DEPTH: usize = 10 * FILTER_DEPTH;
+
+/// Whether `gold` is in the top [`FILTER_DEPTH`] of `hits` or tied with its
+/// last; when the tie runs past `hits`, it may be, and counts as in.
+fn in_top(hits: &[Hit], gold: usize) -> bool {
+    let Some(last) = hits.get(FILTER_DEPTH - 1).map(|h| h.score) else {
+        return hits.iter().any(|h| h.doc as usize == gold);
+    };
+    let tied_past = hits.len() == TIE_DEPTH && hits[TIE_DEPTH - 1].score >= last;
+    tied_past
+        || hits
+            .iter()
+            .take_while(|h| h.score >= last)
+            .any(|h| h.doc as usize == gold)
 }
 
 /// Fisher–Yates with `prng`.
@@ -344,4 +364,36 @@ fn query_row(pool: &Pool, by_id: &HashMap<&str, &Article>, m: &Made, split: &str
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(scores: &[f64]) -> Vec<Hit> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(doc, &score)| Hit {
+                doc: doc as u32,
+                score,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gold_tied_with_the_tenth_counts_as_in_the_top() {
+        let mut scores = vec![9.0; 9];
+        scores.extend([5.0, 5.0, 5.0, 4.0]);
+        let hits = hits(&scores);
+        assert!(in_top(&hits, 9));
+        assert!(in_top(&hits, 11), "tied with the tenth");
+        assert!(!in_top(&hits, 12));
+        // A tie running past the depth ranked may hold the gold.
+        assert!(in_top(
+            &super::tests::hits(&[1.0; TIE_DEPTH]),
+            TIE_DEPTH + 5
+        ));
+        assert!(!in_top(&super::tests::hits(&[2.0, 1.0]), 3));
+    }
 }
