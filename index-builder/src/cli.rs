@@ -424,6 +424,14 @@ pub struct AugmentArgs {
     /// Augment at most N chunks this run.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// No LLM: each chunk's context is its heading and act title and the
+    /// definitions of the terms it uses (docs/benchmarks/cross-references.md);
+    /// every chunk is written, the file replaced.
+    #[arg(long)]
+    pub context: bool,
+    /// With --context, the text of the stykker the chunk cites too.
+    #[arg(long, requires = "context")]
+    pub cited: bool,
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
 }

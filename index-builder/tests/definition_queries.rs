@@ -163,3 +163,57 @@ fn a_source_without_definitions_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no document defines a term"), "{err}");
 }
+
+#[test]
+fn the_definitions_context_field_finds_what_bm25_over_the_text_misses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("set");
+    make(&out);
+    let dev = out.join("dev");
+    ok(&[
+        "augment",
+        "--context",
+        "--format",
+        "da-law",
+        sample().to_str().unwrap(),
+        "-o",
+        dev.join("augmented_chunks.jsonl").to_str().unwrap(),
+    ]);
+    let text = bm25_metrics(&dev);
+    assert_eq!(text["recall@10"].as_f64(), Some(0.0));
+    let metrics = dev.join("augmented.json");
+    ok(&[
+        "eval",
+        "--index",
+        dev.join("set.blob").to_str().unwrap(),
+        "--method",
+        "bm25",
+        "--field",
+        "augmented",
+        "--run",
+        dev.join("augmented.run").to_str().unwrap(),
+        "--metrics",
+        metrics.to_str().unwrap(),
+    ]);
+    let recall = json(&metrics)["recall@10"].as_f64().unwrap();
+    assert!(recall > 0.5, "R@10 over the context field: {recall}");
+}
+
+#[test]
+fn the_context_field_needs_no_endpoint() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = nomos(&[
+        "augment",
+        "--context",
+        "--llm-url",
+        "http://127.0.0.1:9/v1",
+        "--format",
+        "da-law",
+        sample().to_str().unwrap(),
+        "-o",
+        tmp.path().join("a.jsonl").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("without an LLM"), "{err}");
+}

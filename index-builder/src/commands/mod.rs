@@ -5,6 +5,7 @@ mod augment;
 mod build;
 mod chunks;
 mod compare;
+mod context_field;
 mod context_report;
 mod dense_probe;
 mod eval;
@@ -43,6 +44,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),
+        Command::Augment(args) if args.context => context_field::run(&args),
         Command::Augment(args) => augment::run(&args),
         Command::MakeQueries(args) => make_queries::run(&args),
         Command::Chunks(args) => chunks::run(&args),
