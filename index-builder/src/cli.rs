@@ -406,6 +406,11 @@ pub struct EvalArgs {
     /// in the metrics JSON. Needs a blob with cross-references.
     #[arg(long)]
     pub context: bool,
+    /// With --context, each query's context is instead the chunks its row
+    /// of FILE (CRAwLeR-DK's contextual_queries.jsonl) lists in
+    /// `utilized_context_chunk_ids`: the chunks the query was written from.
+    #[arg(long, value_name = "FILE", requires = "context")]
+    pub context_from: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

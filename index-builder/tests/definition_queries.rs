@@ -59,32 +59,38 @@ fn rows(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// Builds `dir` as CRAwLeR-DK and returns BM25's metrics over it.
+/// Builds `dir` as CRAwLeR-DK and returns BM25's metrics over its text.
 fn bm25_metrics(dir: &Path) -> Value {
-    let blob = dir.join("set.blob");
-    let (blob, run, metrics) = (
-        blob.to_str().unwrap(),
-        dir.join("run.txt"),
-        dir.join("metrics.json"),
-    );
     ok(&[
         "build",
         "--format",
         "crawler-dk",
         dir.to_str().unwrap(),
         "-o",
-        blob,
+        dir.join("set.blob").to_str().unwrap(),
     ]);
+    eval(dir, "text")
+}
+
+/// BM25's metrics over `field` of `dir`'s blob, with the context
+/// diagnostic over each query's `utilized_context_chunk_ids`.
+fn eval(dir: &Path, field: &str) -> Value {
+    let metrics = dir.join(format!("{field}.json"));
     ok(&[
         "eval",
         "--index",
-        blob,
+        dir.join("set.blob").to_str().unwrap(),
         "--method",
         "bm25",
+        "--field",
+        field,
         "--run",
-        run.to_str().unwrap(),
+        dir.join(format!("{field}.run")).to_str().unwrap(),
         "--metrics",
         metrics.to_str().unwrap(),
+        "--context",
+        "--context-from",
+        dir.join("contextual_queries.jsonl").to_str().unwrap(),
     ]);
     json(&metrics)
 }
@@ -181,22 +187,43 @@ fn the_definitions_context_field_finds_what_bm25_over_the_text_misses() {
     ]);
     let text = bm25_metrics(&dev);
     assert_eq!(text["recall@10"].as_f64(), Some(0.0));
-    let metrics = dev.join("augmented.json");
-    ok(&[
+    let context = eval(&dev, "augmented");
+    let recall = context["recall@10"].as_f64().unwrap();
+    assert!(recall > 0.5, "R@10 over the context field: {recall}");
+    // Every dev query has its definition's stykke as context, and over the
+    // text it outranks the gold (the filter kept the gold out of the top).
+    let outranked = |m: &Value| m["context"]["outranked"].as_u64().unwrap();
+    let queries = text["context"]["queries"].as_u64().unwrap();
+    assert_eq!(queries, text["per_query"].as_object().unwrap().len() as u64);
+    assert_eq!(outranked(&text), queries);
+    assert!(outranked(&context) < queries / 2, "{}", context["context"]);
+
+    // A context chunk the pool lacks is an error naming the file's line.
+    let rows = std::fs::read_to_string(dev.join("contextual_queries.jsonl")).unwrap();
+    let first = rows.lines().next().unwrap().to_owned();
+    let mut row: Value = serde_json::from_str(&first).unwrap();
+    row["utilized_context_chunk_ids"] = serde_json::json!(["nowhere_§1_stk1"]);
+    std::fs::write(dev.join("bad.jsonl"), format!("{row}\n")).unwrap();
+    let out = nomos(&[
         "eval",
         "--index",
         dev.join("set.blob").to_str().unwrap(),
         "--method",
         "bm25",
-        "--field",
-        "augmented",
         "--run",
-        dev.join("augmented.run").to_str().unwrap(),
+        dev.join("bad.run").to_str().unwrap(),
         "--metrics",
-        metrics.to_str().unwrap(),
+        dev.join("bad.json").to_str().unwrap(),
+        "--context",
+        "--context-from",
+        dev.join("bad.jsonl").to_str().unwrap(),
     ]);
-    let recall = json(&metrics)["recall@10"].as_f64().unwrap();
-    assert!(recall > 0.5, "R@10 over the context field: {recall}");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.jsonl:1") && err.contains("nowhere_§1_stk1"),
+        "{err}"
+    );
 }
 
 #[test]
