@@ -136,6 +136,10 @@ pub enum Command {
     /// Write LLM contexts situating each article in its act (contextual
     /// chunks), for `nomos build --augmented`. Resumable.
     Augment(AugmentArgs),
+    /// Write a context-dependent query set in CRAwLeR-DK's files (dev, test
+    /// and unfiltered splits), made from the terms a source's documents
+    /// define; no LLM.
+    MakeQueries(MakeQueriesArgs),
     /// Write a source's articles as CRAwLeR-DK's chunks.jsonl (ids, text,
     /// implicit and explicit context chunks).
     Chunks(ChunksArgs),
@@ -402,6 +406,11 @@ pub struct EvalArgs {
     /// in the metrics JSON. Needs a blob with cross-references.
     #[arg(long)]
     pub context: bool,
+    /// With --context, each query's context is instead the chunks its row
+    /// of FILE (CRAwLeR-DK's contextual_queries.jsonl) lists in
+    /// `utilized_context_chunk_ids`: the chunks the query was written from.
+    #[arg(long, value_name = "FILE", requires = "context")]
+    pub context_from: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -420,8 +429,46 @@ pub struct AugmentArgs {
     /// Augment at most N chunks this run.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// No LLM: each chunk's context is its heading and act title and the
+    /// definitions of the terms it uses (docs/benchmarks/cross-references.md);
+    /// every chunk is written, the file replaced.
+    #[arg(long)]
+    pub context: bool,
+    /// With --context, the text of the stykker the chunk cites too.
+    #[arg(long, requires = "context")]
+    pub cited: bool,
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct MakeQueriesArgs {
+    #[command(flatten)]
+    pub source: SourceArgs,
+    /// How queries are made: `definitions`, a stykke's text with a term its
+    /// document defines replaced by the definition.
+    #[arg(long, value_enum)]
+    pub kind: QueryKind,
+    /// Output directory: dev/, test/ and unfiltered/ (each chunks.jsonl and
+    /// contextual_queries.jsonl) and metadata.json.
+    #[arg(short = 'o', long = "out")]
+    pub out: PathBuf,
+    /// Seed of the draws (stykker per definition, the dev/test split).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Words of the stykke kept on each side of the term's first use (0:
+    /// the whole stykke): the query is that excerpt, the term replaced.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub window: usize,
+    /// Stykker drawn per definition, of those using its term.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub per_definition: usize,
+}
+
+/// How `make-queries` makes queries.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    Definitions,
 }
 
 #[derive(Args, Debug)]

@@ -14,6 +14,7 @@ mod model;
 mod progress;
 mod sources;
 mod synth;
+mod terms;
 
 use clap::Parser;
 

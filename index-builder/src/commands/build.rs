@@ -310,6 +310,13 @@ fn pick_analyzer(format: SourceFormat, given: Option<&str>, row: &FormatRow) -> 
     }
 }
 
+/// The analyzer and BM25 formula of `format`'s published baseline, which
+/// a blob built from it ranks with by default.
+pub(super) fn baseline(format: SourceFormat) -> (Option<&'static str>, Bm25Params) {
+    let row = format_row(format);
+    (row.analyzer, Bm25Params::new(row.variant))
+}
+
 /// Reads `src` as `format` reads it for `build`, with the name of the
 /// analyzer `build` would use (`analyzer`, else the format's).
 pub(super) fn read_pool(

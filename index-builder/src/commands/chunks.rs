@@ -15,6 +15,7 @@ use serde_json::json;
 use super::build::read_pool;
 use crate::cli::ChunksArgs;
 use crate::error::bad_input;
+use crate::sources::pool::Article;
 
 pub fn run(args: &ChunksArgs) -> Result<()> {
     let (pool, _) = read_pool(
@@ -23,8 +24,25 @@ pub fn run(args: &ChunksArgs) -> Result<()> {
         args.source.analyzer.as_deref(),
     )?;
     let wanted = |id: &str| args.law.is_empty() || args.law.iter().any(|l| l == law_of(id));
-    let kept: HashSet<&str> = pool
-        .articles
+    let out = rows(&pool.articles, wanted)?;
+    if out.is_empty() {
+        return Err(bad_input(format!(
+            "{}: no chunk of the laws asked for ({})",
+            args.source.src.display(),
+            args.law.join(", ")
+        )));
+    }
+    let mut file =
+        fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    file.write_all(&out)
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    Ok(())
+}
+
+/// The rows of the `articles` whose ids are `wanted`; context lists keep
+/// only those.
+pub(super) fn rows(articles: &[Article], wanted: impl Fn(&str) -> bool) -> Result<Vec<u8>> {
+    let kept: HashSet<&str> = articles
         .iter()
         .map(|a| a.id.as_str())
         .filter(|id| wanted(id))
@@ -37,7 +55,7 @@ pub fn run(args: &ChunksArgs) -> Result<()> {
     };
     let mut out = Vec::new();
     let mut per_law: HashMap<&str, usize> = HashMap::new();
-    for a in &pool.articles {
+    for a in articles {
         let law = law_of(&a.id);
         // Positions count every chunk of the law, kept or not, as CRAwLeR's
         // `chunk_idx` does.
@@ -57,18 +75,7 @@ pub fn run(args: &ChunksArgs) -> Result<()> {
         serde_json::to_writer(&mut out, &row)?;
         out.push(b'\n');
     }
-    if out.is_empty() {
-        return Err(bad_input(format!(
-            "{}: no chunk of the laws asked for ({})",
-            args.source.src.display(),
-            args.law.join(", ")
-        )));
-    }
-    let mut file =
-        fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    file.write_all(&out)
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    Ok(())
+    Ok(out)
 }
 
 /// The law of a chunk id: up to its first `_`, as CRAwLeR's `doc_id`.

@@ -87,7 +87,8 @@ pub fn run(args: &EvalArgs) -> Result<()> {
     let eval = evaluate_reported(&bench.qrels, &run_of(bench, &rankings)?);
     let mut json = to_json(&eval);
     if args.context {
-        json["context"] = context_report::report(&ranking, bench, &rankings)?;
+        json["context"] =
+            context_report::report(&ranking, bench, &rankings, args.context_from.as_deref())?;
     }
     if let Some(llm) = &llm {
         json["llm"] = report_llm(llm, &method, &ranking, bench, depth)?;

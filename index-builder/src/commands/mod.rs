@@ -5,6 +5,7 @@ mod augment;
 mod build;
 mod chunks;
 mod compare;
+mod context_field;
 mod context_report;
 mod dense_probe;
 mod eval;
@@ -15,6 +16,7 @@ mod llm_corpus;
 mod llm_queries;
 mod llm_report;
 mod llm_run;
+mod make_queries;
 mod manifest;
 mod method;
 mod metrics_json;
@@ -42,7 +44,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),
+        Command::Augment(args) if args.context => context_field::run(&args),
         Command::Augment(args) => augment::run(&args),
+        Command::MakeQueries(args) => make_queries::run(&args),
         Command::Chunks(args) => chunks::run(&args),
         Command::Info { blob } => info::run(&blob),
         Command::Split(args) => split::run(&args),

@@ -13,7 +13,7 @@ use anyhow::Result;
 
 use super::augmented::{self, elide};
 use super::pool::{Article, Judgment, Pool, Query};
-use super::tabular::{read_table, Table};
+use super::tabular::{read_table, Row, Table};
 
 /// Reads a CRAwLeR-DK directory. Query ids are the row's `query_id` or `id`
 /// if it has one (the published rows have neither), else `q{N}` with N the
@@ -53,10 +53,7 @@ pub fn read_crawler_dk(dir: &Path) -> Result<Pool> {
         let mut ids = HashSet::new();
         let mut unknown_gold = Vec::new();
         for (i, row) in queries.rows.iter().enumerate() {
-            let id = match row.opt_string("query_id")? {
-                Some(id) => id,
-                None => row.opt_string("id")?.unwrap_or_else(|| format!("q{i}")),
-            };
+            let id = query_id(row, i)?;
             if !ids.insert(id.clone()) {
                 return Err(row.error(format!("duplicate query id `{id}`")));
             }
@@ -85,6 +82,15 @@ pub fn read_crawler_dk(dir: &Path) -> Result<Pool> {
         pool.files.push(queries.file);
     }
     Ok(pool)
+}
+
+/// The id of the `i`th (0-based) row of `contextual_queries.jsonl`: its
+/// `query_id`, else its `id`, else `q{i}`.
+pub fn query_id(row: &Row, i: usize) -> Result<String> {
+    Ok(match row.opt_string("query_id")? {
+        Some(id) => id,
+        None => row.opt_string("id")?.unwrap_or_else(|| format!("q{i}")),
+    })
 }
 
 /// The law a chunk belongs to: `chunk_id` up to its first `_`, as the

@@ -30,6 +30,7 @@
 mod acts;
 mod chunker;
 mod cross;
+mod definitions;
 mod law;
 mod refs;
 #[cfg(test)]
@@ -144,6 +145,7 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
             )));
         }
         pool.articles.extend(articles);
+        pool.definitions.extend(read.definitions);
         pool.sources.push(names);
         pool.files.push(SourceFile {
             name,
@@ -190,6 +192,8 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
 struct Provision<'a> {
     /// "provision 12 (provision_ref \"1:12\")", for errors.
     label: String,
+    /// `provision_ref`, which a definition's `source_provision` names.
+    reference: Option<&'a str>,
     section: &'a str,
     in_chapter: bool,
     content: &'a str,
@@ -223,6 +227,8 @@ struct ReadAct {
     /// Naming by ELI, what citations across documents need (the articles'
     /// indexes in it count from the act's first).
     cross: Option<cross::Doc>,
+    /// The terms it defines.
+    definitions: Vec<super::pool::Definition>,
 }
 
 /// Chunks one act file (`label` names it in errors); `None` for a document
@@ -261,6 +267,7 @@ fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>
         text: title.trim().to_string(),
     }];
     let mut seen: HashMap<SectionKey, String> = HashMap::new();
+    let mut by_reference: HashMap<&str, SectionKey> = HashMap::new();
     let mut repeated = 0;
     for p in parsed {
         let own = p.in_chapter || !chapters;
@@ -283,6 +290,9 @@ fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>
                         p.label
                     )));
                 }
+                if let Some(reference) = p.reference {
+                    by_reference.insert(reference, section.clone());
+                }
                 for stykke in split_stykker(p.content) {
                     chunks.push(Chunk::Stykke {
                         section: section.clone(),
@@ -298,6 +308,15 @@ fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>
     }
     let synthetic = doc.get("type").and_then(Value::as_str) == Some(SYNTHETIC_TYPE);
     let (articles, stykker, cites) = articles(&act, chunks, naming == Naming::Eli);
+    let defined_in = |reference: &str| -> Vec<String> {
+        by_reference
+            .get(reference)
+            .and_then(|section| stykker.get(section))
+            .map(|ids| ids.values().cloned().collect())
+            .unwrap_or_default()
+    };
+    let definitions = definitions::read(&doc, &articles, defined_in)
+        .map_err(|msg| bad_input(format!("{label}: {msg}")))?;
     let cross = match naming {
         Naming::Crawler => None,
         Naming::Eli => Some(cross_doc(&act, &names, stykker, cites)?),
@@ -308,6 +327,7 @@ fn read_act(label: &str, bytes: &[u8], naming: Naming) -> Result<Option<ReadAct>
         synthetic,
         repeated,
         cross,
+        definitions,
     }))
 }
 
@@ -433,6 +453,7 @@ fn provision(value: &Value, i: usize) -> std::result::Result<Provision<'_>, Stri
     };
     Ok(Provision {
         label,
+        reference,
         section,
         in_chapter,
         content,

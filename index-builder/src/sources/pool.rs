@@ -46,4 +46,20 @@ pub struct Pool {
     /// own Danish acts, whose stykker never name their act. Never for a
     /// benchmark's format, whose rankings must stay the reference's.
     pub source_names_indexed: bool,
+    /// The terms its documents define (`da-law`'s `definitions[]`), in
+    /// document order; not part of a blob.
+    pub definitions: Vec<Definition>,
+}
+
+/// A term one document defines; its scope is that document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Definition {
+    /// The defining document (its articles' `source`).
+    pub source: String,
+    pub term: String,
+    pub definition: String,
+    /// The stykker of the defining provision that use the term (all its
+    /// stykker if none does); empty when the provision is no § of the
+    /// document's articles (text kept outside §§).
+    pub defined_in: Vec<String>,
 }

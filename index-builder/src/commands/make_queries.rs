@@ -1,0 +1,399 @@
+//! `nomos make-queries --kind definitions`: a context-dependent query set
+//! that needs no LLM (issue #37). For a stykke T that uses a term X its
+//! document defines in provision D, the query is T's text with each use of
+//! X ([`crate::terms`]) replaced by X's definition; the gold is T, the
+//! context D. Those words pull toward D, as CRAwLeR-DK's queries pull toward
+//! their context chunks. A query is kept only where BM25 (CRAwLeR-DK's
+//! baseline, over the set's chunks) does not rank T in its top 10; the
+//! source has no vectors, so dense does not filter (the metadata says so).
+//!
+//! Written in CRAwLeR-DK's files, so `--format crawler-dk` reads each
+//! split: `OUT/dev/` and `OUT/test/` (the kept queries, halved at random
+//! with `--seed`), `OUT/unfiltered/` (every query made, before the
+//! filter), each with the whole pool's `chunks.jsonl`; and
+//! `OUT/metadata.json` (what was made, what left and why).
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::ops::Range;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+use nomos_core::analysis::Analyzer;
+use nomos_core::eval::significance::Prng;
+use nomos_core::hits::Hit;
+use nomos_core::index::InvertedIndex;
+use nomos_core::methods::Method;
+use nomos_core::pool::Pool as IndexedPool;
+use serde_json::{json, Value};
+
+use super::{analyzer_by_name, build, chunks};
+use crate::cli::{MakeQueriesArgs, QueryKind, SourceFormat};
+use crate::error::bad_input;
+use crate::progress;
+use crate::sources::pool::{Article, Definition, Pool};
+use crate::terms::Term;
+
+/// The adversarial filter's depth: CRAwLeR-DK drops a query whose gold is
+/// in a baseline's top 10.
+const FILTER_DEPTH: usize = 10;
+
+/// `nomos make-queries`.
+pub fn run(args: &MakeQueriesArgs) -> Result<()> {
+    let source = &args.source;
+    let (pool, _) = build::read_pool(source.format, &source.src, source.analyzer.as_deref())?;
+    if pool.definitions.is_empty() {
+        return Err(bad_input(format!(
+            "{}: no document defines a term (definitions come with --format da-law)",
+            source.src.display()
+        )));
+    }
+    let set = match args.kind {
+        QueryKind::Definitions => make(&pool, args.seed, args.per_definition, args.window)?,
+    };
+    write(&pool, &set, args, &args.out)?;
+    eprintln!("{}", set.summary());
+    Ok(())
+}
+
+/// One query: the gold stykke, the definition substituted, the query text.
+#[derive(Debug, Clone)]
+pub struct Made {
+    pub id: String,
+    pub gold: usize,
+    pub definition: usize,
+    pub query: String,
+}
+
+/// The set and why the rest left.
+#[derive(Debug, Default)]
+pub struct QuerySet {
+    pub made: Vec<Made>,
+    /// Positions in `made` of the kept queries, by split.
+    pub dev: Vec<usize>,
+    pub test: Vec<usize>,
+    pub definitions: usize,
+    /// A term its document defined before (the first definition counts).
+    pub repeated_terms: usize,
+    /// Its provision is no § of the document's stykker.
+    pub unplaced: usize,
+    /// No other stykke of its document uses the term.
+    pub unused: usize,
+    /// Stykker that use a term beyond the `--per-definition` drawn.
+    pub not_drawn: usize,
+    /// Queries whose gold BM25 ranks in its top 10.
+    pub in_bm25_top: usize,
+}
+
+impl QuerySet {
+    pub fn kept(&self) -> usize {
+        self.dev.len() + self.test.len()
+    }
+
+    fn summary(&self) -> String {
+        format!(
+            "{} definitions: {} terms repeated in their document, {} in no § of it, {} used by no \
+             other stykke; {} queries made ({} more stykker not drawn); {} left as BM25 ranks the \
+             gold in its top {FILTER_DEPTH}; {} kept: {} dev, {} test",
+            self.definitions,
+            self.repeated_terms,
+            self.unplaced,
+            self.unused,
+            self.made.len(),
+            self.not_drawn,
+            self.in_bm25_top,
+            self.kept(),
+            self.dev.len(),
+            self.test.len()
+        )
+    }
+}
+
+/// Makes the queries of `pool`'s definitions, at most `per_definition` per
+/// definition (drawn with `seed`), filters and splits them.
+pub fn make(pool: &Pool, seed: u64, per_definition: usize, window: usize) -> Result<QuerySet> {
+    let mut prng = Prng::new(seed);
+    let mut set = QuerySet {
+        definitions: pool.definitions.len(),
+        ..QuerySet::default()
+    };
+    // Each document's stykker (text outside §§ is no stykke to retrieve).
+    let mut stykker: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, a) in pool.articles.iter().enumerate() {
+        if a.id.contains("_§") {
+            stykker.entry(a.source.as_str()).or_default().push(i);
+        }
+    }
+    let mut terms_seen = HashSet::new();
+    for (d, def) in pool.definitions.iter().enumerate() {
+        if !terms_seen.insert((def.source.as_str(), def.term.to_lowercase())) {
+            set.repeated_terms += 1;
+            continue;
+        }
+        let Some(term) = Term::new(&def.term).filter(|_| !def.defined_in.is_empty()) else {
+            set.unplaced += 1;
+            continue;
+        };
+        let mut users: Vec<usize> = stykker
+            .get(def.source.as_str())
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&i| {
+                let a = &pool.articles[i];
+                !def.defined_in.contains(&a.id) && !term.find(&a.text).is_empty()
+            })
+            .collect();
+        if users.is_empty() {
+            set.unused += 1;
+            continue;
+        }
+        shuffle(&mut users, &mut prng);
+        let drawn = users.len().min(per_definition);
+        set.not_drawn += users.len() - drawn;
+        users.truncate(drawn);
+        users.sort_unstable();
+        for gold in users {
+            set.made.push(Made {
+                id: format!("d{}", set.made.len()),
+                gold,
+                definition: d,
+                query: query(&term, &pool.articles[gold].text, &def.definition, window),
+            });
+        }
+    }
+    let mut kept = filter(pool, &set.made)?;
+    set.in_bm25_top = set.made.len() - kept.len();
+    shuffle(&mut kept, &mut prng);
+    let test = kept.split_off(kept.len().div_ceil(2));
+    set.dev = sorted(kept);
+    set.test = sorted(test);
+    Ok(set)
+}
+
+/// The words of `text` around the term's first use, `window` on each side
+/// (all of `text` for 0), with every use of the term in them replaced by
+/// `definition`.
+fn query(term: &Term, text: &str, definition: &str, window: usize) -> String {
+    let excerpt = match (window, term.find(text).first()) {
+        (1.., Some(used)) => excerpt(text, used.clone(), window),
+        _ => text,
+    };
+    term.replace(excerpt, definition)
+}
+
+/// The whitespace-separated words of `text` that overlap `at`, and
+/// `window` more on each side.
+fn excerpt(text: &str, at: Range<usize>, window: usize) -> &str {
+    let mut words: Vec<Range<usize>> = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                words.push(s..i);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    let first = words.iter().position(|w| w.end > at.start).unwrap_or(0);
+    let last = words
+        .iter()
+        .rposition(|w| w.start < at.end)
+        .unwrap_or(words.len().saturating_sub(1));
+    let from = words
+        .get(first.saturating_sub(window))
+        .map_or(0, |w| w.start);
+    let to = words
+        .get((last + window).min(words.len().saturating_sub(1)))
+        .map_or(text.len(), |w| w.end);
+    &text[from..to]
+}
+
+/// Positions in `made` of the queries whose gold BM25 ranks below its top
+/// [`FILTER_DEPTH`], over the chunks as `--format crawler-dk` indexes them.
+/// A gold tied with the last of the top counts as in it: evaluation orders
+/// ties by document id (trec_eval's rule), not as the run lists them.
+fn filter(pool: &Pool, made: &[Made]) -> Result<Vec<usize>> {
+    let (analyzer, params) = build::baseline(SourceFormat::CrawlerDk);
+    let analyzer: Analyzer = analyzer_by_name(analyzer.unwrap_or("da"))?;
+    let bar = progress::bar(pool.articles.len(), "indexing");
+    let tokens: Vec<Vec<String>> = pool
+        .articles
+        .iter()
+        .map(|a| {
+            bar.inc(1);
+            analyzer.tokens(&a.text)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let index = InvertedIndex::build(&tokens).map_err(bad_input)?;
+    let indexed = IndexedPool::from_parts(analyzer, index, params).map_err(bad_input)?;
+    let bar = progress::bar(made.len(), "filtering");
+    let mut kept = Vec::new();
+    for (i, m) in made.iter().enumerate() {
+        bar.inc(1);
+        let hits = indexed
+            .rank(
+                &Method::Bm25,
+                &params,
+                &analyzer.tokens(&m.query),
+                None,
+                TIE_DEPTH,
+                false,
+            )
+            .map_err(|e| bad_input(format!("query {}: {e}", m.id)))?;
+        if !in_top(&hits, m.gold) {
+            kept.push(i);
+        }
+    }
+    bar.finish_and_clear();
+    Ok(kept)
+}
+
+/// How deep the filter ranks to see the ties of the top's last score.
+const TIE_DEPTH: usize = 10 * FILTER_DEPTH;
+
+/// Whether `gold` is in the top [`FILTER_DEPTH`] of `hits` or tied with its
+/// last; when the tie runs past `hits`, it may be, and counts as in.
+fn in_top(hits: &[Hit], gold: usize) -> bool {
+    let Some(last) = hits.get(FILTER_DEPTH - 1).map(|h| h.score) else {
+        return hits.iter().any(|h| h.doc as usize == gold);
+    };
+    let tied_past = hits.len() == TIE_DEPTH && hits[TIE_DEPTH - 1].score >= last;
+    tied_past
+        || hits
+            .iter()
+            .take_while(|h| h.score >= last)
+            .any(|h| h.doc as usize == gold)
+}
+
+/// Fisher–Yates with `prng`.
+fn shuffle<T>(items: &mut [T], prng: &mut Prng) {
+    for i in (1..items.len()).rev() {
+        let j = (prng.next_u64() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v
+}
+
+/// Writes the splits and the metadata under `out`.
+fn write(pool: &Pool, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> Result<()> {
+    let chunks = chunks::rows(&pool.articles, |_| true)?;
+    let by_id: HashMap<&str, &Article> = pool.articles.iter().map(|a| (a.id.as_str(), a)).collect();
+    let all: Vec<usize> = (0..set.made.len()).collect();
+    for (name, which) in [("dev", &set.dev), ("test", &set.test), ("unfiltered", &all)] {
+        let dir = out.join(name);
+        fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        write_file(&dir.join("chunks.jsonl"), &chunks)?;
+        let mut rows = Vec::new();
+        for &i in which {
+            serde_json::to_writer(&mut rows, &query_row(pool, &by_id, &set.made[i], name))?;
+            rows.push(b'\n');
+        }
+        write_file(&dir.join("contextual_queries.jsonl"), &rows)?;
+    }
+    let metadata = json!({
+        "kind": "definitions",
+        "source_format": args
+            .source
+            .format
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned()),
+        "source_files": pool.files.len(),
+        "seed": args.seed,
+        "per_definition": args.per_definition,
+        "window": args.window,
+        "filter": format!(
+            "kept where BM25 (analyzer da, Lucene k1 1.5 b 0.75, over chunks.jsonl) does not \
+             rank the gold in its top {FILTER_DEPTH}"
+        ),
+        "dense_filter": "not applied: the source has no vectors",
+        "definitions": set.definitions,
+        "left_out": {
+            "term_repeated_in_document": set.repeated_terms,
+            "provision_not_a_section": set.unplaced,
+            "term_used_by_no_other_stykke": set.unused,
+            "stykker_not_drawn": set.not_drawn,
+            "gold_in_bm25_top_10": set.in_bm25_top,
+        },
+        "made": set.made.len(),
+        "kept": set.kept(),
+        "dev": set.dev.len(),
+        "test": set.test.len(),
+    });
+    let mut text = serde_json::to_vec_pretty(&metadata)?;
+    text.push(b'\n');
+    write_file(&out.join("metadata.json"), &text)
+}
+
+/// A `contextual_queries.jsonl` row: CRAwLeR-DK's fields, then the term
+/// and definition substituted and the split.
+fn query_row(pool: &Pool, by_id: &HashMap<&str, &Article>, m: &Made, split: &str) -> Value {
+    let gold: &Article = &pool.articles[m.gold];
+    let def: &Definition = &pool.definitions[m.definition];
+    let texts = |ids: &[String]| -> String {
+        ids.iter()
+            .filter_map(|id| by_id.get(id.as_str()))
+            .map(|a| a.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    };
+    json!({
+        "query_id": m.id,
+        "chunk_id": gold.id,
+        "query": m.query,
+        "chunk": gold.text,
+        "context_chunks": texts(&def.defined_in),
+        "impl_context_chunks": texts(&gold.implicit_refs),
+        "utilized_context_chunk_ids": def.defined_in,
+        "term": def.term,
+        "definition": def.definition,
+        "split": split,
+    })
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hits(scores: &[f64]) -> Vec<Hit> {
+        scores
+            .iter()
+            .enumerate()
+            .map(|(doc, &score)| Hit {
+                doc: doc as u32,
+                score,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gold_tied_with_the_tenth_counts_as_in_the_top() {
+        let mut scores = vec![9.0; 9];
+        scores.extend([5.0, 5.0, 5.0, 4.0]);
+        let hits = hits(&scores);
+        assert!(in_top(&hits, 9));
+        assert!(in_top(&hits, 11), "tied with the tenth");
+        assert!(!in_top(&hits, 12));
+        // A tie running past the depth ranked may hold the gold.
+        assert!(in_top(
+            &super::tests::hits(&[1.0; TIE_DEPTH]),
+            TIE_DEPTH + 5
+        ));
+        assert!(!in_top(&super::tests::hits(&[2.0, 1.0]), 3));
+    }
+}
