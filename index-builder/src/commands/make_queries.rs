@@ -23,12 +23,11 @@ use clap::ValueEnum;
 use nomos_core::analysis::Analyzer;
 use nomos_core::eval::significance::Prng;
 use nomos_core::hits::Hit;
-use nomos_core::index::InvertedIndex;
 use nomos_core::methods::Method;
 use nomos_core::pool::Pool as IndexedPool;
 use serde_json::{json, Value};
 
-use super::{analyzer_by_name, build, chunks};
+use super::{analyzer_by_name, build, chunks, ranking};
 use crate::cli::{MakeQueriesArgs, QueryKind, SourceFormat};
 use crate::error::bad_input;
 use crate::progress;
@@ -222,17 +221,7 @@ fn excerpt(text: &str, at: Range<usize>, window: usize) -> &str {
 fn filter(pool: &Pool, made: &[Made]) -> Result<Vec<usize>> {
     let (analyzer, params) = build::baseline(SourceFormat::CrawlerDk);
     let analyzer: Analyzer = analyzer_by_name(analyzer.unwrap_or("da"))?;
-    let bar = progress::bar(pool.articles.len(), "indexing");
-    let tokens: Vec<Vec<String>> = pool
-        .articles
-        .iter()
-        .map(|a| {
-            bar.inc(1);
-            analyzer.tokens(&a.text)
-        })
-        .collect();
-    bar.finish_and_clear();
-    let index = InvertedIndex::build(&tokens).map_err(bad_input)?;
+    let index = ranking::index_articles(&pool.articles, &analyzer)?;
     let indexed = IndexedPool::from_parts(analyzer, index, params).map_err(bad_input)?;
     let bar = progress::bar(made.len(), "filtering");
     let mut kept = Vec::new();

@@ -121,16 +121,10 @@ impl Ranking {
     }
 }
 
-/// Analyses and indexes every article of a source, with a progress bar;
-/// the articles are handed back.
-fn index_pool(
-    source: SourcePool,
-    analyzer: Analyzer,
-    params: Bm25Params,
-) -> Result<(Pool, Benchmark, Vec<Article>)> {
-    let bar = progress::bar(source.articles.len(), "analysing");
-    let tokens: Vec<Vec<String>> = source
-        .articles
+/// The inverted index of `articles`' texts, analysed with a progress bar.
+pub(crate) fn index_articles(articles: &[Article], analyzer: &Analyzer) -> Result<InvertedIndex> {
+    let bar = progress::bar(articles.len(), "analysing");
+    let tokens: Vec<Vec<String>> = articles
         .iter()
         .map(|a| {
             bar.inc(1);
@@ -138,7 +132,17 @@ fn index_pool(
         })
         .collect();
     bar.finish_and_clear();
-    let index = InvertedIndex::build(&tokens).map_err(bad_input)?;
+    InvertedIndex::build(&tokens).map_err(bad_input)
+}
+
+/// Analyses and indexes every article of a source, with a progress bar;
+/// the articles are handed back.
+fn index_pool(
+    source: SourcePool,
+    analyzer: Analyzer,
+    params: Bm25Params,
+) -> Result<(Pool, Benchmark, Vec<Article>)> {
+    let index = index_articles(&source.articles, &analyzer)?;
     let mut qrels = Qrels::new();
     for j in &source.judgments {
         qrels
