@@ -7,7 +7,6 @@
 use leptos::prelude::*;
 
 use crate::components::evaluate::EvaluateView;
-use crate::components::fragmented::FragSearchView;
 use crate::components::header::Header;
 use crate::components::keyboard::KeyboardHelp;
 use crate::components::link_notice::LinkNotice;
@@ -75,10 +74,9 @@ pub fn App() -> impl IntoView {
         <LlmSettings />
         <KeyboardHelp />
         <main id="main">
-            {move || match (state.view.get(), pools.fragmented.get()) {
-                (View::Search, Some(store)) => view! { <FragSearchView store=store /> }.into_any(),
-                (View::Search, None) => SearchView().into_any(),
-                (View::Evaluate, _) => EvaluateView().into_any(),
+            {move || match state.view.get() {
+                View::Search => SearchView().into_any(),
+                View::Evaluate => EvaluateView().into_any(),
             }}
         </main>
     }

@@ -23,7 +23,7 @@ use nomos_core::search::highlight::{self, QueryTerms, Segment};
 use nomos_core::search::{cap_runs, Bm25Params, Explanation};
 
 /// Characters of article text shown under a result.
-pub const SNIPPET_CHARS: usize = 220;
+const SNIPPET_CHARS: usize = 220;
 /// Results of the purely dense methods: every document has a cosine, so
 /// they list the nearest ones only (the fusions list the union of their
 /// inputs' top 100, and the lexical methods every matching document).
@@ -530,21 +530,8 @@ impl Engine {
             .as_deref()
             .and_then(|q| self.closest_passage(q, doc, &text));
         let within = passage.as_ref().map_or(0..text.len(), |p| p.range.clone());
-        let snip = highlight::snippet(
-            &self.pool.analyzer(),
-            &text[within.clone()],
-            &ranking.terms,
-            SNIPPET_CHARS,
-        );
-        let range = within.start + snip.range.start..within.start + snip.range.end;
-        let segments = snip
-            .segments
-            .iter()
-            .map(|s| Segment {
-                range: s.range.start - snip.range.start..s.range.end - snip.range.start,
-                marked: s.marked,
-            })
-            .collect();
+        let (snippet, cut_start, cut_end) =
+            marked_snippet(&self.pool.analyzer(), &text, within, &ranking.terms);
         ResultRow {
             rank,
             doc: hit.doc,
@@ -553,12 +540,9 @@ impl Engine {
             editorial_title: self.titles_are_editorial(),
             source: self.source_caption(hit.doc),
             score: hit.score,
-            snippet: MarkedText {
-                text: text[range.clone()].to_owned(),
-                segments,
-            },
-            cut_start: range.start > 0,
-            cut_end: range.end < text.len(),
+            snippet,
+            cut_start,
+            cut_end,
             passage: passage.map(|p| (p.number, p.of)),
         }
     }
@@ -637,6 +621,32 @@ impl Engine {
             title: self.blob.title(d).unwrap_or_default().to_owned(),
         }
     }
+}
+
+/// A result row's snippet of `text` within its byte range `within`, the
+/// part around `terms`' matches, marked; and whether text was cut before
+/// and after it: what the blob's and the fragments' rows show.
+pub(crate) fn marked_snippet(
+    analyzer: &Analyzer,
+    text: &str,
+    within: std::ops::Range<usize>,
+    terms: &QueryTerms,
+) -> (MarkedText, bool, bool) {
+    let snip = highlight::snippet(analyzer, &text[within.clone()], terms, SNIPPET_CHARS);
+    let range = within.start + snip.range.start..within.start + snip.range.end;
+    let segments = snip
+        .segments
+        .iter()
+        .map(|s| Segment {
+            range: s.range.start - snip.range.start..s.range.end - snip.range.start,
+            marked: s.marked,
+        })
+        .collect();
+    let marked = MarkedText {
+        text: text[range.clone()].to_owned(),
+        segments,
+    };
+    (marked, range.start > 0, range.end < text.len())
 }
 
 /// An article's paragraphs for display (its text's lines when it has

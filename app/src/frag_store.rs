@@ -10,9 +10,11 @@
 //! fails core's checks fails that query with a message naming the file,
 //! and is dropped from the service worker's caches so that the next try
 //! fetches it anew. The ranking and the rows are [`crate::fragmented`]'s.
+//! The Search view's status lines are written here, from the result.
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::future::join_all;
 use leptos::prelude::*;
@@ -22,11 +24,12 @@ use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
 use crate::engine::{Article, ResultRow};
+use crate::format::{plural, quoted, ranked_cut};
 use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::latest::Latest;
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
-use crate::state::PoolChoice;
+use crate::state::{AppState, PoolChoice};
 use crate::web::{
     ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
     worker_controls_page_within, Limit,
@@ -36,6 +39,8 @@ use crate::web::{
 /// 25: each row costs its documents fragment (about 8 KB of text that is
 /// deflated already; 35 KB before blocks of 16 KiB).
 pub const PAGE: usize = 10;
+/// Typing restarts this timer, so a burst of keystrokes fetches once.
+const DEBOUNCE: Duration = Duration::from_millis(100);
 /// Fragments fetched at once while making a pool available offline,
 /// then handed to the service worker together. Each batch waits for its
 /// slowest fetch and for the worker, so more than the six connections a
@@ -93,7 +98,8 @@ pub struct FragStore {
     pub result: RwSignal<Option<FragResult>>,
     pub article: RwSignal<Option<Result<Article, String>>>,
     pub offline: RwSignal<OfflineStatus>,
-    /// The open article's references: their ids and documents.
+    /// The ids and documents of the references of every article opened
+    /// (for following them, and "Back" to an earlier one).
     linked: StoredValue<Vec<(String, u32)>>,
     searches: Latest,
     articles: Latest,
@@ -122,6 +128,73 @@ impl FragStore {
             searches: Latest::new(),
             articles: Latest::new(),
         }
+    }
+
+    /// Searches the state's query (once typing pauses) and opens its
+    /// article, for as long as the calling view lives.
+    pub fn follow(self, state: AppState) {
+        let timer = StoredValue::new(None::<TimeoutHandle>);
+        Effect::new(move |_| {
+            let query = state.query.get();
+            let method = state.method.get();
+            let params = state.params.get();
+            if let Some(t) = timer.get_value() {
+                t.clear();
+            }
+            let run = move || self.search(query, method, params);
+            timer.set_value(set_timeout_with_handle(run, DEBOUNCE).ok());
+        });
+        Effect::new(move |_| self.prepare(&state.method.get()));
+        // The article opens once the rows that name it are shown (a shared
+        // link names the query and the article).
+        Effect::new(move |_| {
+            let id = state.article.get();
+            self.result.track();
+            self.open_article(id, state.query.get_untracked());
+        });
+    }
+
+    /// What screen readers hear after each query (the live region).
+    pub fn status(&self) -> String {
+        let Some(r) = self.result.get() else {
+            return String::new();
+        };
+        let q = r.query.trim();
+        if q.is_empty() {
+            return String::new();
+        }
+        match &r.outcome {
+            Ok((_, 0)) => format!("No article matches {}", quoted(q)),
+            Ok((_, total)) => format!(
+                "{} for {}{}",
+                plural(*total, "result", "results"),
+                quoted(q),
+                ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut))
+            ),
+            Err(_) => format!("The search for {} failed", quoted(q)),
+        }
+    }
+
+    /// How the shown query ranked, and what it fetched.
+    pub fn timing(&self) -> Option<String> {
+        let r = self.result.get()?;
+        let (n, bytes) = r.fetched;
+        let embedded = r
+            .embed_millis
+            .map(|ms| format!(" (embedding {ms:.0} ms)"))
+            .unwrap_or_default();
+        Some(format!(
+            "{} over fragments: {:.0} ms{embedded}, {} fetched ({:.1} KB)",
+            r.method.name(),
+            r.millis,
+            plural(n, "fragment", "fragments"),
+            bytes as f64 / 1024.0
+        ))
+    }
+
+    /// Why the shown query has no rows, if it failed.
+    pub fn error(&self) -> Option<String> {
+        self.result.get()?.outcome.err()
     }
 
     /// The pool is being replaced: stop publishing.
@@ -469,12 +542,19 @@ impl FragStore {
                     nomos_core::search::highlight::QueryTerms::new(&pool.meta().analyzer(), &query);
                 self.cache.with_value(|c| {
                     let mut c = c.borrow_mut();
-                    let linked = pool
+                    let linked: Vec<_> = pool
                         .article_docs(doc, &mut c)
                         .into_iter()
+                        .chain([doc])
                         .filter_map(|d| Some((pool.doc_id(d, &mut c)?, d)))
                         .collect();
-                    self.linked.set_value(linked);
+                    self.linked.update_value(|l| {
+                        for (id, d) in linked {
+                            if !l.iter().any(|(i, _)| *i == id) {
+                                l.push((id, d));
+                            }
+                        }
+                    });
                     pool.article(doc, &terms, &mut c)
                         .map(Some)
                         .map_err(|e| e.to_string())

@@ -18,11 +18,11 @@ use nomos_core::fragments::{
 };
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
-use nomos_core::search::highlight::{self, QueryTerms, Segment};
+use nomos_core::search::highlight::QueryTerms;
 use nomos_core::search::{cap_runs, Bm25Params};
 
 use crate::engine::{
-    marked_paragraphs, Article, DocLink, MarkedText, ResultRow, DENSE_RESULTS, SNIPPET_CHARS,
+    marked_paragraphs, marked_snippet, Article, DocLink, ResultRow, DENSE_RESULTS,
 };
 
 /// Bytes of fragments kept in memory (their file sizes): enough for a
@@ -322,16 +322,8 @@ impl FragPool {
                     unreachable!("held_docs gives documents fragments")
                 };
                 let text = d.article(hit.doc)?.text;
-                let snip = highlight::snippet(&analyzer, &text, terms, SNIPPET_CHARS);
-                let range = snip.range.clone();
-                let segments = snip
-                    .segments
-                    .iter()
-                    .map(|s| Segment {
-                        range: s.range.start - range.start..s.range.end - range.start,
-                        marked: s.marked,
-                    })
-                    .collect();
+                let (snippet, cut_start, cut_end) =
+                    marked_snippet(&analyzer, &text, 0..text.len(), terms);
                 Ok(ResultRow {
                     rank: first + i + 1,
                     doc: hit.doc,
@@ -341,12 +333,9 @@ impl FragPool {
                     editorial_title: false,
                     source: d.source(hit.doc).unwrap_or_default().to_owned(),
                     score: hit.score,
-                    snippet: MarkedText {
-                        text: text[range.clone()].to_owned(),
-                        segments,
-                    },
-                    cut_start: range.start > 0,
-                    cut_end: range.end < text.len(),
+                    snippet,
+                    cut_start,
+                    cut_end,
                     passage: None,
                 })
             })

@@ -59,6 +59,7 @@ mod pool_scope;
 mod pools;
 mod run_store;
 mod search_pipeline;
+mod search_source;
 mod search_store;
 mod semantic;
 mod session;

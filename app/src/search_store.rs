@@ -3,16 +3,20 @@
 //! method wants it, an LLM method's run (asked for, or started at once
 //! when a transcript is replayed), and memos for the ranking (through
 //! [`search_pipeline`](crate::search_pipeline), which decides what ranks),
-//! the filtered hits and the facet counts. Views read these; none of the
-//! logic lives in a view.
+//! the filtered hits and the facet counts, the rows shown (a page at a
+//! time) and the open article, with a light blob's text parts fetched for
+//! both. Views read these; none of the logic lives in a view.
 
 use std::time::Duration;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::blob::Field;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
+use crate::engine::{Article, ResultRow};
+use crate::format::{duration, plural, quoted, ranked_cut, thousands};
 use crate::go_to::{self, GoTo, GoToRow};
 use crate::llm::{Llm, Readiness};
 use crate::llm_search::{RunStatus, SearchKey};
@@ -25,6 +29,8 @@ use crate::web::now;
 
 /// Typing restarts this timer, so a burst of keystrokes ranks once.
 const DEBOUNCE: Duration = Duration::from_millis(100);
+/// Result rows shown at first and added by "Show more".
+pub const PAGE: usize = 25;
 
 /// What the Search view shows, derived from the state and the pool.
 #[derive(Clone, Copy)]
@@ -36,6 +42,12 @@ pub struct SearchStore {
     pub filtered: Memo<Option<Vec<Hit>>>,
     pub source_counts: Memo<Option<Vec<(String, usize)>>>,
     pub area_counts: Memo<Option<Vec<(String, usize)>>>,
+    /// How many of the filtered hits are shown as rows.
+    pub limit: RwSignal<usize>,
+    /// The first `limit` filtered hits' rows.
+    pub rows: Memo<Option<Vec<ResultRow>>>,
+    /// The open article, the ranking's terms marked.
+    pub article: Memo<Option<Result<Article, String>>>,
     /// Where the committed query's citations lead (the "Go to" rows).
     pub go_to: Memo<GoTo>,
     /// The source of the article last opened, whose § comes first when a
@@ -159,6 +171,8 @@ impl SearchStore {
                 Some(search_pipeline::facet_counts(hits, |d| engine.area(d)))
             })
         });
+        let (limit, rows) = shown_rows(ranking, filtered, pools);
+        let article = open_article(ranking, state, pools);
         let last_source = RwSignal::new(None::<String>);
         Effect::new(move |_| {
             let Some(id) = state.article.get() else {
@@ -204,6 +218,9 @@ impl SearchStore {
             filtered,
             source_counts,
             area_counts,
+            limit,
+            rows,
+            article,
             go_to,
             last_source,
             state,
@@ -211,6 +228,103 @@ impl SearchStore {
             semantic,
             llm,
         }
+    }
+
+    /// The loaded pool's size and name.
+    pub fn pool_named(&self) -> Option<(usize, String)> {
+        self.pools.engine().map(|e| (e.n_docs(), e.name.clone()))
+    }
+
+    /// What screen readers hear after each ranking (the live region).
+    pub fn status(&self) -> String {
+        let (state, pools) = (self.state, self.pools);
+        let query = self.committed.get();
+        let query = query.trim();
+        let Some(timed) = self.ranking.get() else {
+            return String::new();
+        };
+        if query.is_empty() {
+            return String::new();
+        }
+        if timed.ranking.terms.is_empty() {
+            return format!(
+                "{} has no searchable words (only stop words or punctuation)",
+                quoted(query)
+            );
+        }
+        let total = timed.ranking.hits.len();
+        let shown = self.filtered.with(|f| f.as_ref().map_or(0, Vec::len));
+        let source = state.source.get().map(|s| {
+            pools
+                .engine()
+                .map_or_else(|| s.clone(), |e| e.source_name(&s))
+        });
+        let filter = [source, state.area.get()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>();
+        let by_llm = timed.method.needs_llm();
+        let counted = match (total, filter.is_empty()) {
+            (0, _) if by_llm => format!("The LLM's ranking has no article for {}", quoted(query)),
+            (0, _) => format!("No article matches {}", quoted(query)),
+            (_, true) => format!(
+                "{} for {}",
+                plural(total, "result", "results"),
+                quoted(query)
+            ),
+            (_, false) => format!(
+                "{} of {} for {} in {}",
+                thousands(shown),
+                plural(total, "result", "results"),
+                quoted(query),
+                filter.join(", ")
+            ),
+        };
+        let cut = ranked_cut(timed.ranking.cut);
+        match timed.updated {
+            true => format!("{counted}, updated with semantic results{cut}"),
+            false => format!("{counted}{cut}"),
+        }
+    }
+
+    /// How the shown ranking was made, and how long it took.
+    pub fn timing(&self) -> Option<String> {
+        let timed = self.ranking.get()?;
+        if self.committed.with(|q| q.trim().is_empty()) {
+            return None;
+        }
+        let ranked = match timed.millis {
+            ms if timed.method.needs_llm() => format!("ranked with the LLM in {}", duration(ms)),
+            // Browsers coarsen timers to 0.1 ms or more.
+            ms if ms < 0.1 => "ranked in < 0.1 ms".to_owned(),
+            ms => format!("ranked in {ms:.1} ms"),
+        };
+        let method = match timed.field {
+            Field::Text => timed.method.name().to_owned(),
+            field => format!("{} on {}", timed.method.name(), field.name()),
+        };
+        Some(match timed.embed_millis {
+            Some(ms) => format!("{method}: embedded in {ms:.0} ms, {ranked}"),
+            None if timed.pending => format!(
+                "{method}: {ranked}; {} follows once the query is embedded",
+                self.state.method.get().name()
+            ),
+            None => format!("{method}: {ranked}"),
+        })
+    }
+
+    /// Why the chosen dense or LLM method is not what ranked (yet).
+    pub fn fallback(&self) -> Option<String> {
+        let timed = self.ranking.get()?;
+        let reason = timed.fallback?;
+        let chosen = self.state.method.get();
+        Some(match chosen.needs_llm() {
+            true => format!("BM25 results until {} has ranked: {reason}.", chosen.name()),
+            false => format!(
+                "BM25 results: {reason}; {} follows when it can run.",
+                chosen.name()
+            ),
+        })
     }
 
     /// Opens a "Go to" row's article, its citation kept for the link and
@@ -260,6 +374,77 @@ impl SearchStore {
             self.semantic,
         );
     }
+}
+
+/// The rows of the first `limit` filtered hits (a page at first, and
+/// again for each new result set), with a light blob's text parts for
+/// them fetched.
+fn shown_rows(
+    ranking: Memo<Option<Timed>>,
+    filtered: Memo<Option<Vec<Hit>>>,
+    pools: Pools,
+) -> (RwSignal<usize>, Memo<Option<Vec<ResultRow>>>) {
+    let limit = RwSignal::new(PAGE);
+    Effect::new(move |_| {
+        filtered.track();
+        limit.set(PAGE);
+    });
+    Effect::new(move |_| {
+        let Some(session) = pools.session.get() else {
+            return;
+        };
+        let limit = limit.get();
+        let docs: Vec<usize> = filtered.with(|hits| {
+            hits.iter()
+                .flatten()
+                .take(limit)
+                .map(|h| h.doc as usize)
+                .collect()
+        });
+        session.fetch_text(Some(&docs));
+    });
+    let rows = Memo::new(move |_| {
+        let timed = ranking.get()?;
+        let hits = filtered.get()?;
+        let limit = limit.get();
+        let session = pools.session.get()?;
+        // Snippets come with a light blob's text.
+        session.siblings.text.track();
+        let e = session.engine;
+        Some(
+            hits.iter()
+                .take(limit)
+                .enumerate()
+                .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking))
+                .collect(),
+        )
+    });
+    (limit, rows)
+}
+
+/// The article the state opens, with the ranking's terms marked; a light
+/// blob's text part for it fetched.
+fn open_article(
+    ranking: Memo<Option<Timed>>,
+    state: AppState,
+    pools: Pools,
+) -> Memo<Option<Result<Article, String>>> {
+    Effect::new(move |_| {
+        let (Some(id), Some(session)) = (state.article.get(), pools.session.get()) else {
+            return;
+        };
+        if let Some(doc) = session.engine.blob().doc_index(&id) {
+            session.fetch_text(Some(&[doc as usize]));
+        }
+    });
+    Memo::new(move |_| {
+        let id = state.article.get()?;
+        let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;
+        let session = pools.session.get()?;
+        // A light blob's text may arrive after the article is opened.
+        session.siblings.text.track();
+        Some(session.engine.article(&id, &terms))
+    })
 }
 
 /// Why an LLM method has not ranked the query (yet), for the fallback

@@ -40,7 +40,7 @@ pub struct App {
 pub struct Row {
     pub id: String,
     pub title: String,
-    /// As displayed, two decimals.
+    /// As displayed (BM25 to two decimals; see the method's score label).
     pub score: String,
 }
 

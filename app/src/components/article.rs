@@ -19,7 +19,7 @@ use crate::engine::DocLink;
 use crate::format::thousands;
 use crate::go_to;
 use crate::pools::use_pools;
-use crate::search_pipeline::Timed;
+use crate::search_source::SearchSource;
 use crate::shortcuts::{step, Shortcut};
 use crate::state::use_app_state;
 use crate::web::{dialog_open, focus_id, step_focus, typing_in};
@@ -28,29 +28,21 @@ use crate::web::{dialog_open, focus_id, step_focus, typing_in};
 const LINKS_SHOWN: usize = 30;
 
 #[component]
-pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl IntoView {
+pub fn ArticlePane(source: SearchSource) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
     // Articles left by following references, for "Back".
     let trail = RwSignal::new(Vec::<String>::new());
-
-    // A light blob's text part for the article opened.
+    // Focus moves to the title of each article opened once it is shown (a
+    // fragmented pool's after its fetch), unless the reader has moved on
+    // meanwhile (to the search box, say).
+    let titled = StoredValue::new(None::<String>);
     Effect::new(move |_| {
-        let (Some(id), Some(session)) = (state.article.get(), pools.session.get()) else {
-            return;
-        };
-        if let Some(doc) = session.engine.blob().doc_index(&id) {
-            session.fetch_text(Some(&[doc as usize]));
+        let id = source.article().and_then(Result::ok).map(|a| a.id);
+        if id.is_some() && id != titled.get_value() && focus_follows_article() {
+            request_animation_frame(|| focus_id(ARTICLE_TITLE_ID));
         }
-    });
-
-    let article = Memo::new(move |_| {
-        let id = state.article.get()?;
-        let terms = ranking.with(|r| r.as_ref().map(|t| t.ranking.terms.clone()))?;
-        let session = pools.session.get()?;
-        // A light blob's text may arrive after the article is opened.
-        session.siblings.text.track();
-        Some(session.engine.article(&id, &terms))
+        titled.set_value(id);
     });
 
     let follow = move |id: String| {
@@ -97,7 +89,7 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
     on_cleanup(move || listener.remove());
 
     let body = move || {
-        match article.get() {
+        match source.article() {
         None => view! {
             <div class="article-empty">
                 <p>"Select a result to read the article and follow its cross-references."</p>
@@ -158,7 +150,9 @@ pub fn ArticlePane(ranking: Memo<Option<Timed>>, query: Signal<String>) -> impl 
                 }
             </div>
             <PrintNote citation=a.citation.clone() />
-            <Explain id=a.id.clone() query=query />
+            {pools
+                .engine()
+                .map(|_| view! { <Explain id=a.id.clone() query=Signal::derive(move || source.query()) /> })}
             <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
             <RefGroup
                 title="Cited by"
@@ -237,6 +231,15 @@ fn RefGroup(
                 }}
             </section>
         }
+    })
+}
+
+/// Whether focus is where opening an article leaves it: on a result, in
+/// the article pane, or nowhere (its button replaced).
+fn focus_follows_article() -> bool {
+    document().active_element().is_none_or(|el| {
+        el.matches("body, .results *, .article-pane *")
+            .unwrap_or(false)
     })
 }
 

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use super::llm_estimate::LlmEstimate;
 use super::llm_settings::StopReplaying;
 use super::llm_trace::{cost_line, LlmTrace};
+use super::progress::progress_bar;
 use super::transcripts::DownloadButton;
 use crate::format::duration;
 use crate::llm::{use_llm, Readiness};
@@ -101,20 +102,7 @@ pub fn LlmRun(store: SearchStore) -> impl IntoView {
                 );
                 view! {
                     <div class="job" data-testid="llm-progress">
-                        <div
-                            class="progress"
-                            role="progressbar"
-                            aria-label=label.clone()
-                            aria-valuemin="0"
-                            aria-valuemax="100"
-                            aria-valuenow=fraction.map(|f| format!("{:.0}", f * 100.0))
-                        >
-                            <div
-                                class="progress-fill"
-                                class:indeterminate=fraction.is_none()
-                                style:width=format!("{:.1}%", fraction.unwrap_or(1.0) * 100.0)
-                            ></div>
-                        </div>
+                        {progress_bar(label.clone(), fraction.map(|f| f * 100.0))}
                         <span class="job-label" role="status">{label}</span>
                         <button type="button" class="button" on:click=cancel>"Cancel"</button>
                     </div>

@@ -24,6 +24,7 @@ pub mod model_line;
 pub mod offline_badge;
 pub mod pool_picker;
 pub mod print_note;
+pub mod progress;
 pub mod results;
 pub mod search;
 pub mod standing;

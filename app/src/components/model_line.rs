@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::progress::progress_bar;
 use crate::format::megabytes;
 use crate::semantic::{use_semantic, ModelStatus};
 
@@ -20,19 +21,7 @@ pub fn ModelLine() -> impl IntoView {
             );
             view! {
                 <div class="loadline model-line" role="status">
-                    <div
-                        class="progress"
-                        role="progressbar"
-                        aria-label="Semantic model download"
-                        aria-valuemin="0"
-                        aria-valuemax="100"
-                        aria-valuenow=percent.map(|p| format!("{p:.0}"))
-                    >
-                        <div
-                            class="progress-fill"
-                            style:width=format!("{:.1}%", percent.unwrap_or(0.0))
-                        ></div>
-                    </div>
+                    {progress_bar("Semantic model download".to_owned(), percent)}
                     <span class="loadline-text">{label}</span>
                 </div>
             }

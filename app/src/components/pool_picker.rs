@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
+use super::progress::progress_bar;
 use crate::format::thousands;
 use crate::note::fold;
 use crate::pools::{use_pools, LoadStatus};
@@ -110,20 +111,7 @@ pub fn LoadLine() -> impl IntoView {
             };
             view! {
                 <div class="loadline" role="status">
-                    <div
-                        class="progress"
-                        role="progressbar"
-                        aria-label=label.clone()
-                        aria-valuemin="0"
-                        aria-valuemax="100"
-                        aria-valuenow=percent.map(|p| format!("{p:.0}"))
-                    >
-                        <div
-                            class="progress-fill"
-                            class:indeterminate=percent.is_none()
-                            style:width=format!("{:.1}%", percent.unwrap_or(100.0))
-                        ></div>
-                    </div>
+                    {progress_bar(label.clone(), percent)}
                     <span class="loadline-text">{label}</span>
                 </div>
             }

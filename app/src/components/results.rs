@@ -7,91 +7,40 @@
 //! judgments, see [`crate::judgments`]).
 
 use leptos::prelude::*;
-use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
 use super::editorial::editorial_label;
 use super::ids::{result_id, ARTICLE_TITLE_ID, SEARCH_BOX_ID};
 use super::judgments::MyJudgments;
 use super::marked::marked_text;
-use crate::engine::ResultRow;
 use crate::format::thousands;
 use crate::judgments::Mark;
 use crate::pools::use_pools;
-use crate::search_pipeline::Timed;
+use crate::search_source::SearchSource;
 use crate::state::use_app_state;
 use crate::web::{focus_anchor, focus_id, restore_focus};
 
-/// Results shown at first and added by "Show more".
-const PAGE: usize = 25;
 /// The attribute naming the document a result is for.
 const DOC_ATTR: &str = "data-doc";
 
 #[component]
-pub fn ResultsList(
-    ranking: Memo<Option<Timed>>,
-    filtered: Memo<Option<Vec<Hit>>>,
-    /// The query the results are for.
-    query: RwSignal<String>,
-) -> impl IntoView {
+pub fn ResultsList(source: SearchSource) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
+    // The user's judgments, where the pool keeps them.
     let judgments = move || pools.session.with(|s| s.as_ref().map(|s| s.judgments));
     let judge = move |doc: &str, mark: Option<Mark>| {
         if let Some(store) = judgments() {
-            store.set(&query.get_untracked(), doc, mark);
+            store.set(&source.query(), doc, mark);
         }
     };
     let mark_of = move |doc: &str| {
         let store = judgments()?;
-        query.with(|q| store.judgments.with(|j| j.mark(q, doc)))
+        let query = source.query();
+        store.judgments.with(|j| j.mark(&query, doc))
     };
-    let limit = RwSignal::new(PAGE);
-    // A new result set starts at the first page.
-    Effect::new(move |_| {
-        filtered.track();
-        limit.set(PAGE);
-    });
-
-    // A light blob's text parts for the rows shown.
-    Effect::new(move |_| {
-        let Some(session) = pools.session.get() else {
-            return;
-        };
-        let limit = limit.get();
-        let docs: Vec<usize> = filtered.with(|hits| {
-            hits.iter()
-                .flatten()
-                .take(limit)
-                .map(|h| h.doc as usize)
-                .collect()
-        });
-        session.fetch_text(Some(&docs));
-    });
-
-    let rows = Memo::new(move |_| {
-        let timed = ranking.get()?;
-        let hits = filtered.get()?;
-        let limit = limit.get();
-        let session = pools.session.get()?;
-        // Snippets come with a light blob's text.
-        session.siblings.text.track();
-        let e = session.engine;
-        Some(
-            hits.iter()
-                .take(limit)
-                .enumerate()
-                .map(|(i, &hit)| e.row(i + 1, hit, &timed.ranking))
-                .collect::<Vec<ResultRow>>(),
-        )
-    });
-    let n_filtered = move || filtered.with(|f| f.as_ref().map_or(0, Vec::len));
     // BM25's results while the chosen method's are on their way.
-    let pending = move || {
-        ranking
-            .with(|r| r.as_ref().is_some_and(|t| t.pending))
-            .then_some("true")
-    };
+    let pending = move || source.pending().then_some("true");
 
     let open = move |id: String| {
         state.article.set(Some(id));
@@ -123,14 +72,14 @@ pub fn ResultsList(
     };
 
     let list = move || {
-        let rows = rows.get().unwrap_or_default();
+        let rows = source.rows().unwrap_or_default();
         // A result the user is on stays focused, and in place, when the
         // list changes under it (semantic results replacing BM25's).
         if let Some(anchor) = focus_anchor(DOC_ATTR) {
             request_animation_frame(move || restore_focus(DOC_ATTR, &anchor));
         }
-        let method = ranking.with(|r| r.as_ref().map(|t| t.method));
-        let (kind, decimals) = method.map_or(("BM25 score", 2), score_kind);
+        let (kind, decimals) = source.method().map_or(("BM25 score", 2), score_kind);
+        let judged = judgments().is_some();
         rows.into_iter()
             .enumerate()
             .map(|(i, row)| {
@@ -179,21 +128,21 @@ pub fn ResultsList(
                                 {row.cut_end.then_some(" …")}
                             </span>
                         </button>
-                        {judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge)}
+                        {judged.then(|| judge_buttons(row.id.clone(), row.title.clone(), mark_of, judge))}
                     </li>
                 }
             })
             .collect_view()
     };
     let more = move || {
-        let total = n_filtered();
-        let shown = limit.get().min(total);
+        let total = source.total();
+        let shown = source.rows().map_or(0, |r| r.len()).min(total);
         (shown < total).then(|| {
             view! {
                 <div class="more">
                     <span>{format!("Showing {} of {}", thousands(shown), thousands(total))}</span>
-                    <button type="button" class="button" on:click=move |_| limit.update(|l| *l += PAGE)>
-                        {format!("Show {} more", PAGE.min(total - shown))}
+                    <button type="button" class="button" on:click=move |_| source.show_more()>
+                        {format!("Show {} more", source.page().min(total - shown))}
                     </button>
                 </div>
             }
@@ -206,7 +155,7 @@ pub fn ResultsList(
         // rows stay as they are when the mode changes.
         <ol class="results" class:judging=move || state.judging() aria-busy=pending>{list}</ol>
         {more}
-        <Hint ranking=ranking />
+        <Hint source=source />
     }
 }
 
@@ -262,13 +211,13 @@ fn judge_buttons(
 
 /// What to do when there is nothing to list.
 #[component]
-fn Hint(ranking: Memo<Option<Timed>>) -> impl IntoView {
+fn Hint(source: SearchSource) -> impl IntoView {
     let state = use_app_state();
     let pools = use_pools();
     move || {
-        let loaded = pools.session.with(Option::is_some);
+        let loaded = pools.session.with(Option::is_some) || pools.fragmented.with(Option::is_some);
         let empty_query = state.query.with(|q| q.trim().is_empty());
-        let no_hits = ranking.with(|r| r.as_ref().is_none_or(|t| t.ranking.hits.is_empty()));
+        let no_hits = source.total() == 0;
         (loaded && empty_query && no_hits).then(|| {
             view! {
                 <div class="hint">

@@ -27,17 +27,17 @@ use serde_json::json;
 use crate::dense::escape;
 
 /// The manifest's name for the pool: its meta file.
-const POOL: &str = "synth-da-1e5/meta";
+pub const POOL: &str = "synth-da-1e5/meta";
 const DIR: &str = "indexes/synth-da-1e5/";
 /// Three words of the synthetic text (damages to property).
-const QUERY: &str = "erstatning for skade på ejendom";
+pub const QUERY: &str = "erstatning for skade på ejendom";
 /// A query of other words, for offline use and after a failure.
 const OTHER: &str = "klage over afgørelse";
 /// The first page of rows (the app shows 10, then 10 more a click).
 const PARITY_DEPTH: usize = 10;
 
 /// The blob the fragments were cut from (`scripts/build-demo.sh`).
-fn whole_blob() -> Result<PathBuf> {
+pub fn whole_blob() -> Result<PathBuf> {
     let path = repo_root().join(".synth/blob/synth-da-1e5.blob");
     ensure!(
         path.is_file(),

@@ -89,18 +89,22 @@ async fn ranked(app: &App, method: &str, query: &str) -> Result<Result<Vec<Row>,
     }
 }
 
+/// The decimals the page shows a reciprocal rank fusion score to, as on
+/// a blob (such sums differ in the third or fourth).
+const RRF_DECIMALS: usize = 4;
+
 /// The page's top rows are `nomos search --fragments`'s with `spec`: ids,
-/// and with `scores` the scores as shown.
-fn expect_cli(rows: &[Row], query: &str, spec: &str, scores: bool) -> Result<()> {
+/// and with `decimals` the scores as shown.
+fn expect_cli(rows: &[Row], query: &str, spec: &str, decimals: Option<usize>) -> Result<()> {
     let dir = dist_dir()?.join(DIR);
     let native = cli::search_fragments(&dir, query, PARITY_DEPTH, spec, &model_dir()?)?;
-    let show = |id: &str, score: String| match scores {
-        true => format!("{id} {score}"),
-        false => id.to_owned(),
+    let show = |id: &str, score: String| match decimals {
+        Some(_) => format!("{id} {score}"),
+        None => id.to_owned(),
     };
     let expected: Vec<String> = native
         .iter()
-        .map(|h| show(&h.id, format!("{:.2}", h.score)))
+        .map(|h| show(&h.id, format!("{:.*}", decimals.unwrap_or(0), h.score)))
         .collect();
     let shown: Vec<String> = rows
         .iter()
@@ -141,7 +145,7 @@ async fn dense_and_hybrid_on_fragments_rank_as_the_cli_and_fetch_only_probed_lis
             Ok(rows) => rows,
             Err(e) => bail!("dense over fragments failed: {e}"),
         };
-        expect_cli(&rows, EL_QUERY, &dense, false)?;
+        expect_cli(&rows, EL_QUERY, &dense, None)?;
         // Only the probed lists came (at most one fragment a list).
         let sent = server.sent();
         let fetched = lists
@@ -169,11 +173,11 @@ async fn dense_and_hybrid_on_fragments_rank_as_the_cli_and_fetch_only_probed_lis
             Ok(rows) => rows,
             Err(e) => bail!("rrf over fragments failed: {e}"),
         };
-        expect_cli(&rows, OTHER, &rrf, true)?;
+        expect_cli(&rows, OTHER, &rrf, Some(RRF_DECIMALS))?;
         app.screenshot("fragmented-hybrid").await?;
         app.choose_method("rrf").await?;
         let rows = app.search(EL_QUERY).await?;
-        expect_cli(&rows, EL_QUERY, "rrf", true)?;
+        expect_cli(&rows, EL_QUERY, "rrf", Some(RRF_DECIMALS))?;
         Ok(())
     }
     .await;
@@ -192,7 +196,7 @@ async fn a_damaged_lists_fragment_fails_the_dense_query_by_name() -> Result<()> 
         Ok(rows) => bail!("damaged lists gave a ranking: {rows:?}"),
         Err(message) => Ok(message),
     };
-    let fixed = async |app: &App| expect_cli(&app.search(OTHER).await?, OTHER, &dense, false);
+    let fixed = async |app: &App| expect_cli(&app.search(OTHER).await?, OTHER, &dense, None);
     damaged_then_fixed(
         &server,
         &paths,

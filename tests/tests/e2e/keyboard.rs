@@ -1,9 +1,9 @@
 //! The app by keyboard and screen reader, and on paper, on one loaded
-//! page: `/` reaches the search box from anywhere, ↑/↓ move through the
+//! page, the same keys on a blob and on a fragmented pool: `/` reaches the search box from anywhere, ↑/↓ move through the
 //! results, Enter opens one, `[`/`]` step through the article's
 //! cross-references, Esc returns to the list; `?` opens the list of keys
 //! as a modal dialog that Esc closes, giving focus back. Page keys typed
-//! into the search box stay text. axe-core finds no serious or critical
+//! into the search box stay text; Esc there empties it. axe-core finds no serious or critical
 //! violation on Search, Article (with the dialog open too) and Evaluate.
 //! Printed (print media emulated), the open article shows its citation,
 //! source, date and the link that reproduces the search, and none of the
@@ -13,7 +13,8 @@ use anyhow::{bail, ensure, Context, Result};
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
-use nomos_e2e::app::{finish, App};
+use nomos_e2e::app::{finish, App, Article};
+use nomos_e2e::cli;
 use nomos_e2e::devtools::emulate_media;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -21,16 +22,59 @@ use nomos_e2e::{axe, one_at_a_time};
 use serde_json::{json, Value};
 
 use crate::evaluate::run_evaluation;
+use crate::fragmented;
 use crate::native::Pool;
 use crate::search::{DA_EXPECTED, DA_QUERY};
 
 /// A pool with a benchmark small enough to evaluate at once (36 queries).
 const EVAL_POOL: &str = "da-crawler-sample.blob";
 
+/// A pool the keys are tried on, its query and the article to reach.
+struct KeysPool {
+    /// The manifest's name for it.
+    name: &'static str,
+    query: &'static str,
+    expected: String,
+    /// The pool natively, for the article's references.
+    native: Pool,
+}
+
+impl KeysPool {
+    /// The Danish acts, a blob.
+    fn blob() -> Result<KeysPool> {
+        Ok(KeysPool {
+            name: "da-acts.blob",
+            query: DA_QUERY,
+            expected: DA_EXPECTED.to_owned(),
+            native: Pool::load("da-acts.blob")?,
+        })
+    }
+
+    /// The demo's fragmented pool; the article is the query's first in
+    /// the CLI's ranking with at least two references to step through.
+    fn fragmented() -> Result<KeysPool> {
+        let native = Pool::load_path(&fragmented::whole_blob()?)?;
+        let mut expected = None;
+        for hit in cli::search(&fragmented::whole_blob()?, fragmented::QUERY, 10)? {
+            if native.cites(&hit.id)?.len() + native.siblings(&hit.id)?.len() >= 2 {
+                expected = Some(hit.id);
+                break;
+            }
+        }
+        Ok(KeysPool {
+            name: fragmented::POOL,
+            query: fragmented::QUERY,
+            expected: expected.context("no top-10 article with two references")?,
+            native,
+        })
+    }
+}
+
 #[tokio::test]
 async fn keyboard_screen_readers_and_print() -> Result<()> {
     let _turn = one_at_a_time().await;
-    let pool = Pool::load("da-acts.blob")?;
+    let blob = KeysPool::blob()?;
+    let fragmented = KeysPool::fragmented()?;
     let server = StaticServer::start(&dist_dir()?)?;
     let app = App::open(&server.url()).await?;
     let outcome = async {
@@ -41,91 +85,17 @@ async fn keyboard_screen_readers_and_print() -> Result<()> {
             box_value(&app).await?.is_empty(),
             "/ was typed into the search box"
         );
-        // Page keys typed in the box are text.
-        app.client()
-            .find(Locator::Id("search-box"))
-            .await?
-            .send_keys("?[/]")
-            .await?;
-        ensure!(
-            box_value(&app).await? == "?[/]" && !help_open(&app).await?,
-            "page keys fired in the search box"
-        );
-
-        let rows = app.search(DA_QUERY).await?;
-        let index = rows
-            .iter()
-            .position(|r| r.id == DA_EXPECTED)
-            .context("the expected article is not listed")?;
-        no_serious_violations(&app, "Search").await?;
-
-        // ↓ from the box walks the results; ↑ walks back.
-        press(&app, &[Key::Down.into(), Key::Down.into(), Key::Up.into()]).await?;
-        expect_focus(&app, "#result-0", "after ↓ ↓ ↑").await?;
-        let downs = vec![char::from(Key::Down); index];
-        press(&app, &downs).await?;
-        expect_focus(&app, &format!("#result-{index}"), "after ↓ to the article").await?;
-        press(&app, &[Key::Enter.into()]).await?;
-        let article = app.article(DA_EXPECTED).await?;
-        expect_focus(&app, "#article-title", "after Enter").await?;
-        no_serious_violations(&app, "Article").await?;
-
-        // `]` and `[` step through the cross-references in the order shown.
-        let refs = ["Cites", "Cited by", "Siblings"]
-            .iter()
-            .flat_map(|g| article.ids(g))
-            .collect::<Vec<_>>();
-        ensure!(
-            refs.len() >= 2,
-            "{DA_EXPECTED} shows fewer than 2 references: {refs:?}"
-        );
-        ensure!(
-            pool.siblings(DA_EXPECTED)?.iter().all(|s| refs.contains(s)),
-            "the article does not list its siblings"
-        );
-        press(&app, &[']']).await?;
-        expect_ref_focus(&app, &refs[0]).await?;
-        press(&app, &[']']).await?;
-        expect_ref_focus(&app, &refs[1]).await?;
-        press(&app, &['[']).await?;
-        expect_ref_focus(&app, &refs[0]).await?;
-
-        // `?`: the list of keys, a modal dialog with focus inside; Esc
-        // closes it and focus returns to the reference.
-        press(&app, &['?']).await?;
-        let inside = app
-            .poll(
-                "the keyboard shortcuts dialog",
-                "const d = document.getElementById('shortcuts');
-                return d?.open ? d.contains(document.activeElement) : null;",
-                vec![],
-            )
-            .await?;
-        ensure!(inside == json!(true), "focus is not in the shortcuts dialog");
-        no_serious_violations(&app, "Article with the shortcuts dialog").await?;
-        press(&app, &[Key::Escape.into()]).await?;
-        ensure!(!help_open(&app).await?, "Esc left the dialog open");
-        expect_ref_focus(&app, &refs[0]).await?;
-
-        // Enter follows the reference; Esc closes the article and returns
-        // to the result it was opened from.
-        press(&app, &[Key::Enter.into()]).await?;
-        app.article(&refs[0]).await?;
-        app.back_to(DA_EXPECTED).await?;
-        press(&app, &[Key::Escape.into()]).await?;
-        app.poll(
-            "the article to close",
-            "return document.getElementById('article-title') ? null : true;",
-            vec![],
-        )
-        .await?;
-        expect_focus(&app, &format!("#result-{index}"), "after Esc").await?;
+        let article = keys_walk(&app, &blob).await?;
 
         // Printed: the article and what identifies it, no controls (which
         // takes focus away: the focused result is not printed).
         press(&app, &[Key::Enter.into()]).await?;
         app.article(DA_EXPECTED).await?;
         print_shows_the_article(&app, &article.title).await?;
+
+        // The same keys on a fragmented pool.
+        app.choose_pool(fragmented.name).await?;
+        keys_walk(&app, &fragmented).await?;
 
         // Evaluate, then `/` back to the search box from there.
         app.choose_pool(EVAL_POOL).await?;
@@ -143,6 +113,111 @@ async fn keyboard_screen_readers_and_print() -> Result<()> {
     }
     .await;
     finish(app, outcome).await
+}
+
+/// The keys on `pool`'s Search view, from `/` to the search box through
+/// the results, the article and its references, the list of keys, and
+/// back to the result, which keeps focus: the article.
+async fn keys_walk(app: &App, pool: &KeysPool) -> Result<Article> {
+    let name = pool.name;
+    let expected = pool.expected.as_str();
+    // From the page, not the pool picker (where keys choose a pool).
+    app.client()
+        .execute("document.activeElement?.blur();", vec![])
+        .await?;
+    press(app, &['/']).await?;
+    expect_focus(app, "#search-box", "after /").await?;
+    // Page keys typed in the box are text; Esc empties it.
+    app.client()
+        .find(Locator::Id("search-box"))
+        .await?
+        .send_keys("?[/]")
+        .await?;
+    ensure!(
+        box_value(app).await?.ends_with("?[/]") && !help_open(app).await?,
+        "{name}: page keys fired in the search box"
+    );
+    press(app, &[Key::Escape.into()]).await?;
+    ensure!(
+        box_value(app).await?.is_empty(),
+        "{name}: Esc left text in the search box"
+    );
+
+    let rows = app.search(pool.query).await?;
+    let index = rows
+        .iter()
+        .position(|r| r.id == expected)
+        .with_context(|| format!("{name}: {expected} is not listed"))?;
+    no_serious_violations(app, &format!("Search on {name}")).await?;
+
+    // ↓ from the box walks the results; ↑ walks back.
+    press(app, &[Key::Down.into(), Key::Down.into(), Key::Up.into()]).await?;
+    expect_focus(app, "#result-0", "after ↓ ↓ ↑").await?;
+    let downs = vec![char::from(Key::Down); index];
+    press(app, &downs).await?;
+    expect_focus(app, &format!("#result-{index}"), "after ↓ to the article").await?;
+    press(app, &[Key::Enter.into()]).await?;
+    let article = app.article(expected).await?;
+    expect_focus(app, "#article-title", "after Enter").await?;
+    no_serious_violations(app, &format!("Article on {name}")).await?;
+
+    // `]` and `[` step through the cross-references in the order shown.
+    let refs = ["Cites", "Cited by", "Siblings"]
+        .iter()
+        .flat_map(|g| article.ids(g))
+        .collect::<Vec<_>>();
+    ensure!(
+        refs.len() >= 2,
+        "{name}: {expected} shows fewer than 2 references: {refs:?}"
+    );
+    ensure!(
+        pool.native
+            .siblings(expected)?
+            .iter()
+            .all(|s| refs.contains(s)),
+        "{name}: the article does not list its siblings"
+    );
+    press(app, &[']']).await?;
+    expect_ref_focus(app, &refs[0]).await?;
+    press(app, &[']']).await?;
+    expect_ref_focus(app, &refs[1]).await?;
+    press(app, &['[']).await?;
+    expect_ref_focus(app, &refs[0]).await?;
+
+    // `?`: the list of keys, a modal dialog with focus inside; Esc
+    // closes it and focus returns to the reference.
+    press(app, &['?']).await?;
+    let inside = app
+        .poll(
+            "the keyboard shortcuts dialog",
+            "const d = document.getElementById('shortcuts');
+            return d?.open ? d.contains(document.activeElement) : null;",
+            vec![],
+        )
+        .await?;
+    ensure!(
+        inside == json!(true),
+        "{name}: focus is not in the shortcuts dialog"
+    );
+    no_serious_violations(app, &format!("Article on {name} with the shortcuts dialog")).await?;
+    press(app, &[Key::Escape.into()]).await?;
+    ensure!(!help_open(app).await?, "{name}: Esc left the dialog open");
+    expect_ref_focus(app, &refs[0]).await?;
+
+    // Enter follows the reference; Esc closes the article and returns
+    // to the result it was opened from.
+    press(app, &[Key::Enter.into()]).await?;
+    app.article(&refs[0]).await?;
+    app.back_to(expected).await?;
+    press(app, &[Key::Escape.into()]).await?;
+    app.poll(
+        "the article to close",
+        "return document.getElementById('article-title') ? null : true;",
+        vec![],
+    )
+    .await?;
+    expect_focus(app, &format!("#result-{index}"), "after Esc").await?;
+    Ok(article)
 }
 
 /// Presses and releases each key in turn, wherever focus is.

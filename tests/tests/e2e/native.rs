@@ -1,6 +1,8 @@
 //! Expectations read natively from the blob the server sends, with
 //! `nomos-core`: the article pane must show the same reference graph.
 
+use std::path::Path;
+
 use anyhow::{Context, Result};
 use nomos_core::blob::Blob;
 use nomos_e2e::paths::served_pool;
@@ -13,7 +15,15 @@ pub struct Pool {
 
 impl Pool {
     pub fn load(file: &str) -> Result<Pool> {
-        let blob = served_pool(file)?;
+        Ok(Pool::of(served_pool(file)?))
+    }
+
+    /// A whole blob on disk (one a fragmented pool was cut from).
+    pub fn load_path(path: &Path) -> Result<Pool> {
+        Ok(Pool::of(Blob::load(&std::fs::read(path)?)?))
+    }
+
+    fn of(blob: Blob) -> Pool {
         let mut cited_by = vec![Vec::new(); blob.n_docs()];
         for doc in 0..blob.n_docs() {
             for target in blob.explicit_refs(doc) {
@@ -22,7 +32,7 @@ impl Pool {
                 }
             }
         }
-        Ok(Pool { blob, cited_by })
+        Pool { blob, cited_by }
     }
 
     /// The ids `id` cites explicitly, in the blob's order.

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::use_eval_store;
 use crate::components::advanced::AdvancedPanel;
 use crate::components::llm_estimate::LlmEstimate;
+use crate::components::progress::progress_bar;
 use crate::evaluate::config::Slot;
 use crate::evaluate::job::DEPTH;
 use crate::format::{fraction, megabytes};
@@ -190,16 +191,7 @@ pub fn JobProgress() -> impl IntoView {
             let percent = job.done as f64 * 100.0 / job.total.max(1) as f64;
             view! {
                 <div class="job">
-                    <div
-                        class="progress"
-                        role="progressbar"
-                        aria-label=job.label.clone()
-                        aria-valuemin="0"
-                        aria-valuemax="100"
-                        aria-valuenow=format!("{percent:.0}")
-                    >
-                        <div class="progress-fill" style:width=format!("{percent:.1}%")></div>
-                    </div>
+                    {progress_bar(job.label.clone(), Some(percent))}
                     <span class="job-label">
                         {match &job.detail {
                             Some(d) if d.is_empty() => format!("{}…", job.label),
