@@ -9,11 +9,13 @@
 //! An act named by its title or popular name is the newest document of that
 //! name issued on or before the citing one (the seed holds earlier
 //! consolidations too), else the newest; by number, the one document with
-//! that number and year.
+//! that number and year. A popular name that no document carries is derived
+//! from the titles where exactly one fits ([`popular`]).
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::chunker::SectionKey;
+use super::popular;
 use super::refs::{Foreign, LawRef, Target};
 use super::Article;
 use nomos_core::eli::DocRef;
@@ -111,6 +113,38 @@ fn stykker(doc: &Doc, targets: &[Target]) -> Vec<String> {
     out
 }
 
+/// Adds the popular names the documents cite ("straffuldbyrdelseslovens
+/// §", "§ 48 i arbejdsskadesikringsloven") but no document carries, each
+/// with the documents of the one title it fits.
+fn derive_popular_names<'a>(docs: &'a [Doc], by_name: &mut HashMap<&'a str, Vec<usize>>) {
+    let mut unknown: Vec<&str> = docs
+        .iter()
+        .flat_map(|doc| doc.cites.iter().flat_map(|(_, chains)| chains))
+        .filter_map(|chain| match &chain.law {
+            LawRef::Genitive(name) => Some(name.as_str()),
+            LawRef::Named { text, number: None } => text
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+                .next(),
+            _ => None,
+        })
+        .filter(|name| name.ends_with("loven") && !by_name.contains_key(name))
+        .collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    let mut titles: Vec<&str> = by_name
+        .keys()
+        .copied()
+        .filter(|name| name.starts_with("lov om "))
+        .collect();
+    titles.sort_unstable();
+    for name in unknown {
+        if let Some(title) = popular::title_of(name, &titles) {
+            let list = by_name[title].clone();
+            by_name.insert(name, list);
+        }
+    }
+}
+
 /// The pool's documents by number and by name.
 struct Lookup<'a> {
     docs: &'a [Doc],
@@ -138,6 +172,7 @@ impl<'a> Lookup<'a> {
             list.sort_by(|&a, &b| docs[a].date.cmp(&docs[b].date).then(a.cmp(&b)));
             list.dedup();
         }
+        derive_popular_names(docs, &mut by_name);
         Lookup {
             docs,
             by_number,
@@ -203,5 +238,89 @@ impl<'a> Lookup<'a> {
             .into_iter()
             .max_by_key(|&(target, n)| (n, std::cmp::Reverse(target)))
             .map(|(target, _)| target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::acts::{bare_title, own_names, Act};
+    use super::super::refs::cross_references;
+    use super::*;
+
+    /// An act's document with the stykker of § 8 and § 29 c.
+    fn act_doc(title: &str, number: u32, year: u16, date: &str) -> Doc {
+        let doc_ref = DocRef::new("LBK", year, number).unwrap();
+        let mut stykker = BTreeMap::new();
+        for section in ["8", "29c"] {
+            let key = SectionKey::parse(section).unwrap();
+            let ids = (1..=2)
+                .map(|n| (n, format!("{doc_ref}_§{}_stk{n}", key.id_part())))
+                .collect();
+            stykker.insert(key, ids);
+        }
+        Doc {
+            doc_ref,
+            date: date.into(),
+            names: own_names(&bare_title(title)),
+            stykker,
+            first: 0,
+            cites: Vec::new(),
+        }
+    }
+
+    /// Resolves `text`, one stykke of an executive order of 2009, against
+    /// `acts`; the stykke's explicit references outside it.
+    fn resolved(text: &str, acts: Vec<Doc>) -> Vec<String> {
+        let title = "Bekendtgørelse om iværksættelse af fængselsstraf";
+        let act = Act {
+            short: "BEK-2009-625".into(),
+            display: "BEK nr. 625 af 2009".into(),
+            abbreviation: None,
+            own_names: own_names(&bare_title(title)),
+        };
+        let (_, foreign) = cross_references(text, &act);
+        let mut docs = acts;
+        docs.push(Doc {
+            doc_ref: DocRef::new("BEK", 2009, 625).unwrap(),
+            date: "2009-06-25".into(),
+            names: act.own_names.clone(),
+            stykker: BTreeMap::new(),
+            first: docs.len(),
+            cites: vec![(docs.len() + 1, foreign)],
+        });
+        for (d, doc) in docs.iter_mut().enumerate() {
+            doc.first = d;
+        }
+        let mut articles: Vec<Article> = (0..=docs.len()).map(|_| Article::default()).collect();
+        resolve(&mut articles, &docs);
+        articles.pop().unwrap().explicit_refs
+    }
+
+    #[test]
+    fn a_popular_name_no_title_carries_resolves_to_the_one_title_it_fits() {
+        // BEK-2009-625 § 19, stk. 1, and LBK-2019-1333's title.
+        let acts = || {
+            vec![
+                act_doc(
+                    "Bekendtgørelse af lov om fuldbyrdelse af straf m.v.",
+                    1333,
+                    2019,
+                    "2019-11-29",
+                ),
+                act_doc(
+                    "Bekendtgørelse af lov om planter og plantesundhed",
+                    5,
+                    2019,
+                    "2019-01-01",
+                ),
+            ]
+        };
+        let text = "Den dømte skal modtages i afsoningsinstitutionen, jf. \
+                    straffuldbyrdelseslovens § 8, stk. 2.";
+        assert_eq!(resolved(text, acts()), ["LBK-2019-1333_§8_stk2"]);
+        // BEK-2016-943 § 12, stk. 1: "planlovens § 29 c" is lov om
+        // planlægning, which the pool here lacks; no other act fits.
+        let text = "Klage over afgørelser efter planlovens § 29 c kan indbringes.";
+        assert!(resolved(text, acts()).is_empty());
     }
 }
