@@ -49,13 +49,26 @@ pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
         for (article, chains) in &doc.cites {
             let mut ids = Vec::new();
             for chain in chains {
-                let Some(target) = lookup.law(doc, &chain.law, the_act) else {
+                let Some(mut target) = lookup.law(doc, &chain.law, the_act) else {
                     continue;
                 };
                 if target == d {
                     continue;
                 }
-                ids.extend(stykker(&docs[target], &chain.targets));
+                let mut found = stykker(&docs[target], &chain.targets);
+                if found.is_empty() {
+                    // A § an amendment added after the version chosen ("§ 58
+                    // h i lov om værdipapirhandel"): the oldest newer version
+                    // that has it.
+                    let newer = lookup.newer(doc, &chain.law).iter();
+                    let later = newer
+                        .map(|&t| (t, stykker(&docs[t], &chain.targets)))
+                        .find(|(t, ids)| *t != d && !ids.is_empty());
+                    if let Some((t, ids)) = later {
+                        (target, found) = (t, ids);
+                    }
+                }
+                ids.extend(found);
                 if doc.doc_ref.kind == "BEK"
                     && NAMED_KINDS.contains(&docs[target].doc_ref.kind.as_str())
                 {
@@ -194,8 +207,30 @@ impl<'a> Lookup<'a> {
         }
     }
 
-    /// The longest name that starts `text` (whole words).
+    /// The documents of the longest name that starts `text` (whole words).
     fn named(&self, citing: &Doc, text: &str) -> Option<usize> {
+        self.newest(citing, self.named_list(text)?)
+    }
+
+    /// The versions of a named act newer than the one [`Lookup::law`]
+    /// chooses, oldest first; none for an act cited by number.
+    fn newer(&self, citing: &Doc, law: &LawRef) -> &[usize] {
+        let list = match law {
+            LawRef::Named { text, number: None } => self.named_list(text),
+            LawRef::Genitive(name) => self.by_name.get(name.as_str()).map(Vec::as_slice),
+            _ => None,
+        };
+        let Some(list) = list else {
+            return &[];
+        };
+        match list.iter().rposition(|&d| self.docs[d].date <= citing.date) {
+            Some(chosen) => &list[chosen + 1..],
+            None => &[],
+        }
+    }
+
+    /// The documents, oldest first, of the longest name that starts `text`.
+    fn named_list(&self, text: &str) -> Option<&[usize]> {
         let ends = text
             .char_indices()
             .filter(|&(_, c)| !c.is_alphanumeric() && c != '-')
@@ -204,10 +239,10 @@ impl<'a> Lookup<'a> {
         let mut best = None;
         for end in ends {
             if let Some(list) = self.by_name.get(&text[..end]) {
-                best = Some(list);
+                best = Some(list.as_slice());
             }
         }
-        self.newest(citing, best?)
+        best
     }
 
     /// Of `list` (oldest first), the newest issued on or before `citing`,
@@ -247,11 +282,11 @@ mod tests {
     use super::super::refs::cross_references;
     use super::*;
 
-    /// An act's document with the stykker of § 8 and § 29 c.
-    fn act_doc(title: &str, number: u32, year: u16, date: &str) -> Doc {
+    /// An act's document with two stykker in each of `sections`.
+    fn act_doc(title: &str, number: u32, year: u16, date: &str, sections: &[&str]) -> Doc {
         let doc_ref = DocRef::new("LBK", year, number).unwrap();
         let mut stykker = BTreeMap::new();
-        for section in ["8", "29c"] {
+        for &section in sections {
             let key = SectionKey::parse(section).unwrap();
             let ids = (1..=2)
                 .map(|n| (n, format!("{doc_ref}_§{}_stk{n}", key.id_part())))
@@ -306,12 +341,14 @@ mod tests {
                     1333,
                     2019,
                     "2019-11-29",
+                    &["8"],
                 ),
                 act_doc(
                     "Bekendtgørelse af lov om planter og plantesundhed",
                     5,
                     2019,
                     "2019-01-01",
+                    &["29c"],
                 ),
             ]
         };
@@ -322,5 +359,46 @@ mod tests {
         // planlægning, which the pool here lacks; no other act fits.
         let text = "Klage over afgørelser efter planlovens § 29 c kan indbringes.";
         assert!(resolved(text, acts()).is_empty());
+    }
+
+    #[test]
+    fn a_paragraph_the_version_chosen_lacks_is_taken_from_the_oldest_newer_version() {
+        // The reference of BEK-2011-1058 § 12, stk. 6; the version before
+        // the citing order has no § 175 a yet, two later ones have.
+        let title = "Bekendtgørelse af lov om finansiel virksomhed";
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+            act_doc(title, 182, 2014, "2014-03-05", &["175", "175a"]),
+        ];
+        let text = "Tilsynet kan påbyde efter § 175 a i lov om finansiel virksomhed.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2010-948_§175a_stk1", "LBK-2010-948_§175a_stk2"]
+        );
+        // An act cited by number is that version or nothing.
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+        ];
+        let text = "§ 175 a i lov om finansiel virksomhed, jf. lovbekendtgørelse nr. 885 af 8. august 2008.";
+        assert!(resolved(text, acts).is_empty());
+    }
+
+    #[test]
+    fn a_zero_width_character_inside_a_name_is_no_part_of_it() {
+        // LBK-2020-1287 § 137 d, stk. 1, as the data writes it.
+        let acts = vec![act_doc(
+            "Bekendtgørelse af lov om social service",
+            1287,
+            2020,
+            "2020-08-28",
+            &["83"],
+        )];
+        let text = "Hjælp efter § 83 i lov om so\u{200c}cial service henhører under kommunen.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2020-1287_§83_stk1", "LBK-2020-1287_§83_stk2"]
+        );
     }
 }
