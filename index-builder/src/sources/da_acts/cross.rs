@@ -49,26 +49,23 @@ pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
         for (article, chains) in &doc.cites {
             let mut ids = Vec::new();
             for chain in chains {
-                let Some(mut target) = lookup.law(doc, &chain.law, the_act) else {
+                let Some(target) = lookup.law(doc, &chain.law, the_act) else {
                     continue;
                 };
                 if target == d {
                     continue;
                 }
-                let mut found = stykker(&docs[target], &chain.targets);
-                if found.is_empty() {
-                    // A § an amendment added after the version chosen ("§ 58
-                    // h i lov om værdipapirhandel"): the oldest newer version
-                    // that has it.
-                    let newer = lookup.newer(doc, &chain.law).iter();
-                    let later = newer
-                        .map(|&t| (t, stykker(&docs[t], &chain.targets)))
-                        .find(|(t, ids)| *t != d && !ids.is_empty());
-                    if let Some((t, ids)) = later {
-                        (target, found) = (t, ids);
-                    }
+                // A § an amendment added after the version chosen ("§ 83, stk.
+                // 2-5, og § 83 b i lov om værdipapirhandel"): the oldest newer
+                // version that has it.
+                let newer = lookup.newer(doc, &chain.law);
+                for cited in chain.targets.chunks(1) {
+                    let found = std::iter::once(target)
+                        .chain(newer.iter().copied().filter(|&t| t != d))
+                        .map(|t| stykker(&docs[t], cited))
+                        .find(|ids| !ids.is_empty());
+                    ids.extend(found.unwrap_or_default());
                 }
-                ids.extend(found);
                 if doc.doc_ref.kind == "BEK"
                     && NAMED_KINDS.contains(&docs[target].doc_ref.kind.as_str())
                 {
@@ -375,6 +372,21 @@ mod tests {
         assert_eq!(
             resolved(text, acts),
             ["LBK-2010-948_§175a_stk1", "LBK-2010-948_§175a_stk2"]
+        );
+        // Each § of a chain on its own: § 175 from the version chosen.
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+        ];
+        let text = "jf. § 175, og § 175 a i lov om finansiel virksomhed.";
+        assert_eq!(
+            resolved(text, acts),
+            [
+                "LBK-2008-885_§175_stk1",
+                "LBK-2008-885_§175_stk2",
+                "LBK-2010-948_§175a_stk1",
+                "LBK-2010-948_§175a_stk2"
+            ]
         );
         // An act cited by number is that version or nothing.
         let acts = vec![
