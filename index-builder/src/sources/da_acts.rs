@@ -32,6 +32,7 @@ mod chunker;
 mod cross;
 mod definitions;
 mod law;
+mod popular;
 mod refs;
 #[cfg(test)]
 mod tests;
@@ -506,13 +507,23 @@ fn articles(
         .zip(ids)
         .enumerate()
         .map(|(i, (chunk, id))| match chunk {
-            Chunk::NonPar { title, text } => Article {
-                id,
-                title,
-                text,
-                source: act.short.clone(),
-                ..Article::default()
-            },
+            Chunk::NonPar { title, text } => {
+                // Text outside §§ cites other acts too ("personskattelovens
+                // § 20" in a note on an amending act).
+                if cross {
+                    let (_, foreign) = cross_references(&text, act);
+                    if !foreign.is_empty() {
+                        cites.push((i, foreign));
+                    }
+                }
+                Article {
+                    id,
+                    title,
+                    text,
+                    source: act.short.clone(),
+                    ..Article::default()
+                }
+            }
             Chunk::Stykke { section, stykke } => {
                 let siblings = &stykker[&section];
                 let title = if siblings.len() > 1 {

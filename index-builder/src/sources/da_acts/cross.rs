@@ -9,11 +9,13 @@
 //! An act named by its title or popular name is the newest document of that
 //! name issued on or before the citing one (the seed holds earlier
 //! consolidations too), else the newest; by number, the one document with
-//! that number and year.
+//! that number and year. A popular name that no document carries is derived
+//! from the titles where exactly one fits ([`popular`]).
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::chunker::SectionKey;
+use super::popular;
 use super::refs::{Foreign, LawRef, Target};
 use super::Article;
 use nomos_core::eli::DocRef;
@@ -53,7 +55,17 @@ pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
                 if target == d {
                     continue;
                 }
-                ids.extend(stykker(&docs[target], &chain.targets));
+                // A § an amendment added after the version chosen ("§ 83, stk.
+                // 2-5, og § 83 b i lov om værdipapirhandel"): the oldest newer
+                // version that has it.
+                let newer = lookup.newer(doc, &chain.law);
+                for cited in chain.targets.chunks(1) {
+                    let found = std::iter::once(target)
+                        .chain(newer.iter().copied().filter(|&t| t != d))
+                        .map(|t| stykker(&docs[t], cited))
+                        .find(|ids| !ids.is_empty());
+                    ids.extend(found.unwrap_or_default());
+                }
                 if doc.doc_ref.kind == "BEK"
                     && NAMED_KINDS.contains(&docs[target].doc_ref.kind.as_str())
                 {
@@ -111,6 +123,38 @@ fn stykker(doc: &Doc, targets: &[Target]) -> Vec<String> {
     out
 }
 
+/// Adds the popular names the documents cite ("straffuldbyrdelseslovens
+/// §", "§ 48 i arbejdsskadesikringsloven") but no document carries, each
+/// with the documents of the one title it fits.
+fn derive_popular_names<'a>(docs: &'a [Doc], by_name: &mut HashMap<&'a str, Vec<usize>>) {
+    let mut unknown: Vec<&str> = docs
+        .iter()
+        .flat_map(|doc| doc.cites.iter().flat_map(|(_, chains)| chains))
+        .filter_map(|chain| match &chain.law {
+            LawRef::Genitive(name) => Some(name.as_str()),
+            LawRef::Named { text, number: None } => text
+                .split(|c: char| !c.is_alphanumeric() && c != '-')
+                .next(),
+            _ => None,
+        })
+        .filter(|name| name.ends_with("loven") && !by_name.contains_key(name))
+        .collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    let mut titles: Vec<&str> = by_name
+        .keys()
+        .copied()
+        .filter(|name| name.starts_with("lov om "))
+        .collect();
+    titles.sort_unstable();
+    for name in unknown {
+        if let Some(title) = popular::title_of(name, &titles) {
+            let list = by_name[title].clone();
+            by_name.insert(name, list);
+        }
+    }
+}
+
 /// The pool's documents by number and by name.
 struct Lookup<'a> {
     docs: &'a [Doc],
@@ -138,6 +182,7 @@ impl<'a> Lookup<'a> {
             list.sort_by(|&a, &b| docs[a].date.cmp(&docs[b].date).then(a.cmp(&b)));
             list.dedup();
         }
+        derive_popular_names(docs, &mut by_name);
         Lookup {
             docs,
             by_number,
@@ -159,8 +204,30 @@ impl<'a> Lookup<'a> {
         }
     }
 
-    /// The longest name that starts `text` (whole words).
+    /// The documents of the longest name that starts `text` (whole words).
     fn named(&self, citing: &Doc, text: &str) -> Option<usize> {
+        self.newest(citing, self.named_list(text)?)
+    }
+
+    /// The versions of a named act newer than the one [`Lookup::law`]
+    /// chooses, oldest first; none for an act cited by number.
+    fn newer(&self, citing: &Doc, law: &LawRef) -> &[usize] {
+        let list = match law {
+            LawRef::Named { text, number: None } => self.named_list(text),
+            LawRef::Genitive(name) => self.by_name.get(name.as_str()).map(Vec::as_slice),
+            _ => None,
+        };
+        let Some(list) = list else {
+            return &[];
+        };
+        match list.iter().rposition(|&d| self.docs[d].date <= citing.date) {
+            Some(chosen) => &list[chosen + 1..],
+            None => &[],
+        }
+    }
+
+    /// The documents, oldest first, of the longest name that starts `text`.
+    fn named_list(&self, text: &str) -> Option<&[usize]> {
         let ends = text
             .char_indices()
             .filter(|&(_, c)| !c.is_alphanumeric() && c != '-')
@@ -169,10 +236,10 @@ impl<'a> Lookup<'a> {
         let mut best = None;
         for end in ends {
             if let Some(list) = self.by_name.get(&text[..end]) {
-                best = Some(list);
+                best = Some(list.as_slice());
             }
         }
-        self.newest(citing, best?)
+        best
     }
 
     /// Of `list` (oldest first), the newest issued on or before `citing`,
@@ -203,5 +270,147 @@ impl<'a> Lookup<'a> {
             .into_iter()
             .max_by_key(|&(target, n)| (n, std::cmp::Reverse(target)))
             .map(|(target, _)| target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::acts::{bare_title, own_names, Act};
+    use super::super::refs::cross_references;
+    use super::*;
+
+    /// An act's document with two stykker in each of `sections`.
+    fn act_doc(title: &str, number: u32, year: u16, date: &str, sections: &[&str]) -> Doc {
+        let doc_ref = DocRef::new("LBK", year, number).unwrap();
+        let mut stykker = BTreeMap::new();
+        for &section in sections {
+            let key = SectionKey::parse(section).unwrap();
+            let ids = (1..=2)
+                .map(|n| (n, format!("{doc_ref}_§{}_stk{n}", key.id_part())))
+                .collect();
+            stykker.insert(key, ids);
+        }
+        Doc {
+            doc_ref,
+            date: date.into(),
+            names: own_names(&bare_title(title)),
+            stykker,
+            first: 0,
+            cites: Vec::new(),
+        }
+    }
+
+    /// Resolves `text`, one stykke of an executive order of 2009, against
+    /// `acts`; the stykke's explicit references outside it.
+    fn resolved(text: &str, acts: Vec<Doc>) -> Vec<String> {
+        let title = "Bekendtgørelse om iværksættelse af fængselsstraf";
+        let act = Act {
+            short: "BEK-2009-625".into(),
+            display: "BEK nr. 625 af 2009".into(),
+            abbreviation: None,
+            own_names: own_names(&bare_title(title)),
+        };
+        let (_, foreign) = cross_references(text, &act);
+        let mut docs = acts;
+        docs.push(Doc {
+            doc_ref: DocRef::new("BEK", 2009, 625).unwrap(),
+            date: "2009-06-25".into(),
+            names: act.own_names.clone(),
+            stykker: BTreeMap::new(),
+            first: docs.len(),
+            cites: vec![(docs.len() + 1, foreign)],
+        });
+        for (d, doc) in docs.iter_mut().enumerate() {
+            doc.first = d;
+        }
+        let mut articles: Vec<Article> = (0..=docs.len()).map(|_| Article::default()).collect();
+        resolve(&mut articles, &docs);
+        articles.pop().unwrap().explicit_refs
+    }
+
+    #[test]
+    fn a_popular_name_no_title_carries_resolves_to_the_one_title_it_fits() {
+        // BEK-2009-625 § 19, stk. 1, and LBK-2019-1333's title.
+        let acts = || {
+            vec![
+                act_doc(
+                    "Bekendtgørelse af lov om fuldbyrdelse af straf m.v.",
+                    1333,
+                    2019,
+                    "2019-11-29",
+                    &["8"],
+                ),
+                act_doc(
+                    "Bekendtgørelse af lov om planter og plantesundhed",
+                    5,
+                    2019,
+                    "2019-01-01",
+                    &["29c"],
+                ),
+            ]
+        };
+        let text = "Den dømte skal modtages i afsoningsinstitutionen, jf. \
+                    straffuldbyrdelseslovens § 8, stk. 2.";
+        assert_eq!(resolved(text, acts()), ["LBK-2019-1333_§8_stk2"]);
+        // BEK-2016-943 § 12, stk. 1: "planlovens § 29 c" is lov om
+        // planlægning, which the pool here lacks; no other act fits.
+        let text = "Klage over afgørelser efter planlovens § 29 c kan indbringes.";
+        assert!(resolved(text, acts()).is_empty());
+    }
+
+    #[test]
+    fn a_paragraph_the_version_chosen_lacks_is_taken_from_the_oldest_newer_version() {
+        // The reference of BEK-2011-1058 § 12, stk. 6; the version before
+        // the citing order has no § 175 a yet, two later ones have.
+        let title = "Bekendtgørelse af lov om finansiel virksomhed";
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+            act_doc(title, 182, 2014, "2014-03-05", &["175", "175a"]),
+        ];
+        let text = "Tilsynet kan påbyde efter § 175 a i lov om finansiel virksomhed.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2010-948_§175a_stk1", "LBK-2010-948_§175a_stk2"]
+        );
+        // Each § of a chain on its own: § 175 from the version chosen.
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+        ];
+        let text = "jf. § 175, og § 175 a i lov om finansiel virksomhed.";
+        assert_eq!(
+            resolved(text, acts),
+            [
+                "LBK-2008-885_§175_stk1",
+                "LBK-2008-885_§175_stk2",
+                "LBK-2010-948_§175a_stk1",
+                "LBK-2010-948_§175a_stk2"
+            ]
+        );
+        // An act cited by number is that version or nothing.
+        let acts = vec![
+            act_doc(title, 885, 2008, "2008-08-08", &["175"]),
+            act_doc(title, 948, 2010, "2010-10-04", &["175", "175a"]),
+        ];
+        let text = "§ 175 a i lov om finansiel virksomhed, jf. lovbekendtgørelse nr. 885 af 8. august 2008.";
+        assert!(resolved(text, acts).is_empty());
+    }
+
+    #[test]
+    fn a_zero_width_character_inside_a_name_is_no_part_of_it() {
+        // LBK-2020-1287 § 137 d, stk. 1, as the data writes it.
+        let acts = vec![act_doc(
+            "Bekendtgørelse af lov om social service",
+            1287,
+            2020,
+            "2020-08-28",
+            &["83"],
+        )];
+        let text = "Hjælp efter § 83 i lov om so\u{200c}cial service henhører under kommunen.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2020-1287_§83_stk1", "LBK-2020-1287_§83_stk2"]
+        );
     }
 }

@@ -614,7 +614,13 @@ impl Parser<'_> {
         while !rest.is_char_boundary(end) {
             end -= 1;
         }
-        let text = rest[..end].to_lowercase();
+        // Zero-width characters inside a word ("so\u{200c}cial service") are
+        // no part of the name.
+        let text: String = rest[..end]
+            .chars()
+            .filter(|c| !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{ad}'))
+            .flat_map(char::to_lowercase)
+            .collect();
         let mut number = None;
         for j in i..(i + 30).min(self.toks.len()) {
             if self.sym(j, '§') || self.sym(j, ';') {

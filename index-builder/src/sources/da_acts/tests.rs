@@ -400,3 +400,24 @@ fn by_eli_a_repeated_paragraph_is_text_and_other_files_are_no_documents() {
         assert!(!is_document_file(name), "{name}");
     }
 }
+
+#[test]
+fn by_eli_text_outside_paragraphs_cites_other_acts_too() {
+    // LBK 2020:1327 (abridged): a § met again is text outside §§, and its
+    // "personskattelovens § 20" is a citation of another act all the same.
+    let json = r#"{"title": "Bekendtgørelse af lov om beskatningen af pensionsordninger m.v. (pensionsbeskatningsloven)",
+        "id": "2020:1327", "short_name": "LBK H#LOKDOK03", "issued_date": "2020-09-16",
+        "provisions": [{"provision_ref": "1:5A", "chapter": "1", "section": "5A", "content": "§ 5 A. Tekst."},
+                       {"provision_ref": "9:5A", "chapter": "9", "section": "5A", "content": "§ 5 A. Grundbeløbet reguleres efter personskattelovens § 20."}]}"#;
+    let read = read_act("a.json", json.as_bytes(), Naming::Eli)
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.articles[2].id, "LBK-2020-1327_nonpar_2");
+    let cites = read.cross.unwrap().cites;
+    assert_eq!(cites.len(), 1);
+    assert_eq!(cites[0].0, 2);
+    assert_eq!(
+        cites[0].1[0].law,
+        refs::LawRef::Genitive("personskatteloven".into())
+    );
+}
