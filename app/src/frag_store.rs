@@ -4,9 +4,10 @@
 //! view's latest result and open article, "Make available offline", and
 //! dropping what earlier builds of the pool left in the worker's cache.
 //! A query fetches the fragments it lacks in parallel: a dense or hybrid
-//! one first embeds the query with the pool's model and fetches the
-//! centroids, then its postings and probed lists at once; a query
-//! superseded by then (typing on) fetches nothing more. A fragment that
+//! one first embeds the query with the pool's model (BM25's rows
+//! standing in meanwhile, as on a blob) and fetches the centroids, then
+//! its postings and probed lists at once; a query superseded by then
+//! (typing on) fetches nothing more. A fragment that
 //! fails core's checks fails that query with a message naming the file,
 //! and is dropped from the service worker's caches so that the next try
 //! fetches it anew. The ranking and the rows are [`crate::fragmented`]'s.
@@ -26,7 +27,7 @@ use nomos_core::search::Bm25Params;
 use crate::engine::{Article, ResultRow};
 use crate::format::{plural, quoted, ranked_cut};
 use crate::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
-use crate::latest::Latest;
+use crate::latest::{Latest, Ticket};
 use crate::pool_scope::PoolScope;
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
@@ -71,6 +72,9 @@ pub struct FragResult {
     pub embed_millis: Option<f64>,
     /// Fragments this query fetched, and their bytes.
     pub fetched: (usize, u64),
+    /// The chosen method, while BM25's rows stand in for it until its
+    /// query is embedded.
+    pub follows: Option<Method>,
 }
 
 /// Where "Make available offline" stands.
@@ -183,8 +187,12 @@ impl FragStore {
             .embed_millis
             .map(|ms| format!(" (embedding {ms:.0} ms)"))
             .unwrap_or_default();
+        let follows = r
+            .follows
+            .map(|m| format!("; {} follows once the query is embedded", m.name()))
+            .unwrap_or_default();
         Some(format!(
-            "{} over fragments: {:.0} ms{embedded}, {} fetched ({:.1} KB)",
+            "{} over fragments: {:.0} ms{embedded}, {} fetched ({:.1} KB){follows}",
             r.method.name(),
             r.millis,
             plural(n, "fragment", "fragments"),
@@ -385,10 +393,15 @@ impl FragStore {
                     return Ok((Vec::new(), 0));
                 }
                 // A dense query's embedding and the centroids come first:
-                // they name the lists to fetch.
+                // they name the lists to fetch. BM25's rows stand in
+                // while the query is embedded.
                 let dense = match dense {
                     true => {
-                        let (embedding, millis) = self.embed(&query, wanted).await?;
+                        let (_, embedded) = futures::join!(
+                            self.stand_in(&query, method, params, started, ticket),
+                            self.embed(&query, wanted)
+                        );
+                        let (embedding, millis) = embedded?;
                         embed_millis = Some(millis);
                         wanted()?;
                         let (centroids, len) = self.centroids().await?;
@@ -440,9 +453,56 @@ impl FragStore {
                     millis: now() - started,
                     embed_millis,
                     fetched,
+                    follows: None,
                 }));
             }
         });
+    }
+
+    /// Ranks `query` with BM25 over its postings and publishes its first
+    /// rows as standing in for `chosen`, a dense method whose query is
+    /// still to be embedded, unless a newer query started. A failure
+    /// publishes nothing: the chosen method's query, which fetches the
+    /// same postings, reports it.
+    async fn stand_in(
+        self,
+        query: &str,
+        chosen: Method,
+        params: Bm25Params,
+        started: f64,
+        ticket: Ticket,
+    ) {
+        let pool = self.pool.get_value();
+        let ranked = async {
+            let missing = self
+                .cache
+                .with_value(|c| {
+                    pool.missing_postings(&Method::Bm25, &pool.tokens(query), &c.borrow())
+                })
+                .map_err(|e| e.to_string())?;
+            let mut fetched = (missing.len(), self.fetch_all(missing).await?);
+            let ranked = self
+                .cache
+                .with_value(|c| pool.rank(query, &Method::Bm25, params, None, &mut c.borrow_mut()))
+                .map_err(|e| e.to_string())?;
+            let (rows, got) = self.page(&ranked, 0).await?;
+            fetched.0 += got.0;
+            fetched.1 += got.1;
+            Ok::<_, String>((rows, Arc::new(ranked), fetched))
+        }
+        .await;
+        if let (Ok((rows, ranked, fetched)), true) = (ranked, ticket.is_current()) {
+            self.result.set(Some(FragResult {
+                query: query.to_owned(),
+                method: Method::Bm25,
+                outcome: Ok((rows, ranked.hits.len())),
+                ranking: Some(ranked),
+                millis: now() - started,
+                embed_millis: None,
+                fetched,
+                follows: Some(chosen),
+            }));
+        }
     }
 
     /// The rows of `ranked` from `first` (at most [`PAGE`]), fetching the

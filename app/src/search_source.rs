@@ -112,7 +112,10 @@ impl SearchSource {
                 .get_value()
                 .ranking
                 .with(|r| r.as_ref().is_some_and(|t| t.pending)),
-            SearchSource::Fragmented(_) => false,
+            SearchSource::Fragmented(s) => s
+                .get_value()
+                .result
+                .with(|r| r.as_ref().is_some_and(|r| r.follows.is_some())),
         }
     }
 

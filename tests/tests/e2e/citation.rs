@@ -7,6 +7,8 @@
 //! opens the Civil Code article and its citation leads into the Code of
 //! Civil Procedure. "Copy citation" copies an
 //! article's official form, which its printed page carries too.
+//! Blob pools only: a fragmented pool has no "Go to" yet (the app
+//! resolves a citation over a loaded blob's engine; docs/formats.md).
 
 use std::time::Instant;
 

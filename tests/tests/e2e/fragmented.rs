@@ -11,7 +11,6 @@
 //! Opening another build of the pool drops what earlier builds left in
 //! the worker's cache.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{ensure, Context, Result};
@@ -19,56 +18,24 @@ use nomos_core::blob::Field;
 use nomos_core::fragments::{Meta, TermFragment};
 use nomos_e2e::app::{finish, App, Row};
 use nomos_e2e::fragment_damage::damaged_then_fixed;
-use nomos_e2e::paths::{dist_dir, repo_root};
+use nomos_e2e::one_at_a_time;
+use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
-use nomos_e2e::{cli, one_at_a_time};
 use serde_json::json;
 
 use crate::dense::escape;
+use crate::fragmented_pool::{whole_blob, POOL, QUERY};
+use crate::search;
 
-/// The manifest's name for the pool: its meta file.
-pub const POOL: &str = "synth-da-1e5/meta";
 const DIR: &str = "indexes/synth-da-1e5/";
-/// Three words of the synthetic text (damages to property).
-pub const QUERY: &str = "erstatning for skade på ejendom";
 /// A query of other words, for offline use and after a failure.
 const OTHER: &str = "klage over afgørelse";
 /// The first page of rows (the app shows 10, then 10 more a click).
 const PARITY_DEPTH: usize = 10;
 
-/// The blob the fragments were cut from (`scripts/build-demo.sh`).
-pub fn whole_blob() -> Result<PathBuf> {
-    let path = repo_root().join(".synth/blob/synth-da-1e5.blob");
-    ensure!(
-        path.is_file(),
-        "{} is missing: run scripts/build-demo.sh",
-        path.display()
-    );
-    Ok(path)
-}
-
-/// The app's top `depth` rows must be the CLI's over the whole blob: ids
-/// and scores to two decimals, in order.
+/// The app's top `depth` rows are the CLI's over the whole blob.
 fn expect_cli_ranking(rows: &[Row], query: &str, depth: usize) -> Result<()> {
-    let native: Vec<(String, String)> = cli::search(&whole_blob()?, query, depth)?
-        .into_iter()
-        .map(|h| (h.id, format!("{:.2}", h.score)))
-        .collect();
-    let shown: Vec<(String, String)> = rows
-        .iter()
-        .take(depth)
-        .map(|r| (r.id.clone(), r.score.clone()))
-        .collect();
-    ensure!(
-        native.len() == depth,
-        "the CLI found fewer than {depth} for {query:?}"
-    );
-    ensure!(
-        shown == native,
-        "the fragmented pool's top {depth} for {query:?} differ from the CLI's\n\
-         app: {shown:?}\ncli: {native:?}"
-    );
-    Ok(())
+    search::expect_cli_ranking(rows, &whole_blob()?, query, depth)
 }
 
 /// The error the fragmented view shows (the query's, or why a method

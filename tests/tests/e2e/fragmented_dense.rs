@@ -3,7 +3,9 @@
 //! `nomos fragment --lists 12`): the page embeds the query with the
 //! pool's model, fetches the centroids and only the probed lists'
 //! fragments, and ranks as `nomos search --fragments` does natively, the
-//! probes taken from the link (`rank=rrf:probes=4`). A query superseded
+//! probes taken from the link (`rank=rrf:probes=4`). Until the query is
+//! embedded, BM25's rows stand in (the list busy), as on a blob: `nomos
+//! search --fragments --method bm25`'s top 10. A query superseded
 //! while it waits for the centroids (typing on) fetches no lists. A
 //! damaged lists fragment fails the query with a message naming the
 //! file; fixed, the next query ranks.
@@ -26,6 +28,8 @@ use crate::search::EL_QUERY;
 /// The manifest's name for the pool: its meta file.
 const POOL: &str = "el-syntagma-lists/meta";
 const DIR: &str = "indexes/el-syntagma-lists/";
+/// The model's weights, which the page fetches before it can embed.
+const MODEL: &str = "models/e5-small/model.onnx";
 /// Lists probed, of the pool's 12.
 const PROBES: usize = 4;
 /// Another Greek query (the right of property).
@@ -89,6 +93,43 @@ async fn ranked(app: &App, method: &str, query: &str) -> Result<Result<Vec<Row>,
     }
 }
 
+/// The rows shown for `query` while the list is busy and BM25 stands in
+/// for `method` (the status line says which follows).
+async fn stand_in_rows(app: &App, method: &str, query: &str) -> Result<Vec<Row>> {
+    let rows = app
+        .poll(
+            &format!("BM25 rows for {query:?} standing in for {method}"),
+            "const [method, q] = arguments;
+            const status = document.getElementById('search-status')?.textContent ?? '';
+            const timing = document.querySelector('.status .timing')?.textContent ?? '';
+            if (!status.includes(q) || !timing.startsWith('bm25 over fragments')
+                || !timing.endsWith(method + ' follows once the query is embedded')
+                || !document.querySelector('ol.results[aria-busy=true]')) return null;
+            return Array.from(document.querySelectorAll('ol.results .result'), b => ({
+                id: b.querySelector('.result-meta .doc-id').textContent,
+                score: b.querySelector('.score').textContent,
+            }));",
+            vec![json!(method), json!(query)],
+        )
+        .await?;
+    let text = |v: &serde_json::Value, k: &str| v[k].as_str().unwrap_or_default().to_owned();
+    Ok(rows
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| Row {
+                    id: text(r, "id"),
+                    title: String::new(),
+                    score: text(r, "score"),
+                })
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// The decimals the page shows a BM25 score to.
+const BM25_DECIMALS: usize = 2;
+
 /// The decimals the page shows a reciprocal rank fusion score to, as on
 /// a blob (such sums differ in the third or fourth).
 const RRF_DECIMALS: usize = 4;
@@ -138,9 +179,16 @@ async fn dense_and_hybrid_on_fragments_rank_as_the_cli_and_fetch_only_probed_lis
     let _turn = one_at_a_time().await;
     let (_, lists) = lists_files()?;
     let server = StaticServer::start(&dist_dir()?)?;
+    // The model held: BM25's rows stand in while the query cannot be
+    // embedded, and give way once it is.
+    server.hold(MODEL);
     let dense = format!("dense:probes={PROBES}");
     let app = open(&server, &dense, EL_QUERY).await?;
     let outcome = async {
+        server.held(MODEL, 1, MODEL_LOAD).await?;
+        let rows = stand_in_rows(&app, "dense", EL_QUERY).await?;
+        expect_cli(&rows, EL_QUERY, "bm25", Some(BM25_DECIMALS))?;
+        server.release(MODEL);
         let rows = match ranked(&app, "dense", EL_QUERY).await? {
             Ok(rows) => rows,
             Err(e) => bail!("dense over fragments failed: {e}"),

@@ -14,7 +14,6 @@ use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App, Article};
-use nomos_e2e::cli;
 use nomos_e2e::devtools::emulate_media;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -22,7 +21,7 @@ use nomos_e2e::{axe, one_at_a_time};
 use serde_json::{json, Value};
 
 use crate::evaluate::run_evaluation;
-use crate::fragmented;
+use crate::fragmented_pool;
 use crate::native::Pool;
 use crate::search::{DA_EXPECTED, DA_QUERY};
 
@@ -53,18 +52,14 @@ impl KeysPool {
     /// The demo's fragmented pool; the article is the query's first in
     /// the CLI's ranking with at least two references to step through.
     fn fragmented() -> Result<KeysPool> {
-        let native = Pool::load_path(&fragmented::whole_blob()?)?;
-        let mut expected = None;
-        for hit in cli::search(&fragmented::whole_blob()?, fragmented::QUERY, 10)? {
-            if native.cites(&hit.id)?.len() + native.siblings(&hit.id)?.len() >= 2 {
-                expected = Some(hit.id);
-                break;
-            }
-        }
+        let native = Pool::load_path(&fragmented_pool::whole_blob()?)?;
+        let expected = fragmented_pool::top_article(|id| {
+            Ok(native.cites(id)?.len() + native.siblings(id)?.len() >= 2)
+        })?;
         Ok(KeysPool {
-            name: fragmented::POOL,
-            query: fragmented::QUERY,
-            expected: expected.context("no top-10 article with two references")?,
+            name: fragmented_pool::POOL,
+            query: fragmented_pool::QUERY,
+            expected,
             native,
         })
     }

@@ -18,6 +18,7 @@ mod explain;
 mod fetch_limits;
 mod fragmented;
 mod fragmented_dense;
+mod fragmented_pool;
 mod framed;
 mod hostile_host;
 mod hostile_links;

@@ -1,12 +1,17 @@
 //! Typing a query ranks the pool in the browser exactly as the `nomos`
 //! CLI ranks it natively with BM25: same ids in the same order with the
-//! same scores.
+//! same scores, on blobs and on a fragmented pool (against the blob it
+//! was cut from), by the same function.
+
+use std::path::Path;
 
 use anyhow::{ensure, Result};
 use nomos_e2e::app::{finish, App, Row};
 use nomos_e2e::paths::{dist_dir, served_blob};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
+
+use crate::fragmented_pool;
 
 /// The photographer's exclusive right to a photograph is § 70, stk. 1 of
 /// the Danish copyright act (ophavsretsloven).
@@ -21,50 +26,67 @@ pub const EL_EXPECTED: &str = "Syntagma::13";
 const PARITY_DEPTH: usize = 10;
 
 #[tokio::test]
-async fn danish_and_greek_queries_rank_as_the_cli_does() -> Result<()> {
+async fn queries_rank_as_the_cli_does_on_blobs_and_a_fragmented_pool() -> Result<()> {
     let _turn = one_at_a_time().await;
     let server = StaticServer::start(&dist_dir()?)?;
     let app = App::open(&server.url()).await?;
     let outcome = async {
         // The app opens the manifest's first pool, the Danish acts.
-        let rows = search_like_cli(&app, "da-acts.blob", DA_QUERY).await?;
+        let rows = search_like_cli(&app, &served_blob("da-acts.blob")?, DA_QUERY).await?;
         expect_near_top(&rows, DA_EXPECTED)?;
         app.screenshot("search-danish").await?;
 
         app.choose_pool("el-syntagma.blob").await?;
-        let rows = search_like_cli(&app, "el-syntagma.blob", EL_QUERY).await?;
+        let rows = search_like_cli(&app, &served_blob("el-syntagma.blob")?, EL_QUERY).await?;
         expect_near_top(&rows, EL_EXPECTED)?;
+
+        app.choose_pool(fragmented_pool::POOL).await?;
+        search_like_cli(
+            &app,
+            &fragmented_pool::whole_blob()?,
+            fragmented_pool::QUERY,
+        )
+        .await?;
         Ok(())
     }
     .await;
     finish(app, outcome).await
 }
 
-/// Searches in the app and checks its top results against `nomos search`
-/// on the very blob the server sent.
-async fn search_like_cli(app: &App, file: &str, query: &str) -> Result<Vec<Row>> {
+/// Searches in the app with BM25 and checks its top results against
+/// `nomos search` on `blob`: the very blob the server sent, or the one a
+/// fragmented pool was cut from.
+async fn search_like_cli(app: &App, blob: &Path, query: &str) -> Result<Vec<Row>> {
     // Pools with vectors default to hybrid; the CLI without --model is BM25.
     app.choose_method("bm25").await?;
     let rows = app.search(query).await?;
-    let native: Vec<(String, String)> = cli::search(&served_blob(file)?, query, PARITY_DEPTH)?
+    expect_cli_ranking(&rows, blob, query, PARITY_DEPTH)?;
+    Ok(rows)
+}
+
+/// The app's top `depth` rows are the CLI's over `blob`: ids and scores
+/// to two decimals, in order.
+pub fn expect_cli_ranking(rows: &[Row], blob: &Path, query: &str, depth: usize) -> Result<()> {
+    let native: Vec<(String, String)> = cli::search(blob, query, depth)?
         .into_iter()
         .map(|h| (h.id, format!("{:.2}", h.score)))
         .collect();
     let shown: Vec<(String, String)> = rows
         .iter()
-        .take(PARITY_DEPTH)
+        .take(depth)
         .map(|r| (r.id.clone(), r.score.clone()))
         .collect();
     ensure!(
-        native.len() == PARITY_DEPTH,
-        "the CLI found fewer than {PARITY_DEPTH} results for {query:?}"
+        native.len() == depth,
+        "the CLI found fewer than {depth} results for {query:?}"
     );
     ensure!(
         shown == native,
-        "{file}: the app's top {PARITY_DEPTH} for {query:?} differ from the CLI's\n\
-         app: {shown:?}\ncli: {native:?}"
+        "{}: the app's top {depth} for {query:?} differ from the CLI's\n\
+         app: {shown:?}\ncli: {native:?}",
+        blob.display()
     );
-    Ok(rows)
+    Ok(())
 }
 
 /// The expected article is among the first three results.
