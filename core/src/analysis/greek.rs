@@ -11,11 +11,9 @@
 
 use std::ops::Range;
 
-use unicode_normalization::UnicodeNormalization;
-
 use super::py_unicode_tables::MN;
 use super::pyword::{in_ranges, words};
-use super::{greek_stemmer, pycase};
+use super::{greek_stemmer, nfd::nfd, pycase};
 
 /// `MIN_STOPWORDS` of the quickstart, sorted for binary search. The notebook
 /// lists 43 words (the reference BENCHMARKS.md §1.3 says 45, but its list has these 43).
@@ -48,7 +46,10 @@ pub(super) fn tokens_with_spans(text: &str) -> Vec<(String, Range<usize>)> {
 /// the parity tests, and covers whole words too, because no `\w` character
 /// decomposes into a non-Mn mark that NFD could reorder across characters.
 pub fn normalize_word(word: &str) -> String {
-    let stripped: String = word.nfd().filter(|&c| !in_ranges(MN, c)).collect();
+    let stripped: String = nfd(word)
+        .into_iter()
+        .filter(|&c| !in_ranges(MN, c))
+        .collect();
     pycase::upper(&stripped)
 }
 

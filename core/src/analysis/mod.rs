@@ -18,6 +18,7 @@ pub mod greek;
 pub mod greek_stemmer;
 #[rustfmt::skip]
 mod greek_stemmer_rules;
+pub mod nfd;
 mod py_unicode_tables;
 pub mod pycase;
 pub mod pyword;

@@ -23,12 +23,13 @@ pub use lexicon::Lexicon;
 pub use parse::{parse, ActRef, Citation};
 pub use resolve::{CiteIndex, Jump};
 
-use unicode_normalization::UnicodeNormalization;
+use crate::analysis::nfd::nfd;
 
 /// The form names are compared in: lowercase, Greek accents and diaeresis
 /// removed, final sigma as sigma, dots dropped.
 pub fn fold(s: &str) -> String {
-    s.nfd()
+    nfd(s)
+        .into_iter()
         .filter(|c| !('\u{300}'..='\u{36f}').contains(c) && *c != '.')
         .flat_map(char::to_lowercase)
         .map(|c| if c == 'ς' { 'σ' } else { c })
