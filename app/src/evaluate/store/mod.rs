@@ -8,36 +8,44 @@
 //! it is current, and stops at its next turn for the browser once a newer
 //! job, Cancel or the pool's close superseded it. An LLM method's job also
 //! holds its run's canceller, so Cancel reaches the request in flight.
+//!
+//! This module holds the state and the job slot; each kind of job is a
+//! module of its own:
+//!
+//! - [`evaluation`]: A, B or both ranked and evaluated;
+//! - [`embedding`]: the benchmark queries embedded for a dense method;
+//! - [`llm_ranking`]: an LLM method's queries ranked through a run;
+//! - [`sharing`]: the LLM transcript kept and linked;
+//! - [`sweeping`]: the k1 × b sweep;
+//! - [`run_import`]: a run file made elsewhere, opened as A or B.
+
+mod embedding;
+mod evaluation;
+mod llm_ranking;
+mod run_import;
+mod sharing;
+mod sweeping;
 
 use std::sync::Arc;
 
-use futures::FutureExt;
 use leptos::prelude::*;
-use nomos_core::blob::Field;
-use nomos_core::llm::Prompts;
-use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 use nomos_core::search::Bm25Params;
 
-use crate::eval_config::{Config, RunFile, Slot};
-use crate::evaluate::imported::{self, Summary};
-use crate::evaluate::job::{self, Outcome, Pacer, Ranker, Stop, DEPTH};
-use crate::evaluate::llm_job::{self, LlmRanker};
-use crate::evaluate::measures;
+use crate::eval_config::Slot;
+use crate::evaluate::imported::Summary;
+use crate::evaluate::job::{Outcome, Stop};
 use crate::evaluate::run_store::RunStore;
-use crate::evaluate::scope;
-use crate::evaluate::sweep::{self, Grid};
-use crate::format::{plural, thousands};
+use crate::evaluate::sweep::Grid;
 use crate::judgments::Judgments;
 use crate::latest::{Latest, Ticket};
-use crate::llm::{Llm, Run};
+use crate::llm::Llm;
 use crate::pool::engine::Engine;
 use crate::pool::scope::PoolScope;
 use crate::pool::siblings::PoolText;
-use crate::semantic::{ModelError, Semantic};
-use crate::transcript_files::{short_hash, TranscriptLink};
-use crate::web::{now, Canceller};
-use nomos_core::llm::rank::{LlmQuery, Step};
+use crate::semantic::Semantic;
+use crate::transcript_files::TranscriptLink;
+use crate::web::Canceller;
 
 /// The job in progress.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,451 +221,6 @@ impl EvalStore {
         if let Some(c) = self.canceller.try_update_value(Option::take).flatten() {
             c.cancel();
         }
-    }
-
-    /// Evaluates each `(slot, config)` in turn, keeping rankings for the
-    /// per-query view and exports. A dense method first embeds every
-    /// benchmark query with the semantic model (once per pool), which
-    /// is downloaded first if need be. A job with an LLM method ranks the
-    /// first `llm_queries` queries (see [`scope::plan`]).
-    pub fn evaluate(self, targets: Vec<(Slot, Config)>, llm_queries: usize) {
-        let Some((ticket, bench)) = self.start() else {
-            return;
-        };
-        let current = self.current.with_untracked(|o| {
-            o.as_ref()
-                .and_then(|o| Some((o.config.method()?, o.queries)))
-        });
-        let (targets, n) = scope::plan(targets, current, llm_queries, bench.queries.len());
-        let model_needed = targets.iter().any(|(_, c)| c.method.needs_dense());
-        // LLM methods embed what the model wrote, not the queries.
-        let queries_embedded = targets
-            .iter()
-            .any(|(_, c)| c.method.needs_dense() && !c.method.needs_llm());
-        let engine = self.engine.get_value();
-        let embedded = self.embeddings.get_value();
-        let total = n * targets.len();
-        self.scope.spawn(async move {
-            let keep_going = move || ticket.is_current();
-            let mut pacer = Pacer::new(&keep_going);
-            let started = now();
-            self.message
-                .set(format!("Evaluating {}…", plural(n, "query", "queries")));
-            if model_needed {
-                if let Err(stop) = self.wait_for_model(ticket).await {
-                    return self.stopped(ticket, stop);
-                }
-            }
-            let embedding = queries_embedded && embedded.is_none();
-            let embeddings = match embedded {
-                Some(e) => Some(e),
-                None if embedding => match self.embed_queries(ticket, &bench, &mut pacer).await {
-                    Ok(e) => Some(e),
-                    Err(stop) => return self.stopped(ticket, stop),
-                },
-                None => None,
-            };
-            let mut failed = 0;
-            // One run for the job's LLM methods: one transcript for both.
-            let mut run: Option<Run> = None;
-            for (i, (slot, config)) in targets.iter().enumerate() {
-                let label = format!("Ranking with {}", config.describe());
-                let outcome = match config.method.needs_llm() {
-                    true => {
-                        if run.is_none() {
-                            // An LLM method reads whole articles: a light
-                            // blob's every text part first.
-                            self.text.fetch(&engine, None);
-                            if let Err(why) = self.text.siblings.text_ready(&engine).await {
-                                return self.stopped(ticket, Stop::Failed(why));
-                            }
-                            match self.llm.run().await {
-                                Ok(r) => run = Some(r),
-                                Err(why) => return self.stopped(ticket, Stop::Failed(why)),
-                            }
-                        }
-                        let Some(run) = &run else { return };
-                        let at = (i * n, total);
-                        self.evaluate_llm(ticket, &bench, n, *config, &label, at, run)
-                            .await
-                    }
-                    false => {
-                        let mut progress =
-                            |done| self.progress(ticket, &label, i * n + done, total);
-                        let ranker = Ranker {
-                            config: *config,
-                            pool: engine.pool_of(config.field),
-                            embeddings: embeddings.as_deref().map(Vec::as_slice),
-                        };
-                        let reported = measures::reported();
-                        job::run(
-                            &bench,
-                            n,
-                            &ranker,
-                            &reported,
-                            true,
-                            &mut pacer,
-                            &mut progress,
-                        )
-                        .await
-                    }
-                };
-                match outcome {
-                    Ok(o) => {
-                        failed += o.llm.as_ref().map_or(0, |l| l.failures().count());
-                        self.outcome(*slot).set(Some(Arc::new(o)));
-                    }
-                    Err(stop) => return self.stopped(ticket, stop),
-                }
-            }
-            let slots: Vec<Slot> = targets.iter().map(|(s, _)| *s).collect();
-            match &run {
-                Some(run) => self.share(run, &slots, n, &engine.name).await,
-                None if !self.shows_llm() => self.transcript.set(None),
-                None => {}
-            }
-            let seconds = (now() - started) / 1000.0;
-            let mean = |slot: Slot| {
-                self.outcome(slot)
-                    .with_untracked(|o| o.as_ref().and_then(|o| o.mean("ndcg@10")))
-            };
-            let summary = match (mean(Slot::Current), mean(Slot::Compared)) {
-                (Some(a), Some(b)) => format!(" nDCG@10: A {a:.4}, B {b:.4}."),
-                (Some(a), None) => format!(" nDCG@10 {a:.4}."),
-                _ => String::new(),
-            };
-            let failures = match failed {
-                0 => String::new(),
-                n => format!(
-                    " {} without replies, evaluated as empty rankings (listed under LLM).",
-                    plural(n, "query", "queries")
-                ),
-            };
-            let rankings = plural(total, "ranking", "rankings");
-            let done = match embedding {
-                true => format!(
-                    "Embedded {} and evaluated {rankings}",
-                    plural(bench.queries.len(), "query", "queries")
-                ),
-                false => format!("Evaluated {rankings}"),
-            };
-            self.finish(
-                ticket,
-                format!("{done} in {seconds:.2} s.{summary}{failures}"),
-            );
-        });
-    }
-
-    /// Checks a run file (`name`, `bytes`) against the benchmark and
-    /// shows it as `slot`, keeping it for the pool; `expected` is the
-    /// SHA-256 a link names. The report says what it holds, or why it was
-    /// refused.
-    pub fn open_run(
-        &self,
-        slot: Slot,
-        name: &str,
-        bytes: &[u8],
-        expected: Option<&str>,
-    ) -> Option<RunFile> {
-        let outcome = self.import_run(slot, name, bytes, expected);
-        let file = outcome.as_ref().ok().map(|s| s.file.clone());
-        self.run_report.set(Some(outcome));
-        file
-    }
-
-    fn import_run(
-        &self,
-        slot: Slot,
-        name: &str,
-        bytes: &[u8],
-        expected: Option<&str>,
-    ) -> Result<Summary, String> {
-        let bench = self.engine.with_value(|e| e.benchmark())?;
-        let checked = imported::check(bytes, name, &bench).map_err(|e| e.to_string())?;
-        let file = &checked.summary.file;
-        if let Some(wanted) = expected.filter(|w| *w != file.sha256) {
-            return Err(format!(
-                "{} is not the run file the link names: its SHA-256 is {}…, the link's {}….",
-                file.name,
-                file.short(),
-                short_hash(wanted)
-            ));
-        }
-        let started = now();
-        let mut outcome =
-            checked
-                .outcome(&bench, &measures::reported())
-                .map_err(|stop| match stop {
-                    Stop::Failed(why) => why,
-                    Stop::Cancelled => "cancelled".to_owned(),
-                })?;
-        outcome.eval_millis = now() - started;
-        if self.bench.with_untracked(Option::is_none) {
-            self.bench.set(Some(bench));
-        }
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        let summary = checked.summary;
-        self.runs.keep(
-            summary.file.sha256.clone(),
-            summary.file.name.clone(),
-            summary.lines,
-            text,
-        );
-        self.outcome(slot).set(Some(Arc::new(outcome)));
-        Ok(summary)
-    }
-
-    /// Shows the kept run file `sha256` as `slot`. `false` when this
-    /// browser does not keep it.
-    pub async fn restore_run(self, slot: Slot, sha256: &str) -> bool {
-        match self.runs.get(sha256).await {
-            Some((name, text)) => {
-                self.open_run(slot, &name, text.as_bytes(), Some(sha256));
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// Whether an LLM method's results are shown.
-    fn shows_llm(&self) -> bool {
-        [Slot::Current, Slot::Compared].iter().any(|s| {
-            self.outcome(*s)
-                .with_untracked(|o| o.as_ref().is_some_and(|o| o.llm.is_some()))
-        })
-    }
-
-    /// Keeps the job's transcript, with the exchanges of LLM results
-    /// shown beside it (the slot the job did not rank), so that one link
-    /// reproduces both.
-    async fn share(&self, run: &Run, slots: &[Slot], n: usize, pool: &str) {
-        let other_llm = [Slot::Current, Slot::Compared]
-            .iter()
-            .filter(|s| !slots.contains(s))
-            .any(|s| {
-                self.outcome(*s)
-                    .with_untracked(|o| o.as_ref().is_some_and(|o| o.llm.is_some()))
-            });
-        let earlier = match self.transcript.get_untracked().filter(|_| other_llm) {
-            Some(link) => self.llm.transcripts.get(&link).await.ok(),
-            None => None,
-        };
-        let name = format!(
-            "{pool} · evaluation · first {} · {}",
-            plural(n, "query", "queries"),
-            run.settings.model
-        );
-        let link = self.llm.share(run, name, earlier.as_deref());
-        self.transcript.set(Some(link));
-    }
-
-    /// Ranks the first `n` queries with an LLM method through `run`;
-    /// `at` is where its queries start in the job's count, and the job's
-    /// total.
-    #[allow(clippy::too_many_arguments)]
-    async fn evaluate_llm(
-        &self,
-        ticket: Ticket,
-        bench: &Benchmark,
-        n: usize,
-        config: Config,
-        label: &str,
-        at: (usize, usize),
-        run: &Run,
-    ) -> Result<Outcome, Stop> {
-        if !ticket.is_current() {
-            return Err(Stop::Cancelled);
-        }
-        self.canceller.set_value(Some(run.canceller.clone()));
-        let engine = self.engine.get_value();
-        let prompts = Prompts::for_run(engine.pool().analyzer().name(), &run.settings)
-            .map_err(Stop::Failed)?;
-        let semantic = self.semantic;
-        let embed = move |text: String| {
-            async move {
-                semantic.ready().await.map_err(|e| e.to_string())?;
-                semantic.embed_query(text).await.map_err(|e| e.to_string())
-            }
-            .boxed_local()
-        };
-        let ranker = LlmRanker {
-            llm: &run.chat,
-            query: LlmQuery {
-                pool: engine.pool_of(config.field),
-                blob: engine.blob(),
-                method: config.method,
-                params: config.params,
-                settings: &run.settings,
-                prompts,
-                k: DEPTH,
-                positive_only: false,
-            },
-            embed: &embed,
-            concurrency: self.llm.concurrency(),
-        };
-        let progress = |done: usize, step: Option<(&str, Step)>| {
-            let mut detail = format!("{} of {} queries", thousands(done), thousands(n));
-            if let Some((query, step)) = step {
-                detail.push_str(&format!(" — query {query}: {}", step.describe()));
-            }
-            self.step(ticket, label, at.0 + done, at.1, Some(detail));
-        };
-        let keep_going = move || ticket.is_current();
-        let reported = measures::reported();
-        let outcome =
-            llm_job::run(bench, n, config, &ranker, &reported, &keep_going, &progress).await;
-        self.canceller.set_value(None);
-        outcome
-    }
-
-    /// Waits for the semantic model (its download shows under Search's
-    /// box, and as this job's progress).
-    async fn wait_for_model(&self, ticket: Ticket) -> Result<(), Stop> {
-        self.job.update(|j| {
-            if let Some(j) = j {
-                j.waits_for_model = true;
-            }
-        });
-        let ready = self.semantic.ready().await;
-        if !ticket.is_current() {
-            return Err(Stop::Cancelled);
-        }
-        ready.map(drop).map_err(|e| {
-            Stop::Failed(match e {
-                ModelError::NoVectors | ModelError::NotServed { .. } => e.to_string(),
-                e => format!("the semantic model failed: {e}"),
-            })
-        })
-    }
-
-    /// Embeds every benchmark query (as a query, with the pool's model, in
-    /// its worker) and keeps the vectors for the pool. Tens of milliseconds
-    /// each in a browser on 2 cores, so STARD's 1,543 take minutes:
-    /// progress is shown and Cancel works between queries.
-    async fn embed_queries(
-        &self,
-        ticket: Ticket,
-        bench: &Benchmark,
-        pacer: &mut Pacer<'_>,
-    ) -> Result<Arc<Vec<Vec<f32>>>, Stop> {
-        let label = "Embedding the queries with the semantic model";
-        let n = bench.queries.len();
-        let mut vectors = Vec::with_capacity(n);
-        for (i, q) in bench.queries.iter().enumerate() {
-            // Tokenising and pooling run on this thread: the pacer still
-            // gives the page its turns.
-            if pacer.due() {
-                pacer.turn().await?;
-            }
-            let detail = format!("{} of {} queries", thousands(i), thousands(n));
-            self.step(ticket, label, i, n, Some(detail));
-            let vector = self
-                .semantic
-                .embed_query(q.text.clone())
-                .await
-                .map_err(|e| Stop::Failed(format!("query {}: {e}", q.id)))?;
-            vectors.push(vector);
-        }
-        let vectors = Arc::new(vectors);
-        self.embeddings.set_value(Some(vectors.clone()));
-        Ok(vectors)
-    }
-
-    /// Evaluates `measure` for every cell of `grid`, with the variant and
-    /// epsilon of `base` (BM25 alone, on `field`).
-    pub fn sweep(self, grid: Grid, base: Bm25Params, field: Field, measure: String) {
-        let Some(measure_spec) = measure.parse().ok() else {
-            return;
-        };
-        let Some((ticket, bench)) = self.start() else {
-            return;
-        };
-        let engine = self.engine.get_value();
-        let n = bench.queries.len();
-        let cells = grid.cells();
-        self.scope.spawn(async move {
-            let keep_going = move || ticket.is_current();
-            let mut pacer = Pacer::new(&keep_going);
-            let started = now();
-            self.sweep.set(Some(SweepResult {
-                grid: grid.clone(),
-                base,
-                measure: measure.clone(),
-                values: vec![None; cells],
-                millis: 0.0,
-                finished: false,
-            }));
-            self.message.set(format!(
-                "Sweeping {} for {}…",
-                plural(cells, "setting", "settings"),
-                measures::label(&measure)
-            ));
-            let mut announced = 0;
-            for cell in 0..cells {
-                let (k1, b) = grid.cell(cell);
-                let params = Bm25Params { k1, b, ..base };
-                let label = format!("Setting {} of {cells}: k1 = {k1}, b = {b}", cell + 1);
-                let mut progress = |done| self.progress(ticket, &label, cell * n + done, cells * n);
-                let ranker = Ranker {
-                    config: Config {
-                        method: Method::Bm25,
-                        params,
-                        field,
-                    },
-                    pool: engine.pool_of(field),
-                    embeddings: None,
-                };
-                let outcome = job::run(
-                    &bench,
-                    n,
-                    &ranker,
-                    &[measure_spec],
-                    false,
-                    &mut pacer,
-                    &mut progress,
-                )
-                .await;
-                let value = match outcome {
-                    Ok(o) => o.eval.means[0],
-                    Err(stop) => return self.stopped(ticket, stop),
-                };
-                self.sweep.update(|s| {
-                    if let Some(s) = s {
-                        s.values[cell] = Some(value);
-                        s.millis = now() - started;
-                    }
-                });
-                // Announce each quarter, not each cell.
-                let quarter = (cell + 1) * 4 / cells;
-                if quarter > announced && cell + 1 < cells {
-                    announced = quarter;
-                    self.message.set(format!("Sweep {}% done.", quarter * 25));
-                }
-            }
-            let best = self.sweep.with_untracked(|s| {
-                s.as_ref().and_then(|s| {
-                    let cell = sweep::best(&s.values)?;
-                    let (k1, b) = s.grid.cell(cell);
-                    Some(format!(
-                        " Best: k1 = {k1}, b = {b} with {:.4}.",
-                        s.values[cell].unwrap_or_default()
-                    ))
-                })
-            });
-            self.sweep.update(|s| {
-                if let Some(s) = s {
-                    s.finished = true;
-                }
-            });
-            self.finish(
-                ticket,
-                format!(
-                    "Sweep done in {:.1} s.{}",
-                    (now() - started) / 1000.0,
-                    best.unwrap_or_default()
-                ),
-            );
-        });
     }
 
     /// Claims the job slot (superseding a running job) and the benchmark,
