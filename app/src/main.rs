@@ -13,21 +13,22 @@
 //!    work), [`url_sync`] (the state in the address bar).
 //! 3. Features above the loaded pool: [`search`] (the Search view's
 //!    store and ranking steps, keyboard shortcuts), [`offline`] (the
-//!    service worker), [`article`] (where a query's citations lead).
+//!    service worker), [`article`] (where a query's citations lead,
+//!    which search uses).
 //! 4. [`pools`]: which pool is loaded, and the session that owns its
 //!    stores.
 //! 5. Features whose stores a session owns: [`evaluate`] (configurations,
 //!    jobs, metrics, exports; the results, run files and judgments of a
 //!    pool), [`llm`] (the LLM endpoint, runs' backends, transcripts, the
-//!    Search view's LLM run, the in-page LLM).
+//!    Search view's LLM run, the in-page LLM), which evaluate uses.
 //! 6. [`pool`]: one pool in memory, whatever its storage (blob, light
 //!    blob's siblings, fragments), and the owner of its state.
-//! 7. Shared models: [`semantic`] (the embedding model), [`state`] (what
-//!    a user chose), [`url_state`] (links), [`eval_config`], [`views`],
-//!    [`note`], [`manifest`], [`transcript_files`] (transcripts' names,
-//!    paths and the site's list), [`judgments`] (the user's judgments,
-//!    their export and import, and the benchmark they make), [`latest`]
-//!    (staleness), [`size_caps`] (how much of a file whose size nothing
+//! 7. Shared stores and models: [`semantic`] (the embedding model),
+//!    [`state`] (what a user chose), [`url_state`] (links),
+//!    [`eval_config`], `views`, [`note`], [`manifest`],
+//!    [`transcript_files`] (transcripts' names, paths and the site's
+//!    list), [`judgments`] (the user's judgments, their export and import,
+//!    and the benchmark they make), [`latest`] (staleness), [`size_caps`] (how much of a file whose size nothing
 //!    lists the app reads), [`past_worker`].
 //! 8. Leaves: [`web`] (fetch within a size limit, POST with Cancel, time,
 //!    hashing, storage, the Content-Security-Policy's refusals, DOM, JS

@@ -2,7 +2,7 @@
 //! into the committed query, the committed query embedded when a dense
 //! method wants it, an LLM method's run (asked for, or started at once
 //! when a transcript is replayed), and memos for the ranking (through
-//! [`pipeline`](crate::search::pipeline), which decides what ranks),
+//! [`pipeline`], which decides what ranks),
 //! the filtered hits and the facet counts, the rows shown (a page at a
 //! time) and the open article, with a light blob's text parts fetched for
 //! both. Views read these; none of the logic lives in a view.
