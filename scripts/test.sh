@@ -34,7 +34,7 @@ step "format and lints"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "no import circles among each crate's top-level modules (ARCHITECTURE.md)"
+step "no import circles among each crate's top-level modules, no two files importing each other (ARCHITECTURE.md)"
 for crate in core/src index-builder/src app/src; do
   python3 scripts/module-graph.py "$crate" | tail -n 1
 done

@@ -8,14 +8,14 @@ use leptos::prelude::*;
 
 use crate::components::evaluate::EvaluateView;
 use crate::components::header::Header;
-use crate::components::keyboard::KeyboardHelp;
 use crate::components::link_notice::LinkNotice;
-use crate::components::llm_settings::LlmSettings;
+use crate::components::llm::llm_settings::LlmSettings;
+use crate::components::search::keyboard::KeyboardHelp;
 use crate::components::search::SearchView;
 use crate::llm::Llm;
 use crate::offline::Offline;
 use crate::past_worker::PastWorker;
-use crate::pools::Pools;
+use crate::pools::store::Pools;
 use crate::semantic::{ModelStatus, Semantic};
 use crate::state::{AppState, PoolChoice, View};
 use crate::url_sync::LinkSync;

@@ -5,10 +5,7 @@
 //! (`fuzz/`), natively, since each reads untrusted input. Nothing here
 //! touches the browser.
 
-pub mod evaluate {
-    //! The part of the app's `evaluate` module that links carry.
-    pub mod config;
-}
+pub mod eval_config;
 // `AppState::new` makes signals, once, at the root: a `Default` that did
 // the same would be a second way to make them.
 pub mod judgments;

@@ -4,75 +4,57 @@
 //! code the `nomos` CLI ranks with.
 //!
 //! Modules, in layers; each imports only from the layers below it (see
-//! ARCHITECTURE.md at the repository root):
+//! ARCHITECTURE.md at the repository root). A feature's models and
+//! stores share its folder; its views are in [`components`], one folder
+//! per feature, since a page puts every feature's views together.
 //!
-//! 1. Views: [`components`], one per part of the page.
+//! 1. Views: [`components`].
 //! 2. Wiring: [`app`] (the root: stores as context, choices that start
-//!    work), [`url_sync`] (the state in the address bar), [`offline`]
-//!    (the service worker).
-//! 3. Stores, the app's signals and async work: [`pools`] (manifest,
-//!    loading, the current [`session`]), [`session`] (one loaded pool and
-//!    what belongs to it), [`siblings`] (a light blob's text and vectors
-//!    files, fetched when needed), [`eval_store`] (an evaluation's results and
-//!    job), [`run_store`] (run files imported into Evaluate, kept per
-//!    pool), [`semantic`] (the embedding model), [`llm`] (the LLM
-//!    endpoint, runs' backends, transcripts), [`search_store`] (the
-//!    Search view's debounced, embedded, ranked query), [`llm_search`]
-//!    (the Search view's LLM run), [`wllama`] (the in-page LLM),
-//!    [`judgment_store`] (the user's judgments, in IndexedDB),
-//!    [`frag_store`] (a fragmented pool's fetched fragments and results).
-//! 4. Plain models, testable natively: [`state`] (what a user chose),
-//!    [`manifest`], [`blob_intake`] (a blob's bytes taken in within the
-//!    size cap), [`engine`] (a loaded blob ready to rank and show),
-//!    [`fragmented`] (a fragmented pool: what a query needs, BM25, rows),
-//!    [`go_to`] (where a query's citations lead),
-//!    [`search_pipeline`], [`evaluate`] (configurations, jobs, metrics,
-//!    exports), [`url_state`] (links), [`latest`] (staleness),
-//!    [`endpoint`] (an LLM endpoint's settings, checked),
+//!    work), [`url_sync`] (the state in the address bar).
+//! 3. Features above the loaded pool: [`search`] (the Search view's
+//!    store and ranking steps, keyboard shortcuts), [`offline`] (the
+//!    service worker), [`article`] (where a query's citations lead,
+//!    which search uses).
+//! 4. [`pools`]: which pool is loaded, and the session that owns its
+//!    stores.
+//! 5. Features whose stores a session owns: [`evaluate`] (configurations,
+//!    jobs, metrics, exports; the results, run files and judgments of a
+//!    pool), [`llm`] (the LLM endpoint, runs' backends, transcripts, the
+//!    Search view's LLM run, the in-page LLM), which evaluate uses.
+//! 6. [`pool`]: one pool in memory, whatever its storage (blob, light
+//!    blob's siblings, fragments), and the owner of its state.
+//! 7. Shared stores and models: [`semantic`] (the embedding model),
+//!    [`state`] (what a user chose), [`url_state`] (links),
+//!    [`eval_config`], `views`, [`note`], [`manifest`],
 //!    [`transcript_files`] (transcripts' names, paths and the site's
-//!    list), [`judgments`] (the user's judgments, their export and
-//!    import, and the benchmark they make), [`shortcuts`] (the keyboard
-//!    shortcuts and their help), [`size_caps`] (how much of a file whose
-//!    size nothing lists the app reads).
-//! 5. Leaves: [`web`] (fetch within a size limit, POST with Cancel, time, hashing, storage,
-//!    the Content-Security-Policy's refusals, DOM, JS errors), [`format`]
-//!    (numbers, sizes, durations), [`timings`] (loading milestones).
+//!    list), [`judgments`] (the user's judgments, their export and import,
+//!    and the benchmark they make), [`latest`] (staleness), [`size_caps`] (how much of a file whose size nothing
+//!    lists the app reads), [`past_worker`].
+//! 8. Leaves: [`web`] (fetch within a size limit, POST with Cancel, time,
+//!    hashing, storage, the Content-Security-Policy's refusals, DOM, JS
+//!    errors), [`format`] (numbers, sizes, durations), [`timings`]
+//!    (loading milestones).
 
 mod app;
-mod blob_intake;
+mod article;
 mod components;
-mod endpoint;
-mod engine;
-mod eval_store;
 mod evaluate;
 mod format;
-mod frag_store;
-mod fragmented;
-mod go_to;
-mod judgment_store;
 mod latest;
 mod llm;
-mod llm_search;
 mod offline;
 mod past_worker;
-mod pool_scope;
+mod pool;
 mod pools;
-mod run_store;
-mod search_pipeline;
-mod search_source;
-mod search_store;
+mod search;
 mod semantic;
-mod session;
-mod shortcuts;
-mod siblings;
 mod size_caps;
 mod timings;
 mod url_sync;
 mod web;
-mod wllama;
 
 // The link codec and what it carries: the library's (lib.rs).
-use nomos_app::{judgments, manifest, note, state, transcript_files, url_state};
+use nomos_app::{eval_config, judgments, manifest, note, state, transcript_files, url_state};
 
 fn main() {
     timings::mark("start");
@@ -81,6 +63,6 @@ fn main() {
         leptos::mount::mount_to_body(components::framed::Framed);
         return;
     }
-    wllama::expose();
+    llm::wllama::expose();
     leptos::mount::mount_to_body(app::App);
 }

@@ -17,7 +17,7 @@ use nomos_core::blob::SiblingKind;
 
 use crate::llm::Llm;
 use crate::past_worker::PastWorker;
-use crate::pools::{LoadStatus, Pools};
+use crate::pools::store::{LoadStatus, Pools};
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{ask_service_worker, keep_with_bytes, register_service_worker};

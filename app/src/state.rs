@@ -8,7 +8,7 @@ use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
-use crate::evaluate::config::{Config, RunLink};
+use crate::eval_config::{Config, RunLink};
 use crate::transcript_files::LlmSource;
 pub use crate::views::{EvalSort, View};
 

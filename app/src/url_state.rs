@@ -33,7 +33,7 @@ use nomos_core::blob::Field;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
-use crate::evaluate::config::{RunLink, Slot};
+use crate::eval_config::{RunLink, Slot};
 use crate::transcript_files::{sha256_of, site_path, SiteEntry, TranscriptLink};
 use crate::views::{EvalSort, View};
 

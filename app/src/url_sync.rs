@@ -19,12 +19,12 @@ use leptos::prelude::*;
 use nomos_core::blob::Field;
 use wasm_bindgen::JsValue;
 
-use crate::evaluate::config::Config;
+use crate::eval_config::Config;
 use crate::format::{quoted_short, thousands};
-use crate::frag_store::FragStore;
+use crate::llm::search::RunStatus;
 use crate::llm::Llm;
-use crate::llm_search::RunStatus;
-use crate::pools::{LoadStatus, Pools};
+use crate::pools::frag_store::FragStore;
+use crate::pools::store::{LoadStatus, Pools};
 use crate::state::{AppState, PoolChoice, View};
 use crate::transcript_files::{short_hash, LlmSource, TranscriptLink};
 use crate::url_state::{Bm25Link, LinkState, QUERY_MAX};
@@ -171,7 +171,7 @@ impl LinkSync {
         // A citation opens what it names, unless the link names the
         // article too (the one opened from the citation's list).
         let cited = link.cite.as_deref().and_then(|c| {
-            let rows = crate::go_to::go_to(&session.engine, c, None).rows;
+            let rows = crate::article::go_to::go_to(&session.engine, c, None).rows;
             rows.into_iter().next()
         });
         if link.cite.is_some() && cited.is_none() {

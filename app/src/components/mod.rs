@@ -1,31 +1,15 @@
-//! The views, one module each.
+//! The views, one folder per feature; the widgets every page shares
+//! (header, progress bar, element ids, the framed-page refusal, the link
+//! notice) sit here at the top.
 
-pub mod advanced;
 pub mod article;
-pub mod copy_citation;
-pub mod editorial;
 pub mod evaluate;
-pub mod explain;
-pub mod filters;
-pub mod fragmented;
 pub mod framed;
-pub mod go_to;
 pub mod header;
 pub mod ids;
-pub mod judgments;
-pub mod keyboard;
 pub mod link_notice;
-pub mod llm_estimate;
-pub mod llm_run;
-pub mod llm_settings;
-pub mod llm_trace;
-pub mod marked;
-pub mod model_line;
-pub mod offline_badge;
-pub mod pool_picker;
-pub mod print_note;
+pub mod llm;
+pub mod offline;
+pub mod pools;
 pub mod progress;
-pub mod results;
 pub mod search;
-pub mod standing;
-pub mod transcripts;

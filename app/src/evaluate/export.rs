@@ -126,7 +126,7 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::config::{Config, RankedBy};
+    use crate::eval_config::{Config, RankedBy};
     use nomos_core::blob::Field;
     use nomos_core::eval::{evaluate, Run};
     use nomos_core::methods::Method;

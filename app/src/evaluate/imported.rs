@@ -23,8 +23,8 @@ use nomos_core::eval::{parse_trec_run, trec_eval_order, Measure, Run};
 use nomos_core::hits::Hit;
 use nomos_core::pool::Benchmark;
 
-use super::config::{RankedBy, RunFile};
 use super::job::{score, Outcome, Stop};
+use crate::eval_config::{RankedBy, RunFile};
 
 /// Ids shown as examples of what the benchmark lacks.
 const EXAMPLES: usize = 5;

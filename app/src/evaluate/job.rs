@@ -12,8 +12,8 @@ use nomos_core::eval::{evaluate, Evaluation, Measure, Run};
 use nomos_core::hits::Hit;
 use nomos_core::pool::{Benchmark, Pool};
 
-use super::config::{Config, RankedBy};
 use super::llm_outcome::LlmOutcome;
+use crate::eval_config::{Config, RankedBy};
 use crate::web::{next_task, now};
 
 /// Ranking depth per query, as `nomos eval`'s default.

@@ -21,9 +21,9 @@ use nomos_core::llm::{Chat, Cost, LlmError};
 use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 
-use super::config::{Config, RankedBy};
 use super::job::{run_of, score, Outcome, Stop, DEPTH};
 use super::llm_outcome::{LlmOutcome, RoundRow, ROUNDS_SHOWN};
+use crate::eval_config::{Config, RankedBy};
 use crate::web::{next_task, now};
 
 /// Embeds a text as a query with the pool's model.
@@ -178,8 +178,8 @@ mod tests {
     use nomos_core::llm::{Prompts, Settings};
 
     use super::*;
-    use crate::engine::tests::engine;
     use crate::evaluate::measures;
+    use crate::pool::engine::tests::engine;
 
     fn no_embedding(_: String) -> LocalBoxFuture<'static, Result<Vec<f32>, String>> {
         async { Err("unused".to_owned()) }.boxed_local()

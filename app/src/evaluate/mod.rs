@@ -6,11 +6,12 @@
 //! progress, and can cancel.
 //!
 //! The pool's benchmark is core's ([`nomos_core::pool::Benchmark`]); this
-//! module holds the browser's side, plain values and async functions with
-//! no signals (the running job and its results are the eval store's):
+//! module holds the browser's side: plain values and async functions with
+//! no signals, and the stores that hold a pool's results and jobs.
+//! What an evaluation ranks with, which links carry, is
+//! [`crate::eval_config`].
 //!
 //! - [`measures`]: the measures reported, as in the CLI's metrics JSON.
-//! - [`config`]: a method with its BM25 settings, or a run file.
 //! - [`context`]: CRAwLeR-DK's context diagnostic, as `nomos eval --context`.
 //! - [`imported`]: a run file made elsewhere, checked and evaluated.
 //! - [`scope`]: which queries a job ranks (the first N for LLM methods).
@@ -20,15 +21,21 @@
 //! - [`sweep`]: the k1 × b grid.
 //! - [`export`]: TREC run, metrics JSON and CSV as files.
 //! - [`significance`]: B against A, per measure, with significance tests.
+//! - [`judgments`](crate::judgments) are the user's own; the
+//!   [`judgment_store`] keeps them in IndexedDB.
+//! - [`store`]: one pool's results and the job running on them, one
+//!   module per kind of job; [`run_store`]: the run files kept per pool.
 
-pub use nomos_app::evaluate::config;
 pub mod context;
 pub mod export;
 pub mod imported;
 pub mod job;
+pub mod judgment_store;
 pub mod llm_job;
 pub mod llm_outcome;
 pub mod measures;
+pub mod run_store;
 pub mod scope;
 pub mod significance;
+pub mod store;
 pub mod sweep;

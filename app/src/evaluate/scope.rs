@@ -5,7 +5,7 @@
 //! same queries, so when B is run alone against an A that ranked another
 //! number of queries, A is ranked again with B.
 
-use super::config::{Config, Slot};
+use crate::eval_config::{Config, Slot};
 
 /// The job to run, and how many of the first queries it ranks.
 /// `current` is A's result, if there is one: its configuration and how

@@ -13,9 +13,9 @@ use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, Recorder, Settings
 use web_sys::AbortSignal;
 
 use super::fetch_chat::FetchChat;
+use crate::llm::wllama::InPageModel;
 use crate::transcript_files::TranscriptLink;
 use crate::web::Canceller;
-use crate::wllama::InPageModel;
 
 /// Answers a run's requests.
 pub enum Backend {

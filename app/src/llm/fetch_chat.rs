@@ -13,7 +13,7 @@ use nomos_core::llm::{Chat, ChatReply, ChatRequest, LlmError, ResponseFormat};
 use web_sys::AbortSignal;
 
 use super::failure::{message, Failed, Sent};
-use crate::endpoint::Endpoint;
+use crate::llm::endpoint::Endpoint;
 use crate::size_caps::ENDPOINT_REPLY;
 use crate::web::{csp_blocked, next_task, now, post_json, sleep, unix_ms, HttpError};
 

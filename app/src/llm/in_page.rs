@@ -8,7 +8,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::wllama::{self, InPageModel};
+use crate::llm::wllama::{self, InPageModel};
 
 /// Where the site serves the demo model (`scripts/build-demo.sh
 /// --in-page-llm`), relative to the app.

@@ -16,12 +16,18 @@
 //!   recorded, with its Cancel.
 //! - [`in_page`]: the model loaded in the page, on request.
 //! - [`transcripts`]: transcripts by SHA-256, in IndexedDB.
+//! - [`endpoint`]: an endpoint's settings, checked.
+//! - [`search`]: the Search view's LLM run.
+//! - [`wllama`]: the in-page LLM (llama.cpp in wasm).
 
 mod backend;
+pub mod endpoint;
 mod failure;
 mod fetch_chat;
 mod in_page;
+pub mod search;
 mod transcripts;
+pub mod wllama;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -32,7 +38,7 @@ pub use backend::{Backend, Run, RunSource};
 pub use in_page::{InPage, InPageStatus};
 pub use transcripts::Transcripts;
 
-use crate::endpoint::{BoundKey, EndpointConfig};
+use crate::llm::endpoint::{BoundKey, EndpointConfig};
 use crate::state::AppState;
 use crate::transcript_files::{replay_settings, short_hash, LlmSource, Origin, TranscriptLink};
 use crate::web::{

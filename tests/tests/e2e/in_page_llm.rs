@@ -1,4 +1,4 @@
-//! The in-page LLM (app/src/wllama/): the real SmolLM2-135M-Instruct GGUF
+//! The in-page LLM (app/src/llm/wllama/): the real SmolLM2-135M-Instruct GGUF
 //! the site serves, run by llama.cpp's wasm build (wllama) in the page,
 //! answers the chat request a real LLM method sends (query reformulation,
 //! with its JSON schema) through the app's `Chat` implementation, and the

@@ -45,7 +45,7 @@ async fn memory_after_loading_the_danish_acts() -> Result<()> {
 
 /// Switching pools frees the one left: its engine, fragments and results
 /// lived as long as the page before each pool's state got an owner of its
-/// own (`app/src/pool_scope.rs`), about 9–11 MB a switch here. The memory
+/// own (`app/src/pool/scope.rs`), about 9–11 MB a switch here. The memory
 /// never shrinks and grows in steps as the allocator settles, so the check
 /// is on many rounds after two to warm up.
 #[tokio::test]

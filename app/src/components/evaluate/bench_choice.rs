@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::use_eval_store;
 use crate::format::thousands;
-use crate::pools::use_pools;
+use crate::pools::store::use_pools;
 use crate::state::use_app_state;
 
 #[component]

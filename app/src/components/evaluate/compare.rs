@@ -10,10 +10,12 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 use super::chart::delta_chart;
 use super::significance::Significance;
 use super::{compared, current, use_eval_store};
-use crate::components::advanced::{dense_offered, llm_offered, method_fields, method_options};
-use crate::evaluate::config::{Config, Slot};
+use crate::components::search::advanced::{
+    dense_offered, llm_offered, method_fields, method_options,
+};
+use crate::eval_config::{Config, Slot};
 use crate::evaluate::measures::{label, per_query_columns};
-use crate::pools::use_pools;
+use crate::pools::store::use_pools;
 use crate::state::use_app_state;
 
 #[component]

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::{current, use_eval_store};
 use crate::evaluate::context::context_report;
-use crate::pools::use_pools;
+use crate::pools::store::use_pools;
 
 #[component]
 pub fn ContextCard() -> impl IntoView {

@@ -13,14 +13,14 @@ use nomos_core::pool::{BenchQuery, Benchmark};
 use nomos_core::search::highlight::QueryTerms;
 
 use super::{compared, current, use_eval_store};
+use crate::components::article::marked::marked_text;
 use crate::components::ids::{query_link_id, DETAIL_TITLE_ID};
-use crate::components::llm_trace::{cost_line, LlmTrace};
-use crate::components::marked::marked_text;
-use crate::engine::Engine;
+use crate::components::llm::llm_trace::{cost_line, LlmTrace};
 use crate::evaluate::job::{Outcome, DEPTH};
 use crate::evaluate::measures::{fmt_value, label, per_query_columns};
 use crate::format::thousands;
-use crate::pools::use_pools;
+use crate::pool::engine::Engine;
+use crate::pools::store::use_pools;
 use crate::state::{use_app_state, View};
 use crate::web::focus_id;
 

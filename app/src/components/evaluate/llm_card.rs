@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use nomos_core::llm::Cost;
 
 use super::use_eval_store;
-use crate::components::transcripts::DownloadButton;
+use crate::components::llm::transcripts::DownloadButton;
 use crate::evaluate::job::Outcome;
 use crate::evaluate::measures::{fmt_value, label};
 use crate::format::{duration, plural, thousands};

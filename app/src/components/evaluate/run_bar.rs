@@ -5,14 +5,14 @@
 use leptos::prelude::*;
 
 use super::use_eval_store;
-use crate::components::advanced::AdvancedPanel;
-use crate::components::llm_estimate::LlmEstimate;
+use crate::components::llm::llm_estimate::LlmEstimate;
 use crate::components::progress::progress_bar;
-use crate::evaluate::config::Slot;
+use crate::components::search::advanced::AdvancedPanel;
+use crate::eval_config::Slot;
 use crate::evaluate::job::DEPTH;
 use crate::format::{fraction, megabytes};
 use crate::llm::use_llm;
-use crate::pools::use_pools;
+use crate::pools::store::use_pools;
 use crate::semantic::{use_semantic, ModelStatus};
 use crate::state::use_app_state;
 use crate::url_state::LLM_QUERIES_MAX;

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use web_sys::HtmlInputElement;
 
 use super::use_eval_store;
-use crate::eval_store::EvalStore;
-use crate::evaluate::config::{RunLink, Slot};
+use crate::eval_config::{RunLink, Slot};
 use crate::evaluate::imported::{Summary, Unknown};
+use crate::evaluate::store::EvalStore;
 use crate::format::{plural, thousands, utc_minute};
 use crate::size_caps::RUN_FILE;
 use crate::state::{use_app_state, AppState};

@@ -1,0 +1,3 @@
+//! Whether the page and the pool work offline, in the header.
+
+pub mod offline_badge;

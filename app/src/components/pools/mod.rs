@@ -1,0 +1,3 @@
+//! Choosing a pool and following its loading.
+
+pub mod pool_picker;

@@ -1,0 +1,101 @@
+//! What only a fragmented pool's Search view has, in its sidebar: the
+//! methods fragments can rank, what the pool is, and "Make available
+//! offline" with the pool's total size. The search box, rows and article
+//! are the shared ones ([`crate::components::search`]); searching and fetching are
+//! the fragmented store's ([`FragStore`]).
+
+use leptos::prelude::*;
+
+use crate::components::progress::progress_bar;
+use crate::format::{megabytes, plural};
+use crate::pools::frag_store::{FragStore, OfflineStatus};
+use crate::state::use_app_state;
+
+/// The methods the picker offers: BM25 ranks every fragmented pool, the
+/// dense ones and the fusions a pool cut with lists; the others say why
+/// not.
+const METHODS: [&str; 6] = ["bm25", "dense", "rrf", "weighted", "prf", "react-bm25"];
+
+#[component]
+pub fn FragSidebar(store: FragStore) -> impl IntoView {
+    let state = use_app_state();
+    let pool = store.pool.get_value();
+    let on_method = move |ev: leptos::ev::Event| {
+        if let Ok(m) = event_target_value(&ev).parse() {
+            state.method.set(m);
+        }
+    };
+    let methods = move || {
+        let chosen = state.method.get();
+        METHODS
+            .iter()
+            .map(|&name| {
+                view! { <option value=name selected=chosen.name() == name>{name}</option> }
+            })
+            .collect_view()
+    };
+    let unavailable = move || pool.unavailable(&state.method.get());
+
+    view! {
+        <aside class="sidebar" aria-label="Method and offline use">
+            <label for="method">"Method"</label>
+            <select id="method" on:change=on_method>{methods}</select>
+            <p class="fallback-note" role="status">{unavailable}</p>
+            <p class="note">
+                "A fragmented pool: each query fetches only the parts of the index \
+                 its words need, and the articles it shows."
+            </p>
+            <OfflinePrefetch store=store />
+        </aside>
+    }
+}
+
+/// "Make available offline": the total size first, then progress.
+#[component]
+fn OfflinePrefetch(store: FragStore) -> impl IntoView {
+    let pool = store.pool.get_value();
+    let total = pool.total_bytes();
+    let count = pool.meta().n_fragments();
+    move || match store.offline.get() {
+        OfflineStatus::Idle => view! {
+            <button
+                type="button"
+                class="button"
+                data-testid="make-offline"
+                on:click=move |_| store.make_offline()
+            >
+                {format!(
+                    "Make available offline ({}, {})",
+                    megabytes(total),
+                    plural(count, "file", "files")
+                )}
+            </button>
+        }
+        .into_any(),
+        OfflineStatus::Fetching { done, total } => {
+            let percent = done as f64 * 100.0 / total.max(1) as f64;
+            let label = format!(
+                "Downloading for offline use: {} of {}",
+                megabytes(done),
+                megabytes(total)
+            );
+            view! {
+                <div class="loadline" role="status">
+                    {progress_bar(label.clone(), Some(percent))}
+                    <span class="loadline-text">{label}</span>
+                </div>
+            }
+            .into_any()
+        }
+        OfflineStatus::Ready => view! {
+            <p class="offline-ready" data-testid="fragments-offline">
+                {format!("Available offline ({})", megabytes(total))}
+            </p>
+        }
+        .into_any(),
+        OfflineStatus::Failed(e) => view! {
+            <p class="error" role="alert">{format!("Not made available offline: {e}")}</p>
+        }
+        .into_any(),
+    }
+}

@@ -1,0 +1,760 @@
+//! A fragmented pool's store: the loaded meta, the fragments fetched so
+//! far (kept in memory within a byte budget, so search-as-you-type reuses
+//! them; the lists' centroids kept apart, once fetched), the Search
+//! view's latest result and open article, "Make available offline", and
+//! dropping what earlier builds of the pool left in the worker's cache.
+//! A query fetches the fragments it lacks in parallel: a dense or hybrid
+//! one first embeds the query with the pool's model (BM25's rows
+//! standing in meanwhile, as on a blob) and fetches the centroids, then
+//! its postings and probed lists at once; a query superseded by then
+//! (typing on) fetches nothing more. A fragment that
+//! fails core's checks fails that query with a message naming the file,
+//! and is dropped from the service worker's caches so that the next try
+//! fetches it anew. The ranking and the rows are [`crate::pool::fragmented`]'s.
+//! The Search view's status lines are written here, from the result.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::join_all;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use nomos_core::fragments::Centroids;
+use nomos_core::methods::Method;
+use nomos_core::search::Bm25Params;
+
+use crate::format::{plural, quoted, ranked_cut};
+use crate::latest::{Latest, Ticket};
+use crate::pool::engine::{Article, ResultRow};
+use crate::pool::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
+use crate::pool::scope::PoolScope;
+use crate::semantic::Semantic;
+use crate::state::{AppState, PoolChoice};
+use crate::web::{
+    ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
+    worker_controls_page_within, Limit,
+};
+
+/// Result rows shown first, and added by "Show more". Fewer than a blob's
+/// 25: each row costs its documents fragment (about 8 KB of text that is
+/// deflated already; 35 KB before blocks of 16 KiB).
+pub const PAGE: usize = 10;
+/// Typing restarts this timer, so a burst of keystrokes fetches once.
+const DEBOUNCE: Duration = Duration::from_millis(100);
+/// Fragments fetched at once while making a pool available offline,
+/// then handed to the service worker together. Each batch waits for its
+/// slowest fetch and for the worker, so more than the six connections a
+/// browser opens to a host pays: the demo's 10⁵-chunk pool (4,127 files)
+/// took 41.9 s in batches of 6 and 32.7 s in batches of 32 over loopback;
+/// the browser queues the rest of a batch itself.
+const OFFLINE_PARALLEL: usize = 32;
+/// How long "Make available offline" waits for a first visit's service
+/// worker to take over the page.
+const CONTROL_WAIT_MS: i32 = 10_000;
+
+/// Under `localStorage`'s key of this name after the pool's URL: the
+/// content hash of the build this browser last opened.
+const BUILD_KEY: &str = "#build";
+
+/// One query's outcome.
+#[derive(Clone, PartialEq)]
+pub struct FragResult {
+    pub query: String,
+    pub method: Method,
+    /// The rows shown, every matching document's count; or why not.
+    pub outcome: Result<(Vec<ResultRow>, usize), String>,
+    /// The whole ranking, for "Show more".
+    pub ranking: Option<Arc<FragRanking>>,
+    /// From the query to its rows, fetches (and embedding) included.
+    pub millis: f64,
+    /// Embedding the query, for a dense method.
+    pub embed_millis: Option<f64>,
+    /// Fragments this query fetched, and their bytes.
+    pub fetched: (usize, u64),
+    /// The chosen method, while BM25's rows stand in for it until its
+    /// query is embedded.
+    pub follows: Option<Method>,
+}
+
+/// Where "Make available offline" stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OfflineStatus {
+    Idle,
+    Fetching { done: u64, total: u64 },
+    Ready,
+    Failed(String),
+}
+
+/// A loaded fragmented pool. `Copy`: signal and stored-value handles.
+#[derive(Clone, Copy)]
+pub struct FragStore {
+    /// The pool's owner, which its tasks hold while they run.
+    scope: PoolScope,
+    pub choice: StoredValue<Option<PoolChoice>>,
+    pub pool: StoredValue<Arc<FragPool>>,
+    /// Where the meta and fragments are served, ending in `/`.
+    dir: StoredValue<String>,
+    cache: StoredValue<RefCell<FragmentCache>, LocalStorage>,
+    /// The lists' centroids, once a dense query fetched them.
+    centroids: StoredValue<Option<Arc<Centroids>>>,
+    semantic: Semantic,
+    pub result: RwSignal<Option<FragResult>>,
+    pub article: RwSignal<Option<Result<Article, String>>>,
+    pub offline: RwSignal<OfflineStatus>,
+    /// The ids and documents of the references of every article opened
+    /// (for following them, and "Back" to an earlier one).
+    linked: StoredValue<Vec<(String, u32)>>,
+    searches: Latest,
+    articles: Latest,
+}
+
+impl FragStore {
+    pub fn new(
+        scope: PoolScope,
+        choice: Option<PoolChoice>,
+        pool: FragPool,
+        dir: String,
+        semantic: Semantic,
+    ) -> Self {
+        FragStore {
+            scope,
+            choice: StoredValue::new(choice),
+            pool: StoredValue::new(Arc::new(pool)),
+            dir: StoredValue::new(dir),
+            cache: StoredValue::new_local(RefCell::new(FragmentCache::new(CACHE_BYTES))),
+            centroids: StoredValue::new(None),
+            semantic,
+            result: RwSignal::new(None),
+            article: RwSignal::new(None),
+            offline: RwSignal::new(OfflineStatus::Idle),
+            linked: StoredValue::new(Vec::new()),
+            searches: Latest::new(),
+            articles: Latest::new(),
+        }
+    }
+
+    /// Searches the state's query (once typing pauses) and opens its
+    /// article, for as long as the calling view lives.
+    pub fn follow(self, state: AppState) {
+        let timer = StoredValue::new(None::<TimeoutHandle>);
+        Effect::new(move |_| {
+            let query = state.query.get();
+            let method = state.method.get();
+            let params = state.params.get();
+            if let Some(t) = timer.get_value() {
+                t.clear();
+            }
+            let run = move || self.search(query, method, params);
+            timer.set_value(set_timeout_with_handle(run, DEBOUNCE).ok());
+        });
+        Effect::new(move |_| self.prepare(&state.method.get()));
+        // The article opens once the rows that name it are shown (a shared
+        // link names the query and the article).
+        Effect::new(move |_| {
+            let id = state.article.get();
+            self.result.track();
+            self.open_article(id, state.query.get_untracked());
+        });
+    }
+
+    /// What screen readers hear after each query (the live region).
+    pub fn status(&self) -> String {
+        let Some(r) = self.result.get() else {
+            return String::new();
+        };
+        let q = r.query.trim();
+        if q.is_empty() {
+            return String::new();
+        }
+        match &r.outcome {
+            Ok((_, 0)) => format!("No article matches {}", quoted(q)),
+            Ok((_, total)) => format!(
+                "{} for {}{}",
+                plural(*total, "result", "results"),
+                quoted(q),
+                ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut))
+            ),
+            Err(_) => format!("The search for {} failed", quoted(q)),
+        }
+    }
+
+    /// How the shown query ranked, and what it fetched.
+    pub fn timing(&self) -> Option<String> {
+        let r = self.result.get()?;
+        let (n, bytes) = r.fetched;
+        let embedded = r
+            .embed_millis
+            .map(|ms| format!(" (embedding {ms:.0} ms)"))
+            .unwrap_or_default();
+        let follows = r
+            .follows
+            .map(|m| format!("; {} follows once the query is embedded", m.name()))
+            .unwrap_or_default();
+        Some(format!(
+            "{} over fragments: {:.0} ms{embedded}, {} fetched ({:.1} KB){follows}",
+            r.method.name(),
+            r.millis,
+            plural(n, "fragment", "fragments"),
+            bytes as f64 / 1024.0
+        ))
+    }
+
+    /// Why the shown query has no rows, if it failed.
+    pub fn error(&self) -> Option<String> {
+        self.result.get()?.outcome.err()
+    }
+
+    /// The pool is being replaced: stop publishing.
+    pub fn close(&self) {
+        self.searches.cancel();
+        self.articles.cancel();
+    }
+
+    fn url(&self, file: &str) -> String {
+        self.dir.with_value(|d| format!("{d}{file}"))
+    }
+
+    /// Fetches fragment `n` of `pool` and checks it with `check`, with its
+    /// length and URL; a fragment that fails (its fetch, its listed size or
+    /// its check) is dropped from the service worker's caches, so that the
+    /// next try fetches it anew.
+    async fn fetch_checked<T>(
+        self,
+        pool: &FragPool,
+        n: usize,
+        check: impl FnOnce(&[u8]) -> Result<T, String>,
+    ) -> Result<(T, u64, String), String> {
+        let listed = self
+            .cache
+            .with_value(|c| pool.listed(n, &c.borrow()))
+            .ok_or_else(|| format!("{}: no fragment number {n} is listed", pool.name))?;
+        let url = self.url(&listed.file);
+        let bytes = fetch_bytes(&url, Limit::Listed(listed.len), |_, _| {})
+            .await
+            .map_err(|e| {
+                forget_cached(vec![url.clone()]);
+                e.to_string()
+            })?;
+        let checked = check(&bytes).inspect_err(|_| forget_cached(vec![url.clone()]))?;
+        Ok((checked, bytes.len() as u64, url))
+    }
+
+    /// Fetches and checks fragments `numbers` at once, and keeps them:
+    /// how many bytes came, or the first failure's message.
+    async fn fetch_all(self, numbers: Vec<usize>) -> Result<u64, String> {
+        let pool = self.pool.get_value();
+        let fetches = numbers.iter().map(|&n| {
+            let pool = pool.clone();
+            async move {
+                let open = |bytes: &[u8]| {
+                    self.cache
+                        .with_value(|c| pool.open(n, bytes, &c.borrow()))
+                        .map_err(|e| format!("{} cannot be searched: {e}", pool.name))
+                };
+                let (opened, len, url) = self.fetch_checked(&pool, n, open).await?;
+                Ok::<_, String>((n, len, opened, url))
+            }
+        });
+        let mut total = 0;
+        let mut kept = Vec::new();
+        for fetched in join_all(fetches).await {
+            let (n, len, opened, url) = fetched?;
+            total += len;
+            kept.push(url);
+            self.cache
+                .with_value(|c| c.borrow_mut().insert(n, len, opened));
+        }
+        keep_offline(kept);
+        Ok(total)
+    }
+
+    /// Drops what earlier builds of the pool left in the service worker's
+    /// cache, where the fragments queries fetched are kept for good. The
+    /// first time this browser opens a build other than the one it opened
+    /// before, the app reads every directory page (to know the documents
+    /// fragments' names) and names all the pool's files; the worker drops
+    /// the rest of the directory (`keepOnlyFragments`). A pool opened for
+    /// the first time has nothing to drop. Housekeeping: a failure is
+    /// logged, and the next opening tries again.
+    pub fn drop_earlier_builds(self) {
+        let pool = self.pool.get_value();
+        let key = self.url(BUILD_KEY);
+        let build = pool.content_hash();
+        match local_get(&key) {
+            Some(seen) if seen == build => return,
+            None => {
+                let _ = local_set(&key, &build);
+                return;
+            }
+            Some(_) => {}
+        }
+        self.scope.spawn(async move {
+            let pages = pool.meta().pages().to_vec();
+            if let Err(e) = self.fetch_all(pages).await {
+                return leptos::logging::debug_warn!("an earlier build's files stay: {e}");
+            }
+            let files = self.cache.with_value(|c| {
+                let c = c.borrow();
+                let numbers = (0..pool.meta().fragments().len()).chain(c.listed_docs());
+                numbers
+                    .filter_map(|n| pool.listed(n, &c))
+                    .map(|f| self.url(&f.file))
+                    .collect::<Vec<_>>()
+            });
+            let urls: Vec<String> = std::iter::once(self.url("meta")).chain(files).collect();
+            match ask_service_worker("keepOnlyFragments", &urls).await {
+                Ok(_) => {
+                    let _ = local_set(&key, &build);
+                }
+                Err(e) => leptos::logging::debug_warn!("an earlier build's files stay: {e}"),
+            }
+        });
+    }
+
+    /// Starts loading the pool's model when `method` embeds queries here,
+    /// so that its download begins when the method is chosen.
+    pub fn prepare(self, method: &Method) {
+        let ranks = self.pool.with_value(|p| p.unavailable(method).is_none());
+        if method.needs_dense() && ranks {
+            self.semantic.ensure_loaded();
+        }
+    }
+
+    /// The pool's centroids, fetched and checked on first need and kept;
+    /// with the bytes fetched (0 when kept already).
+    async fn centroids(self) -> Result<(Arc<Centroids>, u64), String> {
+        if let Some(kept) = self.centroids.get_value() {
+            return Ok((kept, 0));
+        }
+        let pool = self.pool.get_value();
+        let n = pool.centroids().map_err(|e| e.to_string())?;
+        let open = |bytes: &[u8]| match self.cache.with_value(|c| pool.open(n, bytes, &c.borrow()))
+        {
+            Ok(Opened::Centroids(c)) => Ok(c),
+            Ok(_) => Err(format!("{} lists no centroids fragment", pool.name)),
+            Err(e) => Err(format!("{} cannot be searched: {e}", pool.name)),
+        };
+        let (centroids, len, url) = self.fetch_checked(&pool, n, open).await?;
+        keep_offline(vec![url]);
+        let centroids = Arc::new(centroids);
+        self.centroids.set_value(Some(centroids.clone()));
+        Ok((centroids, len))
+    }
+
+    /// `query`'s embedding with the pool's model (waiting for its load,
+    /// which the model line shows), and how long embedding took.
+    async fn embed(
+        self,
+        query: &str,
+        wanted: impl Fn() -> Result<(), String>,
+    ) -> Result<(Vec<f32>, f64), String> {
+        self.semantic
+            .ready()
+            .await
+            .map_err(|e| format!("semantic search is unavailable: {e}"))?;
+        // The model may have taken seconds: a query typed over since is
+        // not embedded.
+        wanted()?;
+        let started = now();
+        let vector = self
+            .semantic
+            .embed_query(query.to_owned())
+            .await
+            .map_err(|e| format!("the query could not be embedded: {e}"))?;
+        Ok((vector, now() - started))
+    }
+
+    /// Ranks `query` with `method` (BM25; dense and hybrid where the pool
+    /// has lists: the others say why not), fetching what it lacks, and
+    /// publishes its first [`PAGE`] rows unless a newer query started
+    /// meanwhile.
+    pub fn search(self, query: String, method: Method, params: Bm25Params) {
+        let ticket = self.searches.begin();
+        // Typing supersedes queries still waiting for the model or the
+        // centroids: each step that fetches asks first, and stops quietly
+        // (only a current query publishes, so this message never shows).
+        let wanted = move || match ticket.is_current() {
+            true => Ok(()),
+            false => Err("superseded by a newer query".to_owned()),
+        };
+        self.scope.spawn(async move {
+            let started = now();
+            let mut fetched = (0, 0);
+            let mut ranking = None;
+            let mut embed_millis = None;
+            let outcome = async {
+                let pool = self.pool.get_value();
+                if let Some(why) = pool.unavailable(&method) {
+                    return Err(why);
+                }
+                let dense = method.needs_dense() && !query.trim().is_empty();
+                if method.needs_dense() && !dense {
+                    return Ok((Vec::new(), 0));
+                }
+                // A dense query's embedding and the centroids come first:
+                // they name the lists to fetch. BM25's rows stand in
+                // while the query is embedded.
+                let dense = match dense {
+                    true => {
+                        let (_, embedded) = futures::join!(
+                            self.stand_in(&query, method, params, started, ticket),
+                            self.embed(&query, wanted)
+                        );
+                        let (embedding, millis) = embedded?;
+                        embed_millis = Some(millis);
+                        wanted()?;
+                        let (centroids, len) = self.centroids().await?;
+                        if len > 0 {
+                            fetched.0 += 1;
+                            fetched.1 += len;
+                        }
+                        Some((embedding, centroids))
+                    }
+                    false => None,
+                };
+                let tokens = pool.tokens(&query);
+                let missing = self
+                    .cache
+                    .with_value(|c| {
+                        let c = c.borrow();
+                        let mut missing = pool.missing_postings(&method, &tokens, &c)?;
+                        if let Some((embedding, centroids)) = &dense {
+                            missing.extend(pool.missing_lists(&method, centroids, embedding, &c)?);
+                        }
+                        Ok::<_, nomos_core::fragments::FragmentError>(missing)
+                    })
+                    .map_err(|e| e.to_string())?;
+                wanted()?;
+                fetched.0 += missing.len();
+                fetched.1 += self.fetch_all(missing).await?;
+                let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
+                let ranked = Arc::new(
+                    self.cache
+                        .with_value(|c| {
+                            pool.rank(&query, &method, params, given, &mut c.borrow_mut())
+                        })
+                        .map_err(|e| e.to_string())?,
+                );
+                ranking = Some(ranked.clone());
+                wanted()?;
+                let (rows, got) = self.page(&ranked, 0).await?;
+                fetched.0 += got.0;
+                fetched.1 += got.1;
+                Ok((rows, ranked.hits.len()))
+            }
+            .await;
+            if ticket.is_current() {
+                self.result.set(Some(FragResult {
+                    query,
+                    method,
+                    outcome,
+                    ranking,
+                    millis: now() - started,
+                    embed_millis,
+                    fetched,
+                    follows: None,
+                }));
+            }
+        });
+    }
+
+    /// Ranks `query` with BM25 over its postings and publishes its first
+    /// rows as standing in for `chosen`, a dense method whose query is
+    /// still to be embedded, unless a newer query started. A failure
+    /// publishes nothing: the chosen method's query, which fetches the
+    /// same postings, reports it.
+    async fn stand_in(
+        self,
+        query: &str,
+        chosen: Method,
+        params: Bm25Params,
+        started: f64,
+        ticket: Ticket,
+    ) {
+        let pool = self.pool.get_value();
+        let ranked = async {
+            let missing = self
+                .cache
+                .with_value(|c| {
+                    pool.missing_postings(&Method::Bm25, &pool.tokens(query), &c.borrow())
+                })
+                .map_err(|e| e.to_string())?;
+            let mut fetched = (missing.len(), self.fetch_all(missing).await?);
+            let ranked = self
+                .cache
+                .with_value(|c| pool.rank(query, &Method::Bm25, params, None, &mut c.borrow_mut()))
+                .map_err(|e| e.to_string())?;
+            let (rows, got) = self.page(&ranked, 0).await?;
+            fetched.0 += got.0;
+            fetched.1 += got.1;
+            Ok::<_, String>((rows, Arc::new(ranked), fetched))
+        }
+        .await;
+        if let (Ok((rows, ranked, fetched)), true) = (ranked, ticket.is_current()) {
+            self.result.set(Some(FragResult {
+                query: query.to_owned(),
+                method: Method::Bm25,
+                outcome: Ok((rows, ranked.hits.len())),
+                ranking: Some(ranked),
+                millis: now() - started,
+                embed_millis: None,
+                fetched,
+                follows: Some(chosen),
+            }));
+        }
+    }
+
+    /// The rows of `ranked` from `first` (at most [`PAGE`]), fetching the
+    /// documents fragments they lack; with the fragments and bytes fetched.
+    async fn page(
+        self,
+        ranked: &FragRanking,
+        first: usize,
+    ) -> Result<(Vec<ResultRow>, (usize, u64)), String> {
+        let pool = self.pool.get_value();
+        let shown =
+            &ranked.hits[first.min(ranked.hits.len())..(first + PAGE).min(ranked.hits.len())];
+        let docs: Vec<u32> = shown.iter().map(|h| h.doc).collect();
+        // Their directory pages, then their documents fragments.
+        let (mut n, mut bytes) = (0, 0);
+        for _ in 0..2 {
+            let missing = self
+                .cache
+                .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+                .map_err(|e| e.to_string())?;
+            n += missing.len();
+            bytes += self.fetch_all(missing).await?;
+        }
+        let rows = self
+            .cache
+            .with_value(|c| pool.rows(shown, first, &ranked.terms, &mut c.borrow_mut()))
+            .map_err(|e| e.to_string())?;
+        Ok((rows, (n, bytes)))
+    }
+
+    /// Adds the next [`PAGE`] rows of the shown query's ranking, unless a
+    /// newer query is shown by then. A failure shows as the query's.
+    pub fn show_more(self) {
+        let Some((ranked, first)) = self.result.with_untracked(|r| {
+            let r = r.as_ref()?;
+            let (rows, _) = r.outcome.as_ref().ok()?;
+            Some((r.ranking.clone()?, rows.len()))
+        }) else {
+            return;
+        };
+        self.scope.spawn(async move {
+            let page = self.page(&ranked, first).await;
+            self.result.update(|r| {
+                let Some(r) = r.as_mut() else { return };
+                if !r.ranking.as_ref().is_some_and(|s| Arc::ptr_eq(s, &ranked)) {
+                    return;
+                }
+                match (page, &mut r.outcome) {
+                    (Ok((more, got)), Ok((rows, _))) if rows.len() == first => {
+                        rows.extend(more);
+                        r.fetched.0 += got.0;
+                        r.fetched.1 += got.1;
+                    }
+                    (Err(e), outcome) => *outcome = Err(e),
+                    _ => {}
+                }
+            });
+        });
+    }
+
+    /// Opens the article `id` (one of the shown rows or their references)
+    /// with `query`'s words marked.
+    pub fn open_article(self, id: Option<String>, query: String) {
+        let ticket = self.articles.begin();
+        let Some(id) = id else {
+            return self.article.set(None);
+        };
+        self.scope.spawn(async move {
+            let outcome = async {
+                let pool = self.pool.get_value();
+                let Some(doc) = self.doc_of(&id) else {
+                    // A link's article opens once the rows naming it are
+                    // shown; only then is its absence an answer.
+                    let shown = self.result.with_untracked(|r| {
+                        r.as_ref()
+                            .is_some_and(|r| r.query == query && r.outcome.is_ok())
+                    });
+                    return match shown {
+                        true => Err(format!("article {id} is not among the results shown")),
+                        false => Ok(None),
+                    };
+                };
+                // First the article's own fragment (which lists its
+                // references), then those of the articles it refers to,
+                // each after its directory page.
+                for _ in 0..4 {
+                    let docs = self
+                        .cache
+                        .with_value(|c| pool.article_docs(doc, &mut c.borrow_mut()));
+                    let missing = self
+                        .cache
+                        .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
+                        .map_err(|e| e.to_string())?;
+                    self.fetch_all(missing).await?;
+                }
+                let terms =
+                    nomos_core::search::highlight::QueryTerms::new(&pool.meta().analyzer(), &query);
+                self.cache.with_value(|c| {
+                    let mut c = c.borrow_mut();
+                    let linked: Vec<_> = pool
+                        .article_docs(doc, &mut c)
+                        .into_iter()
+                        .chain([doc])
+                        .filter_map(|d| Some((pool.doc_id(d, &mut c)?, d)))
+                        .collect();
+                    self.linked.update_value(|l| {
+                        for (id, d) in linked {
+                            if !l.iter().any(|(i, _)| *i == id) {
+                                l.push((id, d));
+                            }
+                        }
+                    });
+                    pool.article(doc, &terms, &mut c)
+                        .map(Some)
+                        .map_err(|e| e.to_string())
+                })
+            }
+            .await;
+            if ticket.is_current() {
+                self.article.set(outcome.transpose());
+            }
+        });
+    }
+
+    /// The document whose id is `id`, among the rows shown and the open
+    /// article's references (ids are not in the meta: a fragmented pool
+    /// finds a document by what was shown).
+    fn doc_of(&self, id: &str) -> Option<u32> {
+        let in_rows = self.result.with_untracked(|r| {
+            let (rows, _) = r.as_ref()?.outcome.as_ref().ok()?;
+            rows.iter().find(|row| row.id == id).map(|row| row.doc)
+        });
+        in_rows.or_else(|| {
+            self.linked
+                .with_value(|l| l.iter().find(|(i, _)| i == id).map(|(_, d)| *d))
+        })
+    }
+
+    /// Fetches, checks and keeps every fragment for use with no network,
+    /// reporting the bytes done of the total.
+    pub fn make_offline(self) {
+        if matches!(self.offline.get_untracked(), OfflineStatus::Fetching { .. }) {
+            return;
+        }
+        let pool = self.pool.get_value();
+        let total = pool.total_bytes();
+        self.offline.set(OfflineStatus::Fetching { done: 0, total });
+        self.scope.spawn(async move {
+            // Fetched through the worker, which holds each answer for the
+            // app's check and keeps only those: past it, nothing is kept.
+            if !worker_controls_page_within(CONTROL_WAIT_MS).await {
+                return self.offline.set(OfflineStatus::Failed(
+                    "no service worker controls this page (a private window, or a host \
+                     without https): it cannot be kept for offline use"
+                        .into(),
+                ));
+            }
+            // The listed fragments first: their directory pages (kept in
+            // memory) list the documents fragments, fetched next.
+            let listed = pool.meta().fragments().len();
+            let mut numbers: Vec<usize> = (0..listed).collect();
+            let mut all_urls = vec![self.url("meta")];
+            let mut done = 0;
+            let mut at = 0;
+            while at < numbers.len() {
+                let batch = numbers[at..(at + OFFLINE_PARALLEL).min(numbers.len())].to_vec();
+                at += batch.len();
+                let checks = batch.iter().map(|&n| {
+                    let pool = pool.clone();
+                    async move {
+                        // Checked, not kept in memory (but pages): the
+                        // service worker keeps it.
+                        let check = |bytes: &[u8]| {
+                            self.cache
+                                .with_value(|c| pool.check(n, bytes, &c.borrow()))
+                                .map_err(|e| e.to_string())
+                        };
+                        let (page, len, url) = self.fetch_checked(&pool, n, check).await?;
+                        if let Some(page) = page {
+                            self.cache
+                                .with_value(|c| c.borrow_mut().insert(n, len, page));
+                        }
+                        Ok::<_, String>((len, url))
+                    }
+                });
+                let mut urls = Vec::new();
+                for checked in join_all(checks).await {
+                    match checked {
+                        Ok((len, url)) => {
+                            done += len;
+                            urls.push(url);
+                        }
+                        Err(e) => return self.offline.set(OfflineStatus::Failed(e)),
+                    }
+                }
+                if let Err(e) = ask_service_worker("keepFragments", &urls).await {
+                    return self.offline.set(OfflineStatus::Failed(format!(
+                        "the service worker did not keep the fragments: {e}"
+                    )));
+                }
+                all_urls.extend(urls);
+                self.offline.set(OfflineStatus::Fetching { done, total });
+                if at == listed {
+                    numbers.extend(self.cache.with_value(|c| c.borrow().listed_docs()));
+                }
+            }
+            // The meta's total counts the documents fragments as its
+            // pages' entries must add up to.
+            if done != total {
+                return self.offline.set(OfflineStatus::Failed(format!(
+                    "{}: its fragments hold {done} bytes, its meta says {total}",
+                    pool.name
+                )));
+            }
+            self.offline.set(OfflineStatus::Ready);
+            keep_only_offline(all_urls);
+        });
+    }
+}
+
+/// Asks the service worker to keep fragments the app checked (and the
+/// meta, revalidated on each load); nothing where there is no worker.
+pub fn keep_offline(urls: Vec<String>) {
+    if urls.is_empty() {
+        return;
+    }
+    spawn_local(async move {
+        if let Err(e) = ask_service_worker("keepFragments", &urls).await {
+            leptos::logging::debug_warn!("fragments not kept: {e}");
+        }
+    });
+}
+
+/// Asks the service worker to drop what an earlier build of a pool left
+/// in its cache, `urls` being every file of the pool as it is now.
+/// Housekeeping, not awaited: the pool is offline either way, and a worker
+/// of an older build would not answer.
+fn keep_only_offline(urls: Vec<String>) {
+    spawn_local(async move {
+        if let Err(e) = ask_service_worker("keepOnlyFragments", &urls).await {
+            leptos::logging::debug_warn!("an earlier build's fragments were not dropped: {e}");
+        }
+    });
+}
+
+/// [`keep_offline`] for a meta the app fetched before the service worker
+/// controlled the page, with its bytes, so that the worker need not fetch
+/// it again.
+pub fn keep_offline_fetched(url: String, bytes: Vec<u8>) {
+    spawn_local(async move {
+        if let Err(e) = keep_fragment_bytes(&url, &bytes).await {
+            leptos::logging::debug_warn!("meta not kept: {e}");
+        }
+    });
+}

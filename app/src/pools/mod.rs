@@ -1,0 +1,8 @@
+//! Which pool is loaded: the site's manifest, loading a pool
+//! ([`store`]), the [`session`] that owns a loaded pool's stores (search,
+//! evaluation, judgments, the LLM run), and a fragmented pool's fetched
+//! fragments and results ([`frag_store`]).
+
+pub mod frag_store;
+pub mod session;
+pub mod store;

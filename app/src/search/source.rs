@@ -1,0 +1,161 @@
+//! The Search view's source: the store that feeds the one set of Search
+//! components (the search box, the result list, the article pane), a
+//! whole or light blob's [`SearchStore`] or a fragmented pool's
+//! [`FragStore`]. The components ask it for rows, the article and the
+//! status lines, so that every pool gets the same view; what only one
+//! storage has ("Go to", filters, explain; fetching fragments) the view
+//! adds beside them.
+
+use leptos::prelude::*;
+use nomos_core::methods::Method;
+
+use crate::format::thousands;
+use crate::pool::engine::{Article, ResultRow};
+use crate::pools::frag_store::{self, FragStore};
+use crate::search::store::{self, SearchStore};
+
+/// What the Search view shows. `Copy`; each store (many signal handles)
+/// is held in a stored value, so that the closures which hold a source
+/// stay small.
+#[derive(Clone, Copy)]
+pub enum SearchSource {
+    Blob(StoredValue<SearchStore>),
+    Fragmented(StoredValue<FragStore>),
+}
+
+impl SearchSource {
+    /// The search box's placeholder: the pool's name and size.
+    pub fn placeholder(self) -> String {
+        let named = match self {
+            SearchSource::Blob(s) => s.get_value().pool_named(),
+            SearchSource::Fragmented(s) => {
+                let pool = s.get_value().pool.get_value();
+                Some((pool.n_docs(), pool.name.clone()))
+            }
+        };
+        match named {
+            Some((n, name)) => format!("Search {} articles in {name}", thousands(n)),
+            None => "Search".to_owned(),
+        }
+    }
+
+    /// The query the rows are for.
+    pub fn query(self) -> String {
+        match self {
+            SearchSource::Blob(s) => s.get_value().committed.get(),
+            SearchSource::Fragmented(s) => s
+                .get_value()
+                .result
+                .with(|r| r.as_ref().map(|r| r.query.clone()).unwrap_or_default()),
+        }
+    }
+
+    /// The rows shown, in rank order; `None` before anything ranked.
+    pub fn rows(self) -> Option<Vec<ResultRow>> {
+        match self {
+            SearchSource::Blob(s) => s.get_value().rows.get(),
+            SearchSource::Fragmented(s) => s.get_value().result.with(|r| {
+                r.as_ref()?
+                    .outcome
+                    .as_ref()
+                    .ok()
+                    .map(|(rows, _)| rows.clone())
+            }),
+        }
+    }
+
+    /// How many rows there are in all, shown or not.
+    pub fn total(self) -> usize {
+        match self {
+            SearchSource::Blob(s) => s
+                .get_value()
+                .filtered
+                .with(|f| f.as_ref().map_or(0, Vec::len)),
+            SearchSource::Fragmented(s) => s.get_value().result.with(|r| {
+                r.as_ref()
+                    .and_then(|r| r.outcome.as_ref().ok())
+                    .map_or(0, |(_, total)| *total)
+            }),
+        }
+    }
+
+    /// Rows added by "Show more": fewer where each row is fetched.
+    pub fn page(self) -> usize {
+        match self {
+            SearchSource::Blob(_) => store::PAGE,
+            SearchSource::Fragmented(_) => frag_store::PAGE,
+        }
+    }
+
+    /// Shows the next page of rows.
+    pub fn show_more(self) {
+        match self {
+            SearchSource::Blob(s) => s.get_value().limit.update(|l| *l += store::PAGE),
+            SearchSource::Fragmented(s) => s.get_value().show_more(),
+        }
+    }
+
+    /// The method that ranked the rows shown.
+    pub fn method(self) -> Option<Method> {
+        match self {
+            SearchSource::Blob(s) => s.get_value().ranking.with(|r| r.as_ref().map(|t| t.method)),
+            SearchSource::Fragmented(s) => {
+                s.get_value().result.with(|r| r.as_ref().map(|r| r.method))
+            }
+        }
+    }
+
+    /// The rows are BM25's while the chosen method's are on their way.
+    pub fn pending(self) -> bool {
+        match self {
+            SearchSource::Blob(s) => s
+                .get_value()
+                .ranking
+                .with(|r| r.as_ref().is_some_and(|t| t.pending)),
+            SearchSource::Fragmented(s) => s
+                .get_value()
+                .result
+                .with(|r| r.as_ref().is_some_and(|r| r.follows.is_some())),
+        }
+    }
+
+    /// The open article, or why it cannot be shown.
+    pub fn article(self) -> Option<Result<Article, String>> {
+        match self {
+            SearchSource::Blob(s) => s.get_value().article.get(),
+            SearchSource::Fragmented(s) => s.get_value().article.get(),
+        }
+    }
+
+    /// The live region's text after each ranking.
+    pub fn status(self) -> String {
+        match self {
+            SearchSource::Blob(s) => s.get_value().status(),
+            SearchSource::Fragmented(s) => s.get_value().status(),
+        }
+    }
+
+    /// How the rows were ranked, and in how long.
+    pub fn timing(self) -> Option<String> {
+        match self {
+            SearchSource::Blob(s) => s.get_value().timing(),
+            SearchSource::Fragmented(s) => s.get_value().timing(),
+        }
+    }
+
+    /// Why BM25 stands in for the chosen method.
+    pub fn fallback(self) -> Option<String> {
+        match self {
+            SearchSource::Blob(s) => s.get_value().fallback(),
+            SearchSource::Fragmented(_) => None,
+        }
+    }
+
+    /// Why the query has no rows, when it failed.
+    pub fn error(self) -> Option<String> {
+        match self {
+            SearchSource::Blob(_) => None,
+            SearchSource::Fragmented(s) => s.get_value().error(),
+        }
+    }
+}
