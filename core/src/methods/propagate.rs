@@ -11,7 +11,7 @@
 //! query costs its BM25 ranking plus one pass over the edges of the
 //! documents it scored.
 
-use crate::hits::{top_k_into, Hit};
+use crate::hits::{top_k_into, top_k_positive_among, Hit};
 
 /// Which neighbours' scores a document gains from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +128,9 @@ impl Graph {
 /// The best `k` documents by the propagated scores of `scores` (BM25's,
 /// by document id, as many as the graph has documents), ties in corpus
 /// order. `scored` lists the documents with a score where the caller knows
-/// them (others score 0); `None` reads every score.
+/// them (others score 0): selection then looks only at them and at the
+/// documents they lift, as BM25's does (see
+/// [`crate::search::Accumulator`]); `None` reads every score.
 pub(crate) fn rank(
     graph: &Graph,
     dir: Direction,
@@ -138,26 +140,22 @@ pub(crate) fn rank(
     k: usize,
     positive_only: bool,
 ) -> Vec<Hit> {
+    // The best positive neighbour score of each document reached (0: none).
     let mut best = vec![0.0f64; scores.len()];
+    let mut reached: Vec<u32> = Vec::new();
     let mut push = |from: usize, lists: &Adjacency| {
         let s = scores[from];
         for &d in lists.of(from) {
             let b = &mut best[d as usize];
+            if *b == 0.0 {
+                reached.push(d);
+            }
             *b = b.max(s);
         }
     };
-    let every: Vec<u32>;
-    let sources = match scored {
-        Some(docs) => docs,
-        None => {
-            every = (0..scores.len() as u32).collect();
-            &every
-        }
-    };
-    for &n in sources {
-        let n = n as usize;
+    let mut lift = |n: usize| {
         if scores[n] <= 0.0 {
-            continue;
+            return;
         }
         // `d` gains from the `n` it points to: push along the edges into `n`.
         if matches!(dir, Direction::Out | Direction::Both) {
@@ -166,12 +164,29 @@ pub(crate) fn rank(
         if matches!(dir, Direction::In | Direction::Both) {
             push(n, &graph.out);
         }
+    };
+    match scored {
+        Some(docs) => docs.iter().for_each(|&n| lift(n as usize)),
+        None => (0..scores.len()).for_each(&mut lift),
     }
-    for (b, &s) in best.iter_mut().zip(scores) {
-        *b = s + share * *b;
+    let mut total = scores.to_vec();
+    for &d in &reached {
+        let d = d as usize;
+        total[d] = scores[d] + share * best[d];
     }
     let mut hits = Vec::new();
-    top_k_into(&best, k, positive_only, &mut hits);
+    match scored {
+        Some(docs) => {
+            let mut candidates: Vec<u32> = docs.iter().copied().chain(reached).collect();
+            candidates.sort_unstable();
+            candidates.dedup();
+            top_k_positive_among(&candidates, &total, k, &mut hits);
+            if !positive_only && hits.len() < k.min(total.len()) {
+                top_k_into(&total, k, false, &mut hits);
+            }
+        }
+        None => top_k_into(&total, k, positive_only, &mut hits),
+    }
     hits
 }
 

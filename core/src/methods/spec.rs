@@ -199,8 +199,10 @@ impl Method {
                 depth: 100,
                 probes: Self::DEFAULT_PROBES,
             },
+            // Swept on the definitions set's dev split
+            // (docs/benchmarks/cross-references.md).
             "prop" => Method::Prop {
-                share: 0.3,
+                share: 1.0,
                 dir: Direction::Out,
             },
             "reform-sparse" => Method::ReformSparse,
