@@ -268,6 +268,22 @@ fn propagation_along_definition_edges_finds_what_bm25_misses() {
     }
     let text = bm25_metrics(&dev);
     assert_eq!(text["recall@10"].as_f64(), Some(0.0));
+    // A blob built from the source itself carries the edges too.
+    let blob = tmp.path().join("da-law.blob");
+    let blob = blob.to_str().unwrap();
+    ok(&[
+        "build",
+        "--format",
+        "da-law",
+        sample().to_str().unwrap(),
+        "-o",
+        blob,
+    ]);
+    let info = String::from_utf8(ok(&["info", blob]).stdout).unwrap();
+    assert!(
+        info.lines().any(|l| l.starts_with("definitions ")),
+        "{info}"
+    );
     let metrics = dev.join("prop.json");
     ok(&[
         "eval",

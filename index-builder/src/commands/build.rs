@@ -41,6 +41,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     let reading = progress::spinner(format!("reading {}", args.source.src.display()));
     let mut pool = (row.read)(&args.source.src)?;
     check_ids(&pool)?;
+    add_definition_edges(&mut pool);
     reading.finish_and_clear();
     phases.done("read");
     if let Some(path) = &args.augmented {
