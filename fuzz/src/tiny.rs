@@ -64,6 +64,7 @@ pub fn tiny_blob() -> Vec<u8> {
             paragraphs: paragraphs.iter().map(|p| (*p).into()).collect(),
             explicit_refs: vec![["b", "c", "a"][i].into()],
             implicit_refs: vec![["c", "a", "b"][i].into()],
+            definition_refs: Vec::new(),
             path: Vec::new(),
             version_date: None,
         })

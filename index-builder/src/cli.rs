@@ -286,10 +286,11 @@ pub struct RankingArgs {
     /// BM25 b (default: the blob's, or 0.75).
     #[arg(long)]
     pub b: Option<f64>,
-    /// Ranking method: bm25, dense, dense-binary, prf, rocchio, rrf or
-    /// weighted, optionally with parameters as NAME:KEY=VALUE,... (e.g.
-    /// `rrf:k=60,depth=100`, `dense-binary:candidates=1000`). All but bm25
-    /// and prf need a blob built with `--embed` and `--model`. Default: rrf
+    /// Ranking method: bm25, dense, dense-binary, prf, rocchio, rrf,
+    /// weighted or prop, optionally with parameters as NAME:KEY=VALUE,... (e.g.
+    /// `rrf:k=60,depth=100`, `prop:share=0.5,dir=both`). All but bm25, prf
+    /// and prop need a blob built with `--embed` and `--model`; prop needs a
+    /// blob with citations or definition edges. Default: rrf
     /// when the blob has vectors and --model is given, else bm25. The LLM
     /// methods reform-sparse, reform-dense, reform-hybrid:k=60,depth=100
     /// and react-bm25:rounds=10,candidates=100,chars=0 need --llm-url or

@@ -5,6 +5,7 @@
 mod blob_file;
 mod cli;
 mod commands;
+mod definition_uses;
 mod embedder;
 mod error;
 mod fetch;

@@ -34,6 +34,12 @@ pub fn search_method(
     search_with(blob, query, k, &["--method", method, "--model", &model])
 }
 
+/// `nomos search` with a lexical `method` (`prop:share=0.5`), which needs
+/// no model.
+pub fn search_lexical(blob: &Path, query: &str, k: usize, method: &str) -> Result<Vec<CliHit>> {
+    search_with(blob, query, k, &["--method", method])
+}
+
 /// `nomos search --fragments <dir>` with `method`: the fragmented pool
 /// ranked natively from the fragments the query needs, embedding the
 /// query with `model` for a dense method.

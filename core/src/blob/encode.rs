@@ -41,6 +41,10 @@ pub struct DocumentInput {
     pub explicit_refs: Vec<String>,
     /// Ids of its siblings (implicit context, e.g. the other stykker of a §).
     pub implicit_refs: Vec<String>,
+    /// Ids of the stykker that define terms it uses (Danish law's
+    /// definitions). Kept apart from `explicit_refs`: the text does not
+    /// cite them, so "Cited by" must not list them.
+    pub definition_refs: Vec<String>,
     /// The divisions it stands in, outermost first, for display (the Greek
     /// codes' books and chapters); empty where the reader gives none.
     pub path: Vec<String>,
@@ -132,6 +136,10 @@ pub struct EncodeReport {
     pub explicit_refs_unknown: usize,
     /// Implicit references naming no known document.
     pub implicit_refs_unknown: usize,
+    /// Definition edges naming no known document.
+    pub definition_refs_unknown: usize,
+    /// Definition edges written (0: no `definitions` section).
+    pub definition_edges: usize,
 }
 
 /// Encodes a blob. Fails on duplicate document or query ids, on indexes
@@ -180,6 +188,9 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
         unknown_implicit: count(parts.unknown_implicit, "unknown references")?,
     };
     let text = parts.text;
+    let (definitions, unknown) = Csr::resolve(docs.iter().map(|d| &d.definition_refs), &doc_index)?;
+    report.definition_refs_unknown = unknown;
+    report.definition_edges = definitions.targets.len();
 
     let mut sections: Vec<(SectionKind, rkyv::util::AlignedVec)> = vec![
         (SectionKind::Docs, archive(&docs_section)?),
@@ -206,6 +217,9 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
         sections.push((SectionKind::Qrels, archive(&qrels)?));
     }
     sections.push((SectionKind::Graph, archive(&graph)?));
+    if !definitions.targets.is_empty() {
+        sections.push((SectionKind::Definitions, archive(&definitions)?));
+    }
     if let Some(dense) = &input.dense {
         sections.push((SectionKind::Dense, archive(&dense_section(dense, n_docs)?)?));
     }
@@ -237,6 +251,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
             SectionKind::Dense
             | SectionKind::Idf
             | SectionKind::Sources
+            | SectionKind::Definitions
             | SectionKind::LexEditorial => frame::FLAG_OPTIONAL,
             _ => 0,
         };

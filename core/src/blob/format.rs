@@ -46,11 +46,15 @@ pub enum SectionKind {
     /// [`TextPartsSection`]: the text moved into several sibling files, one
     /// run of documents each. Required, like `Siblings`.
     TextParts,
+    /// [`Csr`] of definition edges (a chunk to the stykker defining the
+    /// terms it uses), optional: only score propagation reads it, and a
+    /// reader that predates it ranks and shows the pool as before.
+    Definitions,
 }
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 14] = [
+    pub const ALL: [SectionKind; 15] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -65,6 +69,7 @@ impl SectionKind {
         SectionKind::Sources,
         SectionKind::Siblings,
         SectionKind::TextParts,
+        SectionKind::Definitions,
     ];
 
     /// The four bytes naming the section in the table.
@@ -84,6 +89,7 @@ impl SectionKind {
             SectionKind::Sources => *b"SRCN",
             SectionKind::Siblings => *b"SIBL",
             SectionKind::TextParts => *b"TXTP",
+            SectionKind::Definitions => *b"DEFN",
         }
     }
 
@@ -104,6 +110,7 @@ impl SectionKind {
             SectionKind::Sources => "sources",
             SectionKind::Siblings => "siblings",
             SectionKind::TextParts => "text parts",
+            SectionKind::Definitions => "definitions",
         }
     }
 

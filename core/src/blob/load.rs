@@ -11,7 +11,7 @@ use super::archived::{access, aligned, archive_error};
 use super::dense_section::load_dense;
 use super::encode::content_hash_of;
 use super::format::{
-    ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
+    ArchivedCsr, ArchivedDenseSection, ArchivedDocsSection, ArchivedGraphSection, ArchivedHeader,
     ArchivedIdfSection, ArchivedLexicalSection, ArchivedQrelsSection, ArchivedQueriesSection,
     ArchivedSiblingsSection, ArchivedSourcesSection, ArchivedTextPartsSection, ArchivedTextSection,
     Header, SectionKind, SiblingKind, FORMAT_VERSION, NONE,
@@ -32,6 +32,7 @@ pub(super) struct Ranges {
     pub queries: Option<Range<usize>>,
     pub qrels: Option<Range<usize>>,
     pub graph: Option<Range<usize>>,
+    pub definitions: Option<Range<usize>>,
 }
 
 /// Whether a loaded blob reads `kind` from its bytes (kept), or copies it
@@ -45,6 +46,7 @@ fn read_in_place(kind: SectionKind) -> bool {
             | SectionKind::Queries
             | SectionKind::Qrels
             | SectionKind::Graph
+            | SectionKind::Definitions
     )
 }
 
@@ -138,6 +140,7 @@ impl Blob {
             queries: kept_range(SectionKind::Queries),
             qrels: kept_range(SectionKind::Qrels),
             graph: kept_range(SectionKind::Graph),
+            definitions: kept_range(SectionKind::Definitions),
         };
         let docs: &ArchivedDocsSection = access(slice(&kept, &ranges.docs), "docs")?;
         let doc_order = check_docs(docs, n_docs)?;
@@ -201,6 +204,10 @@ impl Blob {
             let graph: &ArchivedGraphSection = access(slice(&kept, range), "graph")?;
             graph.explicit.validate("explicit", n_docs)?;
             graph.implicit.validate("implicit", n_docs)?;
+        }
+        if let Some(range) = &ranges.definitions {
+            let edges: &ArchivedCsr = access(slice(&kept, range), "definitions")?;
+            edges.validate("definitions", n_docs)?;
         }
 
         let mut fields = Vec::new();

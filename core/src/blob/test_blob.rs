@@ -34,3 +34,18 @@ pub(crate) fn danish_blob(
     };
     encode(&input).unwrap().0
 }
+
+/// Documents `a` "sea", `b` "shore", `c` "way", without and with a
+/// definition edge from `c` to `b` (and one to an unknown id, dropped).
+pub(crate) fn definition_blobs() -> (Vec<u8>, Vec<u8>) {
+    let doc = |id: &str, text: &str| DocumentInput {
+        id: id.into(),
+        text: text.into(),
+        source: "s".into(),
+        ..DocumentInput::default()
+    };
+    let mut documents = vec![doc("a", "sea"), doc("b", "shore"), doc("c", "way")];
+    let plain = danish_blob(&documents, &[], &[], None);
+    documents[2].definition_refs = vec!["b".into(), "x".into()];
+    (plain, danish_blob(&documents, &[], &[], None))
+}

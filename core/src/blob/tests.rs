@@ -9,7 +9,7 @@ use super::format::{
     Csr, DenseSection, DenseSet, DocsSection, GraphSection, IdfSection, QrelsSection,
     QueriesSection, SectionKind, StrTable, TextSection, VectorField, FORMAT_VERSION, NONE,
 };
-use super::test_blob::danish_blob;
+use super::test_blob::{danish_blob, definition_blobs};
 use super::{frame, reseal, Blob, DocumentInput, JudgmentInput, QueryInput};
 use crate::dense::DenseIndex;
 use crate::embed::{Pooling, Windows};
@@ -209,6 +209,43 @@ fn a_graph_target_past_the_documents_is_refused() {
     assert_refused(
         &with_section(SectionKind::Graph, &graph(3)),
         "blob section `graph` is inconsistent: explicit: target 3 out of range",
+    );
+}
+
+/// Definition edges live in their own optional section, apart from the
+/// citations that "Cited by" lists; a blob without any has no section.
+#[test]
+fn definition_edges_are_kept_apart_from_citations() {
+    let (plain, with_edges) = definition_blobs();
+    assert!(!parts(&plain).iter().any(|p| p.0 == *b"DEFN"));
+    let defn = parts(&with_edges)
+        .into_iter()
+        .find(|p| p.0 == *b"DEFN")
+        .unwrap();
+    assert_eq!(defn.1, frame::FLAG_OPTIONAL);
+    let blob = Blob::load(&with_edges).unwrap();
+    assert_eq!(blob.definition_refs(2), [1]);
+    assert!(blob.explicit_refs(2).is_empty());
+    assert!(Blob::load(&plain).unwrap().definition_refs(2).is_empty());
+}
+
+/// A definitions section whose target is past the documents is refused.
+#[test]
+fn a_definition_target_past_the_documents_is_refused() {
+    let edges = |target: u32| Csr {
+        offsets: vec![0, 1, 1, 1],
+        targets: vec![target],
+    };
+    let with = |target: u32| {
+        let archive = rkyv::to_bytes::<rancor::Error>(&edges(target))
+            .unwrap()
+            .to_vec();
+        crafted(|parts| parts.push((*b"DEFN", frame::FLAG_OPTIONAL, archive)))
+    };
+    assert_eq!(Blob::load(&with(2)).unwrap().definition_refs(0), [2]);
+    assert_refused(
+        &with(3),
+        "blob section `graph` is inconsistent: definitions: target 3 out of range",
     );
 }
 

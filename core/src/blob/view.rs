@@ -3,8 +3,8 @@
 //! from their archives; the rest was rebuilt at load.
 
 use super::format::{
-    ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection, ArchivedQueriesSection,
-    ArchivedTextSection, Header, SectionKind, SiblingKind, NONE,
+    ArchivedCsr, ArchivedDocsSection, ArchivedGraphSection, ArchivedQrelsSection,
+    ArchivedQueriesSection, ArchivedTextSection, Header, SectionKind, SiblingKind, NONE,
 };
 use super::text::ArticleText;
 use super::{Blob, BlobError, DenseModel, Field, SectionInfo};
@@ -281,6 +281,14 @@ impl Blob {
             .unwrap_or_default()
     }
 
+    /// The stykker defining terms `doc` uses (empty without a
+    /// `definitions` section).
+    pub fn definition_refs(&self, doc: usize) -> Vec<u32> {
+        self.definitions()
+            .map(|g| g.neighbours(doc).collect())
+            .unwrap_or_default()
+    }
+
     /// How many explicit and implicit references named ids not in the blob.
     pub fn unknown_refs(&self) -> (u32, u32) {
         self.graph()
@@ -331,6 +339,12 @@ impl Blob {
     fn graph(&self) -> Option<&ArchivedGraphSection> {
         let range = self.ranges.graph.clone()?;
         // SAFETY: validated as `ArchivedGraphSection` at load.
+        Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
+    }
+
+    fn definitions(&self) -> Option<&ArchivedCsr> {
+        let range = self.ranges.definitions.clone()?;
+        // SAFETY: validated as `ArchivedCsr` at load.
         Some(unsafe { rkyv::access_unchecked(&self.bytes[range]) })
     }
 }

@@ -48,6 +48,10 @@ impl Meta {
             Method::Rocchio { .. } => {
                 "Rocchio feedback needs the vectors of documents outside the probed lists"
             }
+            Method::Prop { .. } => {
+                "score propagation needs the scores of the cited documents, which fragments \
+                 spread over the whole pool"
+            }
             _ => "the pool was cut without the vectors' inverted lists (`nomos fragment --lists`)",
         };
         Some(format!(

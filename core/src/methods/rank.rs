@@ -6,6 +6,7 @@ use std::sync::{Mutex, OnceLock};
 
 use super::feedback::{expansion_terms, ForwardIndex};
 use super::fusion::fuse_hybrid;
+use super::propagate::{self, Graph};
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex, Ivf};
 use crate::hits::Hit;
@@ -30,6 +31,9 @@ pub struct Collection<'a> {
     /// its weight, where the pool adds them to BM25 (see
     /// [`crate::search::editorial`]).
     pub editorial: Option<(&'a Bm25Scorer, f64)>,
+    /// Citations and definition edges, where the pool has any (for
+    /// [`Method::Prop`]).
+    pub graph: Option<&'a Graph>,
 }
 
 /// A query as the methods need it. The embedding is computed elsewhere
@@ -141,6 +145,28 @@ pub fn rank<S: AsRef<str>>(
             let semantic = search(index, q, depth, probes)?;
             fuse_hybrid(method, &lexical, &semantic, k).expect("a hybrid method")
         }
+        Method::Prop { share, dir } => {
+            let graph = collection.graph.ok_or(RankError::NoGraph)?;
+            let n_docs = scorer.index().n_docs();
+            if graph.n_docs() != n_docs {
+                return Err(RankError::GraphMismatch {
+                    lexical: n_docs,
+                    graph: graph.n_docs(),
+                });
+            }
+            match collection.editorial {
+                Some((headings, weight)) => {
+                    let scores = editorial::scores(scorer, headings, weight, &tokens);
+                    propagate::rank(graph, dir, share, &scores, None, k, positive_only)
+                }
+                None => {
+                    let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
+                    scorer.accumulate(&tokens, &mut scores);
+                    let (all, touched) = (scores.scores(), scores.touched());
+                    propagate::rank(graph, dir, share, all, touched, k, positive_only)
+                }
+            }
+        }
         Method::ReformSparse
         | Method::ReformDense
         | Method::ReformHybrid { .. }
@@ -169,6 +195,15 @@ pub enum RankError {
     },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
+    /// Score propagation on a pool with no citation or definition edge.
+    NoGraph,
+    /// The graph covers another number of documents than the index.
+    GraphMismatch {
+        /// Documents in the index.
+        lexical: usize,
+        /// Documents in the graph.
+        graph: usize,
+    },
     /// An LLM method: the caller reformulates with
     /// the `llm` module's `reform` or runs its `react` loop first.
     NeedsLlm(&'static str),
@@ -188,6 +223,13 @@ impl fmt::Display for RankError {
                 "the dense vectors cover {dense} documents but the index {lexical}"
             ),
             RankError::Dense(e) => e.fmt(f),
+            RankError::NoGraph => f.write_str(
+                "`prop` propagates scores along citations and definitions, and this pool has none",
+            ),
+            RankError::GraphMismatch { lexical, graph } => write!(
+                f,
+                "the graph covers {graph} documents but the index {lexical}"
+            ),
             RankError::NeedsLlm(name) => write!(f, "`{name}` needs an LLM endpoint"),
         }
     }

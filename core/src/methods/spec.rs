@@ -13,6 +13,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::propagate::Direction;
+
 /// A ranking method and its parameters. Defaults ([`Method::by_name`])
 /// follow the usual settings in the literature the GreekBarRetrieval paper
 /// draws on: 10 feedback documents, 30 expansion terms, Rocchio α = 1,
@@ -75,6 +77,16 @@ pub enum Method {
         /// Inverted lists the dense ranking probes (0: all).
         probes: usize,
     },
+    /// BM25, then each document gains `share` times the best BM25 score
+    /// among its neighbours in the pool's graph (citations and definition
+    /// edges), those it points to (`dir=out`), those pointing to it (`in`)
+    /// or both (see [`super::propagate`]).
+    Prop {
+        /// The neighbour's score's weight.
+        share: f64,
+        /// Which neighbours count.
+        dir: Direction,
+    },
     /// An LLM turns the query into legal keywords, searched with BM25
     /// (GreekBarRetrieval's Reform-BM25; the `llm` module runs it).
     ReformSparse,
@@ -106,6 +118,7 @@ pub enum Method {
 enum Value {
     Count(usize),
     Real(f64),
+    Word(&'static str),
 }
 
 impl fmt::Display for Value {
@@ -114,6 +127,7 @@ impl fmt::Display for Value {
             Value::Count(n) => write!(f, "{n}"),
             // Shortest representation that parses back to the same f64.
             Value::Real(x) => write!(f, "{x}"),
+            Value::Word(w) => f.write_str(w),
         }
     }
 }
@@ -127,7 +141,7 @@ impl Method {
     pub const DEFAULT_PROBES: usize = 64;
 
     /// Every method name, in the order a picker would list them.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "bm25",
         "dense",
         "dense-binary",
@@ -135,6 +149,7 @@ impl Method {
         "rocchio",
         "rrf",
         "weighted",
+        "prop",
     ];
 
     /// The methods that need an LLM (the `llm` module runs them), listed apart so
@@ -184,6 +199,12 @@ impl Method {
                 depth: 100,
                 probes: Self::DEFAULT_PROBES,
             },
+            // Swept on the definitions set's dev split
+            // (docs/benchmarks/cross-references.md).
+            "prop" => Method::Prop {
+                share: 1.0,
+                dir: Direction::Out,
+            },
             "reform-sparse" => Method::ReformSparse,
             "reform-dense" => Method::ReformDense,
             "reform-hybrid" => Method::ReformHybrid {
@@ -211,6 +232,7 @@ impl Method {
             Method::Rocchio { .. } => "rocchio",
             Method::Rrf { .. } => "rrf",
             Method::Weighted { .. } => "weighted",
+            Method::Prop { .. } => "prop",
             Method::ReformSparse => "reform-sparse",
             Method::ReformDense => "reform-dense",
             Method::ReformHybrid { .. } => "reform-hybrid",
@@ -257,7 +279,11 @@ impl Method {
     pub fn needs_dense(&self) -> bool {
         !matches!(
             self,
-            Method::Bm25 | Method::Prf { .. } | Method::ReformSparse | Method::ReactBm25 { .. }
+            Method::Bm25
+                | Method::Prf { .. }
+                | Method::Prop { .. }
+                | Method::ReformSparse
+                | Method::ReactBm25 { .. }
         )
     }
 
@@ -274,7 +300,7 @@ impl Method {
 
     /// Counts at least 1 (expansion terms, characters and probes at least
     /// 0), RRF k finite and
-    /// > 0, Rocchio weights finite, w in [0, 1].
+    /// > 0, Rocchio weights finite, w in [0, 1], share finite and ≥ 0.
     pub fn validate(&self) -> Result<(), MethodError> {
         for (key, value) in self.params() {
             let ok = match (key, value) {
@@ -282,7 +308,9 @@ impl Method {
                 (_, Value::Count(n)) => n >= 1,
                 ("k", Value::Real(x)) => x.is_finite() && x > 0.0,
                 ("w", Value::Real(x)) => (0.0..=1.0).contains(&x),
+                ("share", Value::Real(x)) => x.is_finite() && x >= 0.0,
                 (_, Value::Real(x)) => x.is_finite(),
+                (_, Value::Word(_)) => true,
             };
             if !ok {
                 return Err(MethodError::OutOfRange {
@@ -324,7 +352,7 @@ impl Method {
     }
 
     fn params(&self) -> Vec<(&'static str, Value)> {
-        use Value::{Count, Real};
+        use Value::{Count, Real, Word};
         match *self {
             Method::Bm25 | Method::ReformSparse | Method::ReformDense => vec![],
             Method::Dense { probes } => vec![("probes", Count(probes))],
@@ -352,6 +380,7 @@ impl Method {
                 ("probes", Count(probes)),
             ],
             Method::ReformHybrid { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
+            Method::Prop { share, dir } => vec![("share", Real(share)), ("dir", Word(dir.name()))],
             Method::ReactBm25 {
                 rounds,
                 candidates,
@@ -383,6 +412,10 @@ impl Method {
             (Method::Rocchio { beta, .. }, "beta") => *beta = real()?,
             (Method::Rrf { k, .. }, "k") | (Method::ReformHybrid { k, .. }, "k") => *k = real()?,
             (Method::Weighted { w, .. }, "w") => *w = real()?,
+            (Method::Prop { share, .. }, "share") => *share = real()?,
+            (Method::Prop { dir, .. }, "dir") => {
+                *dir = Direction::by_name(raw).ok_or_else(bad_value)?
+            }
             (Method::Rrf { depth, .. }, "depth")
             | (Method::Weighted { depth, .. }, "depth")
             | (Method::ReformHybrid { depth, .. }, "depth") => *depth = count()?,

@@ -266,6 +266,7 @@ fn rank_runs_every_method() {
         ivf: None,
         scores: &Mutex::new(Accumulator::new()),
         editorial: None,
+        graph: None,
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -309,6 +310,7 @@ fn dense_methods_explain_what_is_missing() {
         ivf: None,
         scores: &Mutex::new(Accumulator::new()),
         editorial: None,
+        graph: None,
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,

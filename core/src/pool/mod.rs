@@ -11,6 +11,8 @@
 //! buffer of per-document scores that every ranking reuses.
 
 mod benchmark;
+#[cfg(test)]
+mod tests;
 
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -20,7 +22,7 @@ use crate::blob::{Blob, DenseModel, Field};
 use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
-use crate::methods::{rank, Collection, ForwardIndex, Method, MethodQuery, RankError};
+use crate::methods::{rank, Collection, ForwardIndex, Graph, Method, MethodQuery, RankError};
 use crate::search::{
     editorial, Accumulator, Bm25Params, Bm25Scorer, EditorialShare, Explanation, IdfTable,
     ParamsError,
@@ -50,6 +52,9 @@ pub struct Pool {
     /// The editorial headings, where the blob indexes them and the weight
     /// is not 0 (see [`crate::search::editorial`]).
     editorial: Option<Editorial>,
+    /// The blob's citations and definition edges, both ways, derived at
+    /// load (for `prop`); `None` where it has none.
+    graph: Option<Graph>,
 }
 
 /// A pool's editorial headings: their index, weight, and the scorer for
@@ -80,6 +85,11 @@ impl Pool {
             weight: editorial::WEIGHT,
             scorer: Mutex::new(None),
         });
+        let graph = Graph::new(blob.n_docs(), |d| {
+            let mut out = blob.explicit_refs(d);
+            out.extend(blob.definition_refs(d));
+            out
+        });
         let model = blob.dense_model().cloned();
         let dense = OnceLock::new();
         if let Some(pair) = model.zip(blob.take_dense(field).map(Arc::new)) {
@@ -97,6 +107,7 @@ impl Pool {
             scorer: Mutex::new(None),
             scores: Mutex::new(Accumulator::new()),
             editorial,
+            graph,
         })
     }
 
@@ -140,7 +151,14 @@ impl Pool {
             scorer: Mutex::new(None),
             scores: Mutex::new(Accumulator::new()),
             editorial: None,
+            graph: None,
         })
+    }
+
+    /// The citations and definition edges `prop` propagates along, if the
+    /// pool has any.
+    pub fn graph(&self) -> Option<&Graph> {
+        self.graph.as_ref()
     }
 
     /// The analyzer the index was built with; queries must use it.
@@ -245,6 +263,7 @@ impl Pool {
             ivf: self.ivf.get(),
             scores: &self.scores,
             editorial: editorial.as_ref().map(|(s, w)| (&**s, *w)),
+            graph: self.graph.as_ref(),
         };
         let query = MethodQuery { tokens, embedding };
         rank(method, &collection, &query, k, positive_only)

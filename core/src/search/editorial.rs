@@ -28,9 +28,25 @@ pub fn search_into<S: AsRef<str>>(
     positive_only: bool,
     hits: &mut Vec<Hit>,
 ) {
+    top_k_into(
+        &scores(text, headings, weight, query),
+        k,
+        positive_only,
+        hits,
+    );
+}
+
+/// Every document's score for `query`: `text`'s plus `weight` times
+/// `headings'`.
+pub fn scores<S: AsRef<str>>(
+    text: &Bm25Scorer,
+    headings: &Bm25Scorer,
+    weight: f64,
+    query: &[S],
+) -> Vec<f64> {
     let mut scores = text.scores(query);
     for (score, heading) in scores.iter_mut().zip(headings.scores(query)) {
         *score += weight * heading;
     }
-    top_k_into(&scores, k, positive_only, hits);
+    scores
 }

@@ -88,6 +88,7 @@ pub fn sample() -> Sample {
                 .flatten()
                 .map(id)
                 .collect(),
+            definition_refs: Vec::new(),
             // Exercise the display-only path and version date on some.
             path: match i % 3 {
                 0 => Vec::new(),

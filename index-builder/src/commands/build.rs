@@ -21,6 +21,7 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, fragment};
 use crate::cli::{BuildArgs, SourceFormat};
+use crate::definition_uses::add_definition_edges;
 use crate::embedder::{self, EmbedCache};
 use crate::error::bad_input;
 use crate::progress;
@@ -40,6 +41,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
     let reading = progress::spinner(format!("reading {}", args.source.src.display()));
     let mut pool = (row.read)(&args.source.src)?;
     check_ids(&pool)?;
+    add_definition_edges(&mut pool);
     reading.finish_and_clear();
     phases.done("read");
     if let Some(path) = &args.augmented {
@@ -326,8 +328,9 @@ pub(super) fn read_pool(
 ) -> Result<(Pool, String)> {
     let row = format_row(format);
     let name = pick_analyzer(format, analyzer, &row)?;
-    let pool = (row.read)(src)?;
+    let mut pool = (row.read)(src)?;
     check_ids(&pool)?;
+    add_definition_edges(&mut pool);
     Ok((pool, name))
 }
 
@@ -412,6 +415,10 @@ fn warn_dropped(r: &EncodeReport) {
         (
             r.implicit_refs_unknown,
             "implicit references name unknown ids (dropped)",
+        ),
+        (
+            r.definition_refs_unknown,
+            "definition edges name unknown ids (dropped)",
         ),
     ];
     for (count, what) in cases {

@@ -1,6 +1,7 @@
 //! `nomos chunks`: a source's articles as CRAwLeR-DK's `chunks.jsonl`
 //! (`chunk`, `chunk_id`, `chunk_idx`, `implicit_context_chunks`,
-//! `explicit_context_chunks`; the reference BENCHMARKS.md, "CRAwLeR-DK"), so a
+//! `explicit_context_chunks`; the reference BENCHMARKS.md, "CRAwLeR-DK"; and,
+//! where the chunk uses terms its document defines, `definition_context_chunks`), so a
 //! CRAwLeR-format directory can be made from the Danish acts, whose reader
 //! already chunks and resolves references as CRAwLeR does. With `--law`,
 //! context lists keep only the chunks written, so the file stands alone.
@@ -15,6 +16,7 @@ use serde_json::json;
 use super::build::read_pool;
 use crate::cli::ChunksArgs;
 use crate::error::bad_input;
+use crate::sources::crawler::DEFINITION_CONTEXT;
 use crate::sources::pool::Article;
 
 pub fn run(args: &ChunksArgs) -> Result<()> {
@@ -65,13 +67,17 @@ pub(super) fn rows(articles: &[Article], wanted: impl Fn(&str) -> bool) -> Resul
         if !wanted(&a.id) {
             continue;
         }
-        let row = json!({
+        let mut row = json!({
             "chunk": a.text,
             "chunk_id": a.id,
             "chunk_idx": chunk_idx,
             "implicit_context_chunks": written(&a.implicit_refs),
             "explicit_context_chunks": written(&a.explicit_refs),
         });
+        let defining = written(&a.definition_refs);
+        if !defining.is_empty() {
+            row[DEFINITION_CONTEXT] = json!(defining);
+        }
         serde_json::to_writer(&mut out, &row)?;
         out.push(b'\n');
     }

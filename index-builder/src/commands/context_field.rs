@@ -9,7 +9,7 @@
 //! `augmented_chunks.jsonl`, `eval --field augmented` and the app rank it
 //! as they rank those.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs;
 
 use anyhow::{Context, Result};
@@ -18,9 +18,9 @@ use serde_json::json;
 
 use super::build;
 use crate::cli::AugmentArgs;
+use crate::definition_uses::definitions_used;
 use crate::error::bad_input;
 use crate::sources::pool::Pool;
-use crate::terms::Term;
 
 /// `nomos augment --context`.
 pub fn run(args: &AugmentArgs) -> Result<()> {
@@ -54,21 +54,7 @@ pub fn run(args: &AugmentArgs) -> Result<()> {
 
 /// Every article's augmented text: its context, a blank line, its text.
 pub fn augmented(pool: &Pool, cited: bool) -> Vec<String> {
-    // Each document's terms, in its definitions' order, the first
-    // definition of a term counting.
-    let mut terms: HashMap<&str, Vec<(Term, usize)>> = HashMap::new();
-    let mut seen = HashSet::new();
-    for (d, def) in pool.definitions.iter().enumerate() {
-        if !seen.insert((def.source.as_str(), def.term.to_lowercase())) {
-            continue;
-        }
-        if let Some(term) = Term::new(&def.term) {
-            terms
-                .entry(def.source.as_str())
-                .or_default()
-                .push((term, d));
-        }
-    }
+    let used = definitions_used(pool);
     let titles: HashMap<&str, &str> = pool
         .sources
         .iter()
@@ -81,16 +67,15 @@ pub fn augmented(pool: &Pool, cited: bool) -> Vec<String> {
         .collect();
     pool.articles
         .iter()
-        .map(|a| {
+        .zip(&used)
+        .map(|(a, used)| {
             let mut lines: Vec<&str> = vec![a.title.as_str()];
             lines.extend(titles.get(a.source.as_str()).filter(|t| **t != a.title));
-            let mut defined = Vec::new();
-            for (term, d) in terms.get(a.source.as_str()).into_iter().flatten() {
-                let def = &pool.definitions[*d];
-                if !def.defined_in.contains(&a.id) && !term.find(&a.text).is_empty() {
-                    defined.push(format!("{}: {}", def.term, def.definition));
-                }
-            }
+            let defined: Vec<String> = used
+                .iter()
+                .map(|&d| &pool.definitions[d])
+                .map(|def| format!("{}: {}", def.term, def.definition))
+                .collect();
             lines.extend(defined.iter().map(String::as_str));
             if cited {
                 lines.extend(a.explicit_refs.iter().filter_map(|r| by_id.get(r.as_str())));

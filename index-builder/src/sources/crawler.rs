@@ -1,6 +1,8 @@
 //! CRAwLeR-DK (Danish statutes, the reference BENCHMARKS.md §2.2): `chunks.jsonl`
 //! (`chunk`, `chunk_id`, `chunk_idx`, `implicit_context_chunks`,
-//! `explicit_context_chunks`), optional `augmented_chunks.jsonl` (`chunk_id`,
+//! `explicit_context_chunks`, and our optional `definition_context_chunks`:
+//! the stykker defining the terms it uses, which `nomos chunks` and
+//! `make-queries` write for Danish law), optional `augmented_chunks.jsonl` (`chunk_id`,
 //! `chunk` = LLM context + original chunk) and optional
 //! `contextual_queries.jsonl` (`chunk_id` = the one gold chunk, `query`).
 //! Articles keep `chunks.jsonl` order, which is the evaluation's document
@@ -14,6 +16,10 @@ use anyhow::Result;
 use super::augmented::{self, elide};
 use super::pool::{Article, Judgment, Pool, Query};
 use super::tabular::{read_table, Row, Table};
+
+/// The `chunks.jsonl` column of definition edges (not in CRAwLeR-DK's own
+/// files; absent, a chunk has none).
+pub const DEFINITION_CONTEXT: &str = "definition_context_chunks";
 
 /// Reads a CRAwLeR-DK directory. Query ids are the row's `query_id` or `id`
 /// if it has one (the published rows have neither), else `q{N}` with N the
@@ -39,6 +45,7 @@ pub fn read_crawler_dk(dir: &Path) -> Result<Pool> {
             text: row.string("chunk")?,
             implicit_refs: row.strings("implicit_context_chunks")?,
             explicit_refs: row.strings("explicit_context_chunks")?,
+            definition_refs: row.opt_strings(DEFINITION_CONTEXT)?,
             id,
             ..Article::default()
         });

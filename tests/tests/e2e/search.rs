@@ -1,7 +1,8 @@
 //! Typing a query ranks the pool in the browser exactly as the `nomos`
 //! CLI ranks it natively with BM25: same ids in the same order with the
 //! same scores, on blobs and on a fragmented pool (against the blob it
-//! was cut from), by the same function.
+//! was cut from), by the same function; and with score propagation along
+//! the Danish acts' citations (`prop`).
 
 use std::path::Path;
 
@@ -32,9 +33,14 @@ async fn queries_rank_as_the_cli_does_on_blobs_and_a_fragmented_pool() -> Result
     let app = App::open(&server.url()).await?;
     let outcome = async {
         // The app opens the manifest's first pool, the Danish acts.
-        let rows = search_like_cli(&app, &served_blob("da-acts.blob")?, DA_QUERY).await?;
+        let da = served_blob("da-acts.blob")?;
+        let rows = search_like_cli(&app, &da, DA_QUERY).await?;
         expect_near_top(&rows, DA_EXPECTED)?;
         app.screenshot("search-danish").await?;
+        app.choose_method("prop").await?;
+        let rows = app.search(DA_QUERY).await?;
+        let native = cli::search_lexical(&da, DA_QUERY, PARITY_DEPTH, "prop")?;
+        expect_same(&rows, native, &da, DA_QUERY, PARITY_DEPTH)?;
 
         app.choose_pool("el-syntagma.blob").await?;
         let rows = search_like_cli(&app, &served_blob("el-syntagma.blob")?, EL_QUERY).await?;
@@ -67,7 +73,19 @@ async fn search_like_cli(app: &App, blob: &Path, query: &str) -> Result<Vec<Row>
 /// The app's top `depth` rows are the CLI's over `blob`: ids and scores
 /// to two decimals, in order.
 pub fn expect_cli_ranking(rows: &[Row], blob: &Path, query: &str, depth: usize) -> Result<()> {
-    let native: Vec<(String, String)> = cli::search(blob, query, depth)?
+    expect_same(rows, cli::search(blob, query, depth)?, blob, query, depth)
+}
+
+/// The app's top `depth` rows are `native`'s hits: ids and scores to two
+/// decimals, in order.
+fn expect_same(
+    rows: &[Row],
+    native: Vec<cli::CliHit>,
+    blob: &Path,
+    query: &str,
+    depth: usize,
+) -> Result<()> {
+    let native: Vec<(String, String)> = native
         .into_iter()
         .map(|h| (h.id, format!("{:.2}", h.score)))
         .collect();

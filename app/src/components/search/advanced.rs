@@ -28,6 +28,7 @@ pub fn method_label(name: &str) -> &'static str {
         "rocchio" => "Dense + Rocchio feedback",
         "rrf" => "Hybrid: rank fusion (RRF)",
         "weighted" => "Hybrid: weighted scores",
+        "prop" => "BM25 + citations and definitions (needs a graph)",
         "reform-sparse" => "Reformulated as keywords → BM25",
         "reform-dense" => "Reformulated as a statement → dense",
         "reform-hybrid" => "Both reformulations, fused (RRF)",

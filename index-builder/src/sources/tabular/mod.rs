@@ -153,6 +153,14 @@ impl Row {
     }
 
     /// A required list of strings (JSON arrays, Parquet lists).
+    /// [`Self::strings`], empty where the column is absent or null.
+    pub fn opt_strings(&self, field: &str) -> Result<Vec<String>> {
+        match self.fields.get(field) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(_) => self.strings(field),
+        }
+    }
+
     pub fn strings(&self, field: &str) -> Result<Vec<String>> {
         match self.fields.get(field) {
             Some(Value::Array(items)) => items
