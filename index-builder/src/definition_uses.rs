@@ -5,13 +5,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::sources::pool::Pool;
+use crate::sources::dataset::Dataset;
 use crate::terms::Term;
 
 /// For each article of `pool`, the indexes into `pool.definitions` of the
 /// terms it uses, in the definitions' order; a term its document defines
 /// twice counts with its first definition.
-pub fn definitions_used(pool: &Pool) -> Vec<Vec<usize>> {
+pub fn definitions_used(pool: &Dataset) -> Vec<Vec<usize>> {
     let mut terms: HashMap<&str, Vec<(Term, usize)>> = HashMap::new();
     let mut seen = HashSet::new();
     for (d, def) in pool.definitions.iter().enumerate() {
@@ -45,7 +45,7 @@ pub fn definitions_used(pool: &Pool) -> Vec<Vec<usize>> {
 /// Gives each article of `pool` an edge to the stykker defining the terms
 /// it uses (`definition_refs`, without repeats), so that `prop` can
 /// propagate along them; a pool without definitions is left as it is.
-pub fn add_definition_edges(pool: &mut Pool) {
+pub fn add_definition_edges(pool: &mut Dataset) {
     if pool.definitions.is_empty() {
         return;
     }

@@ -29,7 +29,7 @@ use crate::cli::AugmentArgs;
 use crate::error::bad_input;
 use crate::llm::{block_on, Backend};
 use crate::progress;
-use crate::sources::pool::Pool;
+use crate::sources::dataset::Dataset;
 
 /// `nomos augment`.
 pub fn run(args: &AugmentArgs) -> Result<()> {
@@ -85,7 +85,7 @@ pub struct Row {
 
 /// What to augment, and how.
 pub struct Job<'a> {
-    pub pool: &'a Pool,
+    pub pool: &'a Dataset,
     pub prompts: Prompts,
     pub settings: &'a Settings,
     /// Characters of the act shown around each chunk.
@@ -265,7 +265,7 @@ fn read_rows(path: &Path) -> Result<HashMap<String, Row>> {
 
 /// Rewrites `path` with the pool's rows in pool order, then rows for ids
 /// the pool no longer has (kept, never silently lost), atomically.
-fn write_in_pool_order(path: &Path, pool: &Pool, rows: &HashMap<String, Row>) -> Result<()> {
+fn write_in_pool_order(path: &Path, pool: &Dataset, rows: &HashMap<String, Row>) -> Result<()> {
     let mut text = String::new();
     let mut push = |row: &Row| {
         text.push_str(&serde_json::to_string(row).expect("a row serialises"));
@@ -298,7 +298,7 @@ mod tests {
     use nomos_core::llm::{ChatReply, ChatRequest, Usage};
 
     use super::*;
-    use crate::sources::pool::Article;
+    use crate::sources::dataset::Article;
 
     /// Answers with a context naming the chunk's first word, except for
     /// chunks containing "bad", which get prose twice; counts calls.
@@ -330,8 +330,8 @@ mod tests {
         }
     }
 
-    fn pool(texts: &[(&str, &str, &str)]) -> Pool {
-        Pool {
+    fn pool(texts: &[(&str, &str, &str)]) -> Dataset {
+        Dataset {
             articles: texts
                 .iter()
                 .map(|(id, source, text)| Article {
@@ -341,11 +341,11 @@ mod tests {
                     ..Article::default()
                 })
                 .collect(),
-            ..Pool::default()
+            ..Dataset::default()
         }
     }
 
-    fn job<'a>(pool: &'a Pool, settings: &'a Settings) -> Job<'a> {
+    fn job<'a>(pool: &'a Dataset, settings: &'a Settings) -> Job<'a> {
         Job {
             pool,
             prompts: nomos_core::llm::prompts::DANISH,

@@ -25,7 +25,7 @@ use crate::definition_uses::add_definition_edges;
 use crate::embedder::{self, EmbedCache};
 use crate::error::bad_input;
 use crate::progress;
-use crate::sources::pool::Pool;
+use crate::sources::dataset::Dataset;
 use crate::sources::tabular::read_table;
 use crate::sources::{
     augmented, beir, crawler, da_acts, el_codes, gbr, nomothesia, stard, syntagma,
@@ -202,8 +202,8 @@ fn peak_memory() -> Option<u64> {
 
 /// `pooling` as this pool can apply it, which the blob records: a `title+`
 /// pooling embeds the text alone where titles are not headings
-/// ([`Pool::titles_are_headings`]).
-fn effective_pooling(pooling: Pooling, pool: &Pool) -> Pooling {
+/// ([`Dataset::titles_are_headings`]).
+fn effective_pooling(pooling: Pooling, pool: &Dataset) -> Pooling {
     if !pooling.title || pool.titles_are_headings {
         return pooling;
     }
@@ -222,7 +222,7 @@ struct FormatRow {
     title: Option<&'static str>,
     /// The BM25 formula of the benchmark's published baseline.
     variant: Bm25Variant,
-    read: fn(&Path) -> Result<Pool>,
+    read: fn(&Path) -> Result<Dataset>,
 }
 
 /// One row per source format: adding a format is adding a row.
@@ -325,7 +325,7 @@ pub(super) fn read_pool(
     format: SourceFormat,
     src: &Path,
     analyzer: Option<&str>,
-) -> Result<(Pool, String)> {
+) -> Result<(Dataset, String)> {
     let row = format_row(format);
     let name = pick_analyzer(format, analyzer, &row)?;
     let mut pool = (row.read)(src)?;
@@ -351,7 +351,7 @@ fn title(args: &BuildArgs, row: &FormatRow) -> String {
 }
 
 /// Duplicate document or query ids make the blob ambiguous: refuse them.
-fn check_ids(pool: &Pool) -> Result<()> {
+fn check_ids(pool: &Dataset) -> Result<()> {
     for (what, ids) in [
         (
             "document",
@@ -378,7 +378,7 @@ fn check_ids(pool: &Pool) -> Result<()> {
     Ok(())
 }
 
-fn warn_empty_texts(pool: &Pool) {
+fn warn_empty_texts(pool: &Dataset) {
     let empty: Vec<&str> = pool
         .articles
         .iter()
@@ -450,11 +450,11 @@ struct Indexes {
 /// Analyses and indexes the text field, and the augmented field when any
 /// article has one; articles without fall back to their plain text there,
 /// so that both fields rank the same documents. Where the pool's titles
-/// are enacted headings ([`Pool::titles_are_headings`]), each field's tokens start
-/// with the title's; where the pool asks ([`Pool::source_names_indexed`]),
+/// are enacted headings ([`Dataset::titles_are_headings`]), each field's tokens start
+/// with the title's; where the pool asks ([`Dataset::source_names_indexed`]),
 /// with the source's name and aliases before that. Editorial titles
-/// ([`Pool::titles_are_editorial`]) get an index of their own.
-fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
+/// ([`Dataset::titles_are_editorial`]) get an index of their own.
+fn index_fields(pool: &Dataset, analyzer: Analyzer) -> Result<Indexes> {
     let names: std::collections::HashMap<&str, Vec<String>> = match pool.source_names_indexed {
         true => pool
             .sources
@@ -485,7 +485,7 @@ fn index_fields(pool: &Pool, analyzer: Analyzer) -> Result<Indexes> {
     // Documents are analysed as the index takes them, one at a time: all
     // token lists at once would hold every token of the pool as a String
     // (gigabytes at a million documents).
-    let index = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
+    let index = |text_of: &dyn Fn(&crate::sources::dataset::Article) -> &str| {
         let tokens = pool.articles.iter().map(|a| {
             bar.inc(1);
             let mut tokens = names.get(a.source.as_str()).cloned().unwrap_or_default();
@@ -542,7 +542,7 @@ struct Vectors {
 /// embedded by an earlier run are taken from it and new ones added to it
 /// ([`EmbedCache`]) group by group.
 fn embed_documents(
-    pool: &Pool,
+    pool: &Dataset,
     model_dir: &Path,
     pooling: Pooling,
     ort_lib: Option<&Path>,
@@ -561,7 +561,7 @@ fn embed_documents(
     let has_augmented = pool.articles.iter().any(|a| a.augmented.is_some());
     let fields = if has_augmented { 2 } else { 1 };
     let bar = progress::bar(pool.articles.len() * fields, "embedding");
-    let mut embed = |text_of: &dyn Fn(&crate::sources::pool::Article) -> &str| {
+    let mut embed = |text_of: &dyn Fn(&crate::sources::dataset::Article) -> &str| {
         let mut flat = Vec::with_capacity(pool.articles.len() * dim);
         let mut passages = Passages {
             offsets: vec![0],

@@ -17,7 +17,7 @@ use super::build::read_pool;
 use crate::cli::ChunksArgs;
 use crate::error::bad_input;
 use crate::sources::crawler::DEFINITION_CONTEXT;
-use crate::sources::pool::Article;
+use crate::sources::dataset::Article;
 
 pub fn run(args: &ChunksArgs) -> Result<()> {
     let (pool, _) = read_pool(

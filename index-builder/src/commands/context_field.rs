@@ -20,7 +20,7 @@ use super::build;
 use crate::cli::AugmentArgs;
 use crate::definition_uses::definitions_used;
 use crate::error::bad_input;
-use crate::sources::pool::Pool;
+use crate::sources::dataset::Dataset;
 
 /// `nomos augment --context`.
 pub fn run(args: &AugmentArgs) -> Result<()> {
@@ -53,7 +53,7 @@ pub fn run(args: &AugmentArgs) -> Result<()> {
 }
 
 /// Every article's augmented text: its context, a blank line, its text.
-pub fn augmented(pool: &Pool, cited: bool) -> Vec<String> {
+pub fn augmented(pool: &Dataset, cited: bool) -> Vec<String> {
     let used = definitions_used(pool);
     let titles: HashMap<&str, &str> = pool
         .sources
@@ -89,7 +89,7 @@ pub fn augmented(pool: &Pool, cited: bool) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sources::pool::{Article, Definition};
+    use crate::sources::dataset::{Article, Definition};
 
     fn article(id: &str, title: &str, text: &str, cites: &[&str]) -> Article {
         Article {
@@ -102,8 +102,8 @@ mod tests {
         }
     }
 
-    fn pool() -> Pool {
-        Pool {
+    fn pool() -> Dataset {
+        Dataset {
             articles: vec![
                 article(
                     "X_§1_stk1",
@@ -125,7 +125,7 @@ mod tests {
                 definition: "den person, der har fået ydelsen".into(),
                 defined_in: vec!["X_§2_stk1".into()],
             }],
-            ..Pool::default()
+            ..Dataset::default()
         }
     }
 

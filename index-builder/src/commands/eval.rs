@@ -22,7 +22,7 @@ use super::ranking::Ranking;
 use crate::cli::EvalArgs;
 use crate::error::{bad_input, Interrupted};
 use crate::sources::beir::read_beir_queries;
-use crate::sources::pool::Query;
+use crate::sources::dataset::Query;
 use crate::sources::qrels::read_core_qrels;
 use crate::{interrupt, progress};
 

@@ -8,7 +8,7 @@ use nomos_core::llm::{observed_text, Corpus, PoolCorpus};
 use nomos_core::methods::Method;
 
 use super::ranking::{Ranking, Texts};
-use crate::sources::pool::Article;
+use crate::sources::dataset::Article;
 
 /// A ranking's pool and texts, as a [`Corpus`].
 pub enum RankingCorpus<'a> {

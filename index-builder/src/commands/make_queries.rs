@@ -31,7 +31,7 @@ use super::{analyzer_by_name, build, chunks, ranking};
 use crate::cli::{MakeQueriesArgs, QueryKind, SourceFormat};
 use crate::error::bad_input;
 use crate::progress;
-use crate::sources::pool::{Article, Definition, Pool};
+use crate::sources::dataset::{Article, Dataset, Definition};
 use crate::terms::Term;
 
 /// The adversarial filter's depth: CRAwLeR-DK drops a query whose gold is
@@ -111,7 +111,7 @@ impl QuerySet {
 
 /// Makes the queries of `pool`'s definitions, at most `per_definition` per
 /// definition (drawn with `seed`), filters and splits them.
-pub fn make(pool: &Pool, seed: u64, per_definition: usize, window: usize) -> Result<QuerySet> {
+pub fn make(pool: &Dataset, seed: u64, per_definition: usize, window: usize) -> Result<QuerySet> {
     let mut prng = Prng::new(seed);
     let mut set = QuerySet {
         definitions: pool.definitions.len(),
@@ -218,7 +218,7 @@ fn excerpt(text: &str, at: Range<usize>, window: usize) -> &str {
 /// [`FILTER_DEPTH`], over the chunks as `--format crawler-dk` indexes them.
 /// A gold tied with the last of the top counts as in it: evaluation orders
 /// ties by document id (trec_eval's rule), not as the run lists them.
-fn filter(pool: &Pool, made: &[Made]) -> Result<Vec<usize>> {
+fn filter(pool: &Dataset, made: &[Made]) -> Result<Vec<usize>> {
     let (analyzer, params) = build::baseline(SourceFormat::CrawlerDk);
     let analyzer: Analyzer = analyzer_by_name(analyzer.unwrap_or("da"))?;
     let index = ranking::index_articles(&pool.articles, &analyzer)?;
@@ -276,7 +276,7 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
 }
 
 /// Writes the splits and the metadata under `out`.
-fn write(pool: &Pool, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> Result<()> {
+fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> Result<()> {
     let chunks = chunks::rows(&pool.articles, |_| true)?;
     let by_id: HashMap<&str, &Article> = pool.articles.iter().map(|a| (a.id.as_str(), a)).collect();
     let all: Vec<usize> = (0..set.made.len()).collect();
@@ -327,7 +327,7 @@ fn write(pool: &Pool, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> Res
 
 /// A `contextual_queries.jsonl` row: CRAwLeR-DK's fields, then the term
 /// and definition substituted and the split.
-fn query_row(pool: &Pool, by_id: &HashMap<&str, &Article>, m: &Made, split: &str) -> Value {
+fn query_row(pool: &Dataset, by_id: &HashMap<&str, &Article>, m: &Made, split: &str) -> Value {
     let gold: &Article = &pool.articles[m.gold];
     let def: &Definition = &pool.definitions[m.definition];
     let texts = |ids: &[String]| -> String {

@@ -19,7 +19,7 @@ use crate::cli::{PoolArg, RankedField, RankingArgs};
 use crate::error::bad_input;
 use crate::progress;
 use crate::sources::beir::read_beir;
-use crate::sources::pool::{Article, Pool as SourcePool};
+use crate::sources::dataset::{Article, Dataset};
 
 /// The k-means seed of `--lists`.
 const IVF_SEED: u64 = 1;
@@ -138,7 +138,7 @@ pub(crate) fn index_articles(articles: &[Article], analyzer: &Analyzer) -> Resul
 /// Analyses and indexes every article of a source, with a progress bar;
 /// the articles are handed back.
 fn index_pool(
-    source: SourcePool,
+    source: Dataset,
     analyzer: Analyzer,
     params: Bm25Params,
 ) -> Result<(Pool, Benchmark, Vec<Article>)> {

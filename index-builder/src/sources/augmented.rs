@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
 
-use super::pool::Pool;
+use super::dataset::Dataset;
 use super::tabular::Table;
 
 /// How many ids a note lists before eliding the rest.
@@ -15,8 +15,8 @@ const NOTE_IDS: usize = 5;
 /// Attaches each row's `chunk` to the article with its `chunk_id`. A
 /// duplicate id is an error (with its line); articles without a row keep
 /// their plain text, and rows naming no article are ignored: both are
-/// reported in `Pool::notes`.
-pub fn attach(pool: &mut Pool, table: Table) -> Result<()> {
+/// reported in `Dataset::notes`.
+pub fn attach(pool: &mut Dataset, table: Table) -> Result<()> {
     let index: HashMap<&str, usize> = pool
         .articles
         .iter()

@@ -6,14 +6,14 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use super::dataset::{Article, Dataset, Judgment, Query};
 use super::jsonl::records;
-use super::pool::{Article, Judgment, Pool, Query};
 use super::qrels::read_qrels;
 use super::text_file::read_required;
 
 /// Reads a BEIR directory. Titles are prepended to the indexed text (as BEIR's
 /// own BM25 baseline does); queries and qrels are optional.
-pub fn read_beir(dir: &Path) -> Result<Pool> {
+pub fn read_beir(dir: &Path) -> Result<Dataset> {
     let corpus = read_required(&dir.join("corpus.jsonl"), "BEIR corpus")?;
     let mut articles = Vec::new();
     for rec in records(&corpus)? {
@@ -41,12 +41,12 @@ pub fn read_beir(dir: &Path) -> Result<Pool> {
     } else {
         Vec::new()
     };
-    Ok(Pool {
+    Ok(Dataset {
         dataset: "beir".into(),
         articles,
         queries,
         judgments,
-        ..Pool::default()
+        ..Dataset::default()
     })
 }
 

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use nomos_core::cite::{ActRef, CiteIndex, Lexicon};
 
-use super::pool::Pool;
+use super::dataset::Dataset;
 use super::{da_acts, syntagma};
 
 /// The share the parser must reach (the goal is 0.99).
@@ -24,7 +24,7 @@ fn section_of(id: &str) -> &str {
 }
 
 /// (agreeing, builder's, parser's) pairs of citing article and cited §.
-fn agreement(pool: &Pool, body: impl Fn(&str) -> &str) -> (usize, usize, usize) {
+fn agreement(pool: &Dataset, body: impl Fn(&str) -> &str) -> (usize, usize, usize) {
     let sources: Vec<&str> = {
         let mut seen = Vec::new();
         for a in &pool.articles {

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::augmented::{self, elide};
-use super::pool::{Article, Judgment, Pool, Query};
+use super::dataset::{Article, Dataset, Judgment, Query};
 use super::tabular::{read_table, Row, Table};
 
 /// The `chunks.jsonl` column of definition edges (not in CRAwLeR-DK's own
@@ -27,12 +27,12 @@ pub const DEFINITION_CONTEXT: &str = "definition_context_chunks";
 /// chunks the augmentation lacks (failed contextualisations are dropped
 /// upstream) keep `augmented: None`. Ids the augmentation has but the
 /// chunks lack, and gold chunks missing from the pool, are reported in
-/// `Pool::notes`.
-pub fn read_crawler_dk(dir: &Path) -> Result<Pool> {
+/// `Dataset::notes`.
+pub fn read_crawler_dk(dir: &Path) -> Result<Dataset> {
     let chunks = read_table(dir, "chunks.jsonl")?;
-    let mut pool = Pool {
+    let mut pool = Dataset {
         dataset: "crawler-dk".into(),
-        ..Pool::default()
+        ..Dataset::default()
     };
     let mut index: HashMap<String, usize> = HashMap::new();
     for row in &chunks.rows {

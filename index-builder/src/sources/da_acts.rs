@@ -43,7 +43,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
+use super::dataset::{Article, Dataset, SourceFile, SourceInfo, SourceInput};
 use crate::error::bad_input;
 use acts::Act;
 use chunker::{split_stykker, SectionKey, Stykke};
@@ -67,7 +67,7 @@ enum Naming {
 
 /// Reads every `*.json` act in `dir`, sorted by file name (names starting
 /// with `_` are skipped).
-pub fn read_da_acts(dir: &Path) -> Result<Pool> {
+pub fn read_da_acts(dir: &Path) -> Result<Dataset> {
     read_dir(dir, Naming::Crawler)
 }
 
@@ -76,11 +76,11 @@ pub fn read_da_acts(dir: &Path) -> Result<Pool> {
 /// force, in the JSON `da-acts` reads), each named by its type, year and
 /// number (`LBK-2025-1129`); documents without provisions are skipped and
 /// counted in a pool note.
-pub fn read_da_law(dir: &Path) -> Result<Pool> {
+pub fn read_da_law(dir: &Path) -> Result<Dataset> {
     read_dir(dir, Naming::Eli)
 }
 
-fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
+fn read_dir(dir: &Path, naming: Naming) -> Result<Dataset> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| bad_input(format!("{}: cannot list: {e}", dir.display())))?;
     let mut names = Vec::new();
@@ -102,14 +102,14 @@ fn read_dir(dir: &Path, naming: Naming) -> Result<Pool> {
     if names.is_empty() {
         return Err(bad_input(format!("{}: no *.json acts", dir.display())));
     }
-    let mut pool = Pool {
+    let mut pool = Dataset {
         dataset: match naming {
             Naming::Crawler => "da-statutes",
             Naming::Eli => "da-law",
         }
         .into(),
         source_names_indexed: true,
-        ..Pool::default()
+        ..Dataset::default()
     };
     let mut laws: HashMap<String, String> = HashMap::new();
     let (mut synthetic, mut without_provisions, mut repeated) = (0, 0, 0);
@@ -229,7 +229,7 @@ struct ReadAct {
     /// indexes in it count from the act's first).
     cross: Option<cross::Doc>,
     /// The terms it defines.
-    definitions: Vec<super::pool::Definition>,
+    definitions: Vec<super::dataset::Definition>,
 }
 
 /// Chunks one act file (`label` names it in errors); `None` for a document

@@ -6,7 +6,7 @@
 //! its letter; [`codes`] lists the prefixes). Where a number repeats, the
 //! version with the latest `Ημ/νία` is the one in force and the only one
 //! read. The heading is the title, enacted with the code and so searched
-//! ([`Pool::titles_are_headings`]); the text is unwrapped into paragraphs
+//! ([`Dataset::titles_are_headings`]); the text is unwrapped into paragraphs
 //! without the division headings that open a division's first article
 //! ([`layout`]), which become the path shown above every article of the
 //! division ([`divisions`]); each article keeps its version's date. The editorial layer never leaves [`records`]. Citations
@@ -31,19 +31,19 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
+use super::dataset::{Article, Dataset, SourceFile, SourceInfo, SourceInput};
 use super::text_file::TextFile;
 use crate::error::bad_input;
 use codes::{Code, Status};
 use nomos_core::digest::sha256_hex;
 
 /// The lawyer's pool: the codes in force.
-pub fn read_el_codes(dir: &Path) -> Result<Pool> {
+pub fn read_el_codes(dir: &Path) -> Result<Dataset> {
     read(dir, Status::Current)
 }
 
 /// The repealed codes, as a pool labelled historical.
-pub fn read_el_codes_historical(dir: &Path) -> Result<Pool> {
+pub fn read_el_codes_historical(dir: &Path) -> Result<Dataset> {
     read(dir, Status::Historical)
 }
 
@@ -59,7 +59,7 @@ struct Entry {
     date: String,
 }
 
-fn read(dir: &Path, wanted: Status) -> Result<Pool> {
+fn read(dir: &Path, wanted: Status) -> Result<Dataset> {
     if !dir.is_dir() {
         return Err(bad_input(format!("{}: not a directory", dir.display())));
     }
@@ -78,7 +78,7 @@ fn read(dir: &Path, wanted: Status) -> Result<Pool> {
     }
     names.sort();
     let historical = wanted == Status::Historical;
-    let mut pool = Pool {
+    let mut pool = Dataset {
         dataset: if historical {
             "el-codes-historical"
         } else {
@@ -86,7 +86,7 @@ fn read(dir: &Path, wanted: Status) -> Result<Pool> {
         }
         .into(),
         titles_are_headings: true,
-        ..Pool::default()
+        ..Dataset::default()
     };
     let mut entries: Vec<Entry> = Vec::new();
     let mut left_out: Vec<String> = Vec::new();

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::pool::{Article, Judgment, Pool, Query, SourceInfo, SourceInput};
+use super::dataset::{Article, Dataset, Judgment, Query, SourceInfo, SourceInput};
 use super::tabular::{read_table, Row, Table};
 use crate::error::bad_input;
 
@@ -42,10 +42,10 @@ fn code_names(articles: &[Article]) -> Vec<SourceInput> {
 
 /// Reads a downloaded GBR repo. `corpus` is required; `queries` and `qrels`
 /// may be absent (an index can be built without them).
-pub fn read_gbr(dir: &Path) -> Result<Pool> {
-    let mut pool = Pool {
+pub fn read_gbr(dir: &Path) -> Result<Dataset> {
+    let mut pool = Dataset {
         dataset: "gbr".into(),
-        ..Pool::default()
+        ..Dataset::default()
     };
     let corpus = read_subset(dir, "corpus")?.ok_or_else(|| {
         bad_input(format!(
@@ -155,7 +155,7 @@ fn ensure_unique<'a>(
 /// Judgments are kept as published, as the reference notebooks score them;
 /// ones naming a query or article the pool lacks are counted in a note,
 /// since they change recall denominators or never get scored.
-fn note_dangling(pool: &mut Pool) {
+fn note_dangling(pool: &mut Dataset) {
     let docs: HashSet<&str> = pool.articles.iter().map(|a| a.id.as_str()).collect();
     let queries: HashSet<&str> = pool.queries.iter().map(|q| q.id.as_str()).collect();
     let unknown_doc = pool

@@ -1,4 +1,4 @@
-//! Readers: each turns one source format into a [`pool::Pool`].
+//! Readers: each turns one source format into a [`dataset::Dataset`].
 
 pub mod augmented;
 pub mod beir;
@@ -6,11 +6,11 @@ pub mod beir;
 mod cite_agreement;
 pub mod crawler;
 pub mod da_acts;
+pub mod dataset;
 pub mod el_codes;
 pub mod gbr;
 pub mod jsonl;
 pub mod nomothesia;
-pub mod pool;
 pub mod qrels;
 pub mod stard;
 pub mod syntagma;

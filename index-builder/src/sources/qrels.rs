@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use nomos_core::eval::{parse_beir_qrels, parse_trec_qrels, Qrels};
 
-use super::pool::Judgment;
+use super::dataset::Judgment;
 use super::text_file::read_required;
 use crate::error::bad_input;
 

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Deserialize;
 
-use super::pool::{Article, Judgment, Pool, Query, SourceFile};
+use super::dataset::{Article, Dataset, Judgment, Query, SourceFile};
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
 
@@ -33,7 +33,7 @@ struct Entry {
 
 /// Reads `dir/queries.json` into a pool of gold articles, all queries and
 /// one judgment (relevance 1) per `match_name` entry.
-pub fn read_stard(dir: &Path) -> Result<Pool> {
+pub fn read_stard(dir: &Path) -> Result<Dataset> {
     let name = "queries.json";
     let path = dir.join(name);
     let bytes = std::fs::read(&path)
@@ -46,13 +46,13 @@ pub fn read_stard(dir: &Path) -> Result<Pool> {
         ))
     })?;
 
-    let mut pool = Pool {
+    let mut pool = Dataset {
         dataset: "stard".into(),
         files: vec![SourceFile {
             name: name.into(),
             sha256: sha256_hex(&bytes),
         }],
-        ..Pool::default()
+        ..Dataset::default()
     };
     let mut article_index: HashMap<String, usize> = HashMap::new();
     for entry in entries {

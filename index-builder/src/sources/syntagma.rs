@@ -22,7 +22,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
+use super::dataset::{Article, Dataset, SourceFile, SourceInfo, SourceInput};
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
 use refs::{references, Target};
@@ -31,7 +31,7 @@ use refs::{references, Target};
 const PREFIX: &str = "Syntagma";
 
 /// Reads `syntagma.json`, or a directory holding it.
-pub fn read_syntagma(path_or_dir: &Path) -> Result<Pool> {
+pub fn read_syntagma(path_or_dir: &Path) -> Result<Dataset> {
     let path = if path_or_dir.is_dir() {
         path_or_dir.join("syntagma.json")
     } else {
@@ -44,7 +44,7 @@ pub fn read_syntagma(path_or_dir: &Path) -> Result<Pool> {
         || "syntagma.json".into(),
         |n| n.to_string_lossy().into_owned(),
     );
-    Ok(Pool {
+    Ok(Dataset {
         dataset: "el-syntagma".into(),
         articles,
         // Its other names (`Σ`, `Συντάγματος`) are the citation parser's
@@ -63,7 +63,7 @@ pub fn read_syntagma(path_or_dir: &Path) -> Result<Pool> {
         }],
         // lawspot's headings, not the Constitution's.
         titles_are_editorial: true,
-        ..Pool::default()
+        ..Dataset::default()
     })
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use indicatif::ProgressBar;
 
-use crate::sources::pool::{Pool, SourceFile};
+use crate::sources::dataset::{Dataset, SourceFile};
 
 /// What was written.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Real {
 }
 
 impl Real {
-    pub fn new(pool: &Pool, refs: usize, counted: usize) -> Real {
+    pub fn new(pool: &Dataset, refs: usize, counted: usize) -> Real {
         Real {
             pools: vec![(pool.dataset.clone(), pool.files.clone())],
             refs,

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::super::pool::{Article, Definition};
+use super::super::dataset::{Article, Definition};
 use crate::terms::Term;
 
 /// The definitions of `doc` (none when it has no `definitions` field);

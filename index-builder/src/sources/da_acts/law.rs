@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::acts::{self, Act};
 use super::{issued_date, string_field, year_and_number};
-use crate::sources::pool::{SourceInfo, SourceInput};
+use crate::sources::dataset::{SourceInfo, SourceInput};
 use nomos_core::eli::DocRef;
 
 /// Only acts have popular names; an executive order's title may end in

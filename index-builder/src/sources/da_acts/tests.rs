@@ -19,8 +19,8 @@ fn shared() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
 }
 
-fn pool() -> &'static Pool {
-    static POOL: OnceLock<Pool> = OnceLock::new();
+fn pool() -> &'static Dataset {
+    static POOL: OnceLock<Dataset> = OnceLock::new();
     POOL.get_or_init(|| read_da_acts(&shared().join("data/da-statutes")).unwrap())
 }
 

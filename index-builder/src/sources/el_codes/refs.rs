@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use nomos_core::cite::{article_key, fold, parse, ActRef, Citation, Lexicon};
 
-use super::super::pool::SourceInput;
+use super::super::dataset::SourceInput;
 
 /// Words after a citation that keep it in the citing code: `του παρόντος
 /// (Κώδικα)`, `του ίδιου`, `της παρούσας`.

@@ -11,12 +11,12 @@ fn data_dir() -> PathBuf {
 }
 
 /// The lawyer's pool, read once for every test.
-fn pool() -> &'static Pool {
-    static POOL: OnceLock<Pool> = OnceLock::new();
+fn pool() -> &'static Dataset {
+    static POOL: OnceLock<Dataset> = OnceLock::new();
     POOL.get_or_init(|| read_el_codes(&data_dir()).unwrap())
 }
 
-fn article<'a>(pool: &'a Pool, id: &str) -> &'a Article {
+fn article<'a>(pool: &'a Dataset, id: &str) -> &'a Article {
     pool.articles
         .iter()
         .find(|a| a.id == id)

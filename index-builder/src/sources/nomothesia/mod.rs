@@ -14,7 +14,7 @@
 //! `Ν. 2960/2001 (unofficial consolidation)`; acts `nomos synth` made (`pigi_url`
 //! `synthetic:…`) are neither, and a pool note says so. No references are resolved.
 //! The heading is the title, shown apart from the text, and indexed with
-//! it for search ([`Pool::titles_are_headings`]).
+//! it for search ([`Dataset::titles_are_headings`]).
 
 #[cfg(test)]
 mod tests;
@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde_json::Value;
 
+use super::dataset::{Article, Dataset, SourceFile, SourceInfo, SourceInput};
 use super::jsonl::records;
-use super::pool::{Article, Pool, SourceFile, SourceInfo, SourceInput};
 use super::text_file::TextFile;
 use crate::error::bad_input;
 use nomos_core::digest::sha256_hex;
@@ -44,7 +44,7 @@ pub const SYNTHETIC_PREFIX: &str = "synthetic:";
 const UNOFFICIAL: &str = " (unofficial consolidation)";
 
 /// Reads every `articles.jsonl` under `dir` (recursively, in path order).
-pub fn read_nomothesia(dir: &Path) -> Result<Pool> {
+pub fn read_nomothesia(dir: &Path) -> Result<Dataset> {
     if !dir.is_dir() {
         return Err(bad_input(format!("{}: not a directory", dir.display())));
     }
@@ -57,12 +57,12 @@ pub fn read_nomothesia(dir: &Path) -> Result<Pool> {
             dir.display()
         )));
     }
-    let mut pool = Pool {
+    let mut pool = Dataset {
         dataset: "el-nomothesia".into(),
         // A Greek act's article headings are enacted with it (printed in
         // the Gazette), so a search for their words should find them.
         titles_are_headings: true,
-        ..Pool::default()
+        ..Dataset::default()
     };
     let mut reader = Grouper::default();
     let (mut official, mut unofficial) = (Vec::new(), Vec::new());

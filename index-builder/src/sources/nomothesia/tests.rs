@@ -9,7 +9,7 @@ fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/el-nomothesia")
 }
 
-fn article<'a>(pool: &'a Pool, id: &str) -> &'a Article {
+fn article<'a>(pool: &'a Dataset, id: &str) -> &'a Article {
     pool.articles
         .iter()
         .find(|a| a.id == id)

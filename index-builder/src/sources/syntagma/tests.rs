@@ -8,7 +8,7 @@ fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/el-syntagma")
 }
 
-fn article<'a>(pool: &'a Pool, id: &str) -> &'a Article {
+fn article<'a>(pool: &'a Dataset, id: &str) -> &'a Article {
     pool.articles
         .iter()
         .find(|a| a.id == id)

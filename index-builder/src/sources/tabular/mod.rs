@@ -14,7 +14,7 @@ use anyhow::Result;
 use nomos_core::digest::sha256_hex;
 use serde_json::{Map, Value};
 
-use super::pool::SourceFile;
+use super::dataset::SourceFile;
 use crate::error::bad_input;
 
 /// The formats a table can be read from, chosen by file extension.
@@ -74,7 +74,7 @@ pub struct Table {
 }
 
 /// Reads `dir/name` (name relative to `dir`, `/`-separated) in the format its
-/// extension names, hashing the bytes read for [`Pool::files`](super::pool::Pool).
+/// extension names, hashing the bytes read for [`Dataset::files`](super::dataset::Dataset).
 pub fn read_table(dir: &Path, name: &str) -> Result<Table> {
     let format = Format::of(name).ok_or_else(|| {
         bad_input(format!(

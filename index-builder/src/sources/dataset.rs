@@ -17,9 +17,11 @@ pub struct SourceFile {
     pub sha256: String,
 }
 
-/// Everything read from one source.
+/// Everything read from one source, before indexing. Not a pool: that
+/// name is kept for the indexed form a query ranks against,
+/// `nomos_core::pool::Pool`.
 #[derive(Debug, Clone, Default)]
-pub struct Pool {
+pub struct Dataset {
     /// Dataset name for the manifest (`beir`, `gbr`, `crawler-dk`, ...).
     pub dataset: String,
     pub articles: Vec<Article>,
