@@ -76,13 +76,18 @@ impl RunStore {
             texts: StoredValue::new_local(HashMap::new()),
             db: StoredValue::new_local(None),
         };
-        let db: Pending<Rc<Idb>> = async { Idb::open(DB, &[META, TEXT]).await.map(Rc::new) }
-            .boxed_local()
-            .shared();
+        let db: Pending<Rc<Idb>> = async {
+            Idb::open(DB, &[META, TEXT])
+                .await
+                .map(Rc::new)
+                .map_err(|e| e.to_string())
+        }
+        .boxed_local()
+        .shared();
         store.db.set_value(Some(db.clone()));
         store.scope.spawn(async move {
             let kept = match db.await {
-                Ok(db) => db.values(META).await,
+                Ok(db) => db.values(META).await.map_err(|e| e.to_string()),
                 Err(e) => Err(e),
             };
             match kept {

@@ -126,8 +126,11 @@ impl Llm {
     /// Sets and keeps the endpoint's settings (clamped).
     pub fn set_config(&self, config: EndpointConfig) {
         let config = config.clamped();
-        self.save_error
-            .set(local_set(CONFIG_KEY, &config.to_json()).err());
+        self.save_error.set(
+            local_set(CONFIG_KEY, &config.to_json())
+                .err()
+                .map(|e| e.to_string()),
+        );
         let key = self.key.get_untracked();
         let rebound = key.clone().rebound(&config);
         if rebound != key {
@@ -161,8 +164,11 @@ impl Llm {
     fn keep_key(&self) {
         let key = self.key.get_untracked();
         if self.remember.get_untracked() && !key.key.is_empty() {
-            self.save_error
-                .set(local_set(API_KEY_KEY, &key.to_json()).err());
+            self.save_error.set(
+                local_set(API_KEY_KEY, &key.to_json())
+                    .err()
+                    .map(|e| e.to_string()),
+            );
         } else {
             local_remove(API_KEY_KEY);
         }
@@ -199,7 +205,7 @@ impl Llm {
     /// or the replayed transcript (fetched if need be). `Err` says what is
     /// missing.
     pub async fn run(self) -> Result<Run, String> {
-        let canceller = Canceller::new()?;
+        let canceller = Canceller::new().map_err(|e| e.to_string())?;
         let (backend, settings, source) = match self.state.llm.get_untracked() {
             LlmSource::Replay(link) => {
                 let transcript = self.transcripts.get(&link).await?;
@@ -263,7 +269,7 @@ impl Llm {
         };
         let canceller = match Canceller::new() {
             Ok(c) => c,
-            Err(why) => return self.test.set(TestStatus::Failed(why)),
+            Err(why) => return self.test.set(TestStatus::Failed(why.to_string())),
         };
         self.test.set(TestStatus::Testing);
         let request = ChatRequest {

@@ -68,13 +68,18 @@ impl Transcripts {
 
     /// Opens the database and reads what it keeps; reads the site's list.
     pub fn start(self) {
-        let db: Pending<Rc<Idb>> = async { Idb::open(DB, &[META, TEXT]).await.map(Rc::new) }
-            .boxed_local()
-            .shared();
+        let db: Pending<Rc<Idb>> = async {
+            Idb::open(DB, &[META, TEXT])
+                .await
+                .map(Rc::new)
+                .map_err(|e| e.to_string())
+        }
+        .boxed_local()
+        .shared();
         self.db.set_value(Some(db.clone()));
         spawn_local(async move {
             let kept = match db.await {
-                Ok(db) => db.values(META).await,
+                Ok(db) => db.values(META).await.map_err(|e| e.to_string()),
                 Err(e) => Err(e),
             };
             match kept {
@@ -258,7 +263,7 @@ impl Transcripts {
         self.message.set(None);
         spawn_local(async move {
             let outcome = async {
-                let (origin, path) = resolve_url(input.trim())?;
+                let (origin, path) = resolve_url(input.trim()).map_err(|e| e.to_string())?;
                 let path = under_site(&origin, &path, &page_origin(), &site_dir())?;
                 self.fetch_site(&path, None).await
             }

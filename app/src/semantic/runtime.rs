@@ -35,8 +35,10 @@ impl Model {
         // The scripts run from blob: URLs over the checked bytes (the
         // module also in each of ONNX Runtime's threads, so its URL lives
         // as long as the page).
-        let script = object_url(&files.runtime_script, "text/javascript")?;
-        let module = object_url(&files.runtime_wrapper, "text/javascript")?;
+        let script =
+            object_url(&files.runtime_script, "text/javascript").map_err(|e| e.to_string())?;
+        let module =
+            object_url(&files.runtime_wrapper, "text/javascript").map_err(|e| e.to_string())?;
         let wasm = Uint8Array::from(files.runtime_wasm.as_slice()).buffer();
         let model = Uint8Array::from(files.model.as_slice()).buffer();
         let request = object(&[

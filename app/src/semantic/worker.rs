@@ -33,7 +33,7 @@ pub struct EmbedWorker {
 impl EmbedWorker {
     /// Starts the worker (it does nothing until asked).
     pub fn spawn() -> Result<EmbedWorker, String> {
-        let url = object_url(SCRIPT.as_bytes(), "text/javascript")?;
+        let url = object_url(SCRIPT.as_bytes(), "text/javascript").map_err(|e| e.to_string())?;
         let options = WorkerOptions::new();
         options.set_name("nomos-embed");
         let worker = Worker::new_with_options(&url, &options).map_err(|e| {

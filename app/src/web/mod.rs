@@ -38,7 +38,7 @@ pub use fetch::{
 pub use framing::framed;
 pub use hash::sha384_base64;
 pub use http::{post_json, Canceller, HttpError};
-pub use idb::Idb;
+pub use idb::{Idb, IdbError};
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use limit::{Cap, Limit};
 pub use location::{page_origin, resolve_url, site_dir};

@@ -214,7 +214,8 @@ pub fn DownloadButton(llm: Llm, sha256: String, label: &'static str) -> impl Int
                     &format!("{}.transcript.jsonl", short_hash(&sha)),
                     "application/jsonl",
                     &text,
-                ),
+                )
+                .map_err(|e| e.to_string()),
                 Err(e) => Err(e),
             };
             failed.set(outcome.err());
