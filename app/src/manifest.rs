@@ -48,6 +48,25 @@ pub struct DenseEntry {
     pub bytes: Option<u64>,
 }
 
+/// The site does not serve the model of a pool's vectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unserved {
+    /// The model's id, as the pool's vectors record it.
+    pub model: String,
+}
+
+impl std::fmt::Display for Unserved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "this site does not serve the model of the pool's vectors ({})",
+            self.model
+        )
+    }
+}
+
+impl std::error::Error for Unserved {}
+
 /// Where a pool's model is served.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelSource {
@@ -74,9 +93,8 @@ impl Manifest {
 
     /// Where the site serves the model `id` whose manifest hashes to
     /// `manifest_hash` (any entry with vectors from it will do, so a blob
-    /// opened from disk, or a fragmented pool's lists, find it too), or
-    /// the model's id when it does not.
-    pub fn model_source(&self, id: &str, manifest_hash: &str) -> Result<ModelSource, String> {
+    /// opened from disk, or a fragmented pool's lists, find it too).
+    pub fn model_source(&self, id: &str, manifest_hash: &str) -> Result<ModelSource, Unserved> {
         self.indexes
             .iter()
             .find_map(|e| {
@@ -89,7 +107,9 @@ impl Manifest {
                     bytes: dense.bytes.unwrap_or(0),
                 })
             })
-            .ok_or_else(|| id.to_owned())
+            .ok_or_else(|| Unserved {
+                model: id.to_owned(),
+            })
     }
 }
 
@@ -185,7 +205,10 @@ mod tests {
                 bytes: 5,
             })
         );
-        assert_eq!(m.model_source("e5", "cd"), Err("e5".into()));
+        assert_eq!(
+            m.model_source("e5", "cd"),
+            Err(Unserved { model: "e5".into() })
+        );
     }
 
     #[test]
@@ -242,11 +265,14 @@ mod tests {
         ] {
             assert_eq!(
                 manifest(Some(bad)).model_source("e5", "ab"),
-                Err("e5".into()),
+                Err(Unserved { model: "e5".into() }),
                 "{bad}"
             );
         }
-        assert_eq!(manifest(None).model_source("e5", "ab"), Err("e5".into()));
+        assert_eq!(
+            manifest(None).model_source("e5", "ab"),
+            Err(Unserved { model: "e5".into() })
+        );
         assert!(Manifest::from_json(b"{", "m.json")
             .unwrap_err()
             .starts_with("m.json"));

@@ -16,7 +16,7 @@ use nomos_core::methods::Method;
 
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
-use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
+use crate::manifest::{Manifest, ManifestEntry, Unserved, INDEX_DIR};
 use crate::past_worker::PastWorker;
 use crate::pool::blob_intake::{BlobIntake, IntakeError};
 use crate::pool::engine::{Engine, EngineError};
@@ -253,7 +253,9 @@ impl Pools {
                     let model = pool.meta().dense_model().map(|(id, hash, _)| {
                         self.manifest.with_untracked(|manifest| match manifest {
                             Some(Ok(manifest)) => manifest.model_source(id, hash),
-                            _ => Err(id.to_owned()),
+                            _ => Err(Unserved {
+                                model: id.to_owned(),
+                            }),
                         })
                     });
                     self.semantic.set_source(model);
@@ -416,7 +418,9 @@ impl Pools {
                 let model = engine.dense_model().map(|m| {
                     self.manifest.with_untracked(|manifest| match manifest {
                         Some(Ok(manifest)) => manifest.model_source(&m.id, &m.manifest_hash),
-                        _ => Err(m.id.clone()),
+                        _ => Err(Unserved {
+                            model: m.id.clone(),
+                        }),
                     })
                 });
                 let served = matches!(model, Some(Ok(_)));

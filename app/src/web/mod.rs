@@ -30,7 +30,7 @@ pub use dom::{
 };
 // For the embedding model's runtime, which the native build leaves out.
 #[cfg(target_arch = "wasm32")]
-pub use dom::object_url;
+pub use dom::{object_url, DomError};
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
