@@ -126,7 +126,7 @@ impl LlmSearch {
                 Err(why) => return set(RunStatus::Failed(why)),
             };
             if let Err(why) = siblings.text_ready(&engine).await {
-                return set(RunStatus::Failed(why));
+                return set(RunStatus::Failed(why.to_string()));
             }
             if !ticket.is_current() {
                 return;
