@@ -67,6 +67,26 @@ impl std::fmt::Display for Unserved {
 
 impl std::error::Error for Unserved {}
 
+/// An index manifest that does not parse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManifestError {
+    pub url: String,
+    /// serde's message.
+    pub message: String,
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not a valid index manifest: {}",
+            self.url, self.message
+        )
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
 /// Where a pool's model is served.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelSource {
@@ -81,9 +101,11 @@ pub struct ModelSource {
 
 impl Manifest {
     /// Reads the manifest's JSON; `url` is for the message.
-    pub fn from_json(bytes: &[u8], url: &str) -> Result<Manifest, String> {
-        serde_json::from_slice(bytes)
-            .map_err(|e| format!("{url} is not a valid index manifest: {e}"))
+    pub fn from_json(bytes: &[u8], url: &str) -> Result<Manifest, ManifestError> {
+        serde_json::from_slice(bytes).map_err(|e| ManifestError {
+            url: url.to_owned(),
+            message: e.to_string(),
+        })
     }
 
     /// The entry named `file`.
@@ -246,7 +268,9 @@ mod tests {
     fn an_entry_without_a_content_hash_is_refused() {
         let json = r#"{"indexes": [{"file": "a.blob", "title": "A", "analyzer": "da",
             "docs": 2, "queries": 0, "bytes": 10}]}"#;
-        let e = Manifest::from_json(json.as_bytes(), "m.json").unwrap_err();
+        let e = Manifest::from_json(json.as_bytes(), "m.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("content_hash"), "{e}");
     }
 
@@ -275,6 +299,7 @@ mod tests {
         );
         assert!(Manifest::from_json(b"{", "m.json")
             .unwrap_err()
-            .starts_with("m.json"));
+            .to_string()
+            .starts_with("m.json is not a valid index manifest: "));
     }
 }

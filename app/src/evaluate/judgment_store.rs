@@ -84,7 +84,7 @@ impl JudgmentStore {
         self.judgments.update(|j| result = j.set(text, doc, mark));
         match result {
             Ok(()) => self.save(),
-            Err(e) => self.message.set(Some(e)),
+            Err(e) => self.message.set(Some(e.to_string())),
         }
     }
 
