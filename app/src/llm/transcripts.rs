@@ -105,7 +105,7 @@ impl Transcripts {
             let bytes = fetch_bytes(SITE_INDEX, Limit::Cap(TRANSCRIPT_INDEX), |_, _| {})
                 .await
                 .map_err(|e| e.to_string())?;
-            SiteIndex::from_json(&bytes)
+            SiteIndex::from_json(&bytes).map_err(|e| e.to_string())
         }
         .boxed_local()
         .shared();
@@ -264,7 +264,8 @@ impl Transcripts {
         spawn_local(async move {
             let outcome = async {
                 let (origin, path) = resolve_url(input.trim()).map_err(|e| e.to_string())?;
-                let path = under_site(&origin, &path, &page_origin(), &site_dir())?;
+                let path = under_site(&origin, &path, &page_origin(), &site_dir())
+                    .map_err(|e| e.to_string())?;
                 self.fetch_site(&path, None).await
             }
             .await;
