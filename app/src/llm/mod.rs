@@ -229,7 +229,10 @@ impl Llm {
                 (Backend::InPage(model, canceller.signal()), settings, source)
             }
             LlmSource::Endpoint => {
-                let endpoint = self.config.with_untracked(|c| c.endpoint())?;
+                let endpoint = self
+                    .config
+                    .with_untracked(|c| c.endpoint())
+                    .map_err(|e| e.to_string())?;
                 let source = RunSource::Endpoint {
                     origin: endpoint.origin.clone(),
                     model: endpoint.settings.model.clone(),
@@ -265,7 +268,7 @@ impl Llm {
     pub fn test_connection(self) {
         let endpoint = match self.config.with_untracked(|c| c.endpoint()) {
             Ok(e) => e,
-            Err(why) => return self.test.set(TestStatus::Failed(why)),
+            Err(why) => return self.test.set(TestStatus::Failed(why.to_string())),
         };
         let canceller = match Canceller::new() {
             Ok(c) => c,
