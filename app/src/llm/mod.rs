@@ -208,7 +208,11 @@ impl Llm {
         let canceller = Canceller::new().map_err(|e| e.to_string())?;
         let (backend, settings, source) = match self.state.llm.get_untracked() {
             LlmSource::Replay(link) => {
-                let transcript = self.transcripts.get(&link).await?;
+                let transcript = self
+                    .transcripts
+                    .get(&link)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 let settings = replay_settings(&transcript)
                     .map_err(|e| format!("transcript {}…: {e}", short_hash(&link.sha256)))?;
                 (

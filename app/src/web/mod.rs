@@ -41,7 +41,7 @@ pub use http::{post_json, Canceller, HttpError};
 pub use idb::{Idb, IdbError};
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use limit::{Cap, Limit};
-pub use location::{page_origin, resolve_url, site_dir};
+pub use location::{page_origin, resolve_url, site_dir, UrlError};
 pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,
     register_service_worker, worker_controls_page, worker_controls_page_within,
