@@ -123,7 +123,7 @@ impl LlmSearch {
         self.scope.spawn(async move {
             let run = match llm.run().await {
                 Ok(run) => run,
-                Err(why) => return set(RunStatus::Failed(why)),
+                Err(why) => return set(RunStatus::Failed(why.to_string())),
             };
             if let Err(why) = siblings.text_ready(&engine).await {
                 return set(RunStatus::Failed(why.to_string()));

@@ -37,7 +37,7 @@ pub use fetch::{
 };
 pub use framing::framed;
 pub use hash::sha384_base64;
-pub use http::{post_json, Canceller, HttpError};
+pub use http::{post_json, CancelUnsupported, Canceller, HttpError};
 pub use idb::{Idb, IdbError};
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use limit::{Cap, Limit};

@@ -74,7 +74,9 @@ impl EvalStore {
                             }
                             match self.llm.run().await {
                                 Ok(r) => run = Some(r),
-                                Err(why) => return self.stopped(ticket, Stop::Failed(why)),
+                                Err(why) => {
+                                    return self.stopped(ticket, Stop::Failed(why.to_string()))
+                                }
                             }
                         }
                         let Some(run) = &run else { return };
