@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::pool::scope::PoolScope;
-use crate::web::Idb;
+use crate::web::{Idb, IdbError};
 
 const DB: &str = "nomos-runs";
 /// `RunMeta` as JSON, by key.
@@ -21,7 +21,7 @@ const META: &str = "meta";
 /// The file's text, by key.
 const TEXT: &str = "text";
 
-type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, String>>>;
+type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, IdbError>>>;
 
 /// A kept run file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,18 +76,13 @@ impl RunStore {
             texts: StoredValue::new_local(HashMap::new()),
             db: StoredValue::new_local(None),
         };
-        let db: Pending<Rc<Idb>> = async {
-            Idb::open(DB, &[META, TEXT])
-                .await
-                .map(Rc::new)
-                .map_err(|e| e.to_string())
-        }
-        .boxed_local()
-        .shared();
+        let db: Pending<Rc<Idb>> = async { Idb::open(DB, &[META, TEXT]).await.map(Rc::new) }
+            .boxed_local()
+            .shared();
         store.db.set_value(Some(db.clone()));
         store.scope.spawn(async move {
             let kept = match db.await {
-                Ok(db) => db.values(META).await.map_err(|e| e.to_string()),
+                Ok(db) => db.values(META).await,
                 Err(e) => Err(e),
             };
             match kept {
@@ -106,7 +101,7 @@ impl RunStore {
                         }
                     });
                 }
-                Err(e) => store.memory_only.set(Some(e)),
+                Err(e) => store.memory_only.set(Some(e.to_string())),
             }
             store.ready.set(true);
         });
