@@ -62,6 +62,34 @@ pub struct Judgments {
     queries: Vec<JudgedQuery>,
 }
 
+/// Why a judgment was refused, or the kept judgments cannot be read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JudgmentError {
+    /// A mark with no query typed.
+    BlankQuery,
+    /// A document id that qrels cannot hold (empty, or with whitespace).
+    BadDocId { doc: String },
+    /// The kept JSON does not parse, with serde's message.
+    Unreadable(String),
+    /// The kept judgments break what [`Judgments::set`] keeps true.
+    Inconsistent,
+}
+
+impl fmt::Display for JudgmentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JudgmentError::BlankQuery => f.write_str("Type a query before judging results."),
+            JudgmentError::BadDocId { doc } => {
+                write!(f, "Document id {doc:?} cannot be written to qrels.")
+            }
+            JudgmentError::Unreadable(message) => f.write_str(message),
+            JudgmentError::Inconsistent => f.write_str("stored judgments are inconsistent"),
+        }
+    }
+}
+
+impl std::error::Error for JudgmentError {}
+
 /// Why an import was refused: the file (`queries.jsonl` or the qrels
 /// file's name) and line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,13 +138,15 @@ impl Judgments {
     /// Marks `doc` for the query `text` (`None` clears the mark). A blank
     /// query or a document id with whitespace (which qrels cannot hold)
     /// is refused.
-    pub fn set(&mut self, text: &str, doc: &str, mark: Option<Mark>) -> Result<(), String> {
+    pub fn set(&mut self, text: &str, doc: &str, mark: Option<Mark>) -> Result<(), JudgmentError> {
         let text = text.trim();
         if text.is_empty() {
-            return Err("Type a query before judging results.".to_owned());
+            return Err(JudgmentError::BlankQuery);
         }
         if doc.is_empty() || doc.chars().any(char::is_whitespace) {
-            return Err(format!("Document id {doc:?} cannot be written to qrels."));
+            return Err(JudgmentError::BadDocId {
+                doc: doc.to_owned(),
+            });
         }
         let at = self.queries.iter().position(|q| q.text == text);
         match (at, mark) {
@@ -310,15 +340,16 @@ impl Judgments {
     }
 
     /// Reads the stored form, checking what [`Judgments::set`] keeps true.
-    pub fn from_json(text: &str) -> Result<Judgments, String> {
-        let j: Judgments = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str) -> Result<Judgments, JudgmentError> {
+        let j: Judgments =
+            serde_json::from_str(text).map_err(|e| JudgmentError::Unreadable(e.to_string()))?;
         let unique = |f: fn(&JudgedQuery) -> &str| {
             let mut seen = HashSet::new();
             j.queries.iter().all(|q| seen.insert(f(q)))
         };
         if !unique(|q| &q.id) || !unique(|q| &q.text) || j.queries.iter().any(|q| q.docs.is_empty())
         {
-            return Err("stored judgments are inconsistent".to_owned());
+            return Err(JudgmentError::Inconsistent);
         }
         Ok(j)
     }
@@ -365,8 +396,18 @@ mod tests {
         j.remove_query("my-2");
         assert_eq!(j.queries().len(), 2);
         assert_eq!(j.mark("fourth", "d1"), Some(Mark::Relevant));
-        assert!(j.set(" ", "d1", Some(Mark::Relevant)).is_err());
-        assert!(j.set("q", "a b", Some(Mark::Relevant)).is_err());
+        assert_eq!(
+            j.set(" ", "d1", Some(Mark::Relevant))
+                .unwrap_err()
+                .to_string(),
+            "Type a query before judging results."
+        );
+        assert_eq!(
+            j.set("q", "a b", Some(Mark::Relevant))
+                .unwrap_err()
+                .to_string(),
+            "Document id \"a b\" cannot be written to qrels."
+        );
     }
 
     #[test]

@@ -48,6 +48,45 @@ pub struct DenseEntry {
     pub bytes: Option<u64>,
 }
 
+/// The site does not serve the model of a pool's vectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unserved {
+    /// The model's id, as the pool's vectors record it.
+    pub model: String,
+}
+
+impl std::fmt::Display for Unserved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "this site does not serve the model of the pool's vectors ({})",
+            self.model
+        )
+    }
+}
+
+impl std::error::Error for Unserved {}
+
+/// An index manifest that does not parse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManifestError {
+    pub url: String,
+    /// serde's message.
+    pub message: String,
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is not a valid index manifest: {}",
+            self.url, self.message
+        )
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
 /// Where a pool's model is served.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelSource {
@@ -62,9 +101,11 @@ pub struct ModelSource {
 
 impl Manifest {
     /// Reads the manifest's JSON; `url` is for the message.
-    pub fn from_json(bytes: &[u8], url: &str) -> Result<Manifest, String> {
-        serde_json::from_slice(bytes)
-            .map_err(|e| format!("{url} is not a valid index manifest: {e}"))
+    pub fn from_json(bytes: &[u8], url: &str) -> Result<Manifest, ManifestError> {
+        serde_json::from_slice(bytes).map_err(|e| ManifestError {
+            url: url.to_owned(),
+            message: e.to_string(),
+        })
     }
 
     /// The entry named `file`.
@@ -74,9 +115,8 @@ impl Manifest {
 
     /// Where the site serves the model `id` whose manifest hashes to
     /// `manifest_hash` (any entry with vectors from it will do, so a blob
-    /// opened from disk, or a fragmented pool's lists, find it too), or
-    /// the model's id when it does not.
-    pub fn model_source(&self, id: &str, manifest_hash: &str) -> Result<ModelSource, String> {
+    /// opened from disk, or a fragmented pool's lists, find it too).
+    pub fn model_source(&self, id: &str, manifest_hash: &str) -> Result<ModelSource, Unserved> {
         self.indexes
             .iter()
             .find_map(|e| {
@@ -89,7 +129,9 @@ impl Manifest {
                     bytes: dense.bytes.unwrap_or(0),
                 })
             })
-            .ok_or_else(|| id.to_owned())
+            .ok_or_else(|| Unserved {
+                model: id.to_owned(),
+            })
     }
 }
 
@@ -185,7 +227,10 @@ mod tests {
                 bytes: 5,
             })
         );
-        assert_eq!(m.model_source("e5", "cd"), Err("e5".into()));
+        assert_eq!(
+            m.model_source("e5", "cd"),
+            Err(Unserved { model: "e5".into() })
+        );
     }
 
     #[test]
@@ -223,7 +268,9 @@ mod tests {
     fn an_entry_without_a_content_hash_is_refused() {
         let json = r#"{"indexes": [{"file": "a.blob", "title": "A", "analyzer": "da",
             "docs": 2, "queries": 0, "bytes": 10}]}"#;
-        let e = Manifest::from_json(json.as_bytes(), "m.json").unwrap_err();
+        let e = Manifest::from_json(json.as_bytes(), "m.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("content_hash"), "{e}");
     }
 
@@ -242,13 +289,17 @@ mod tests {
         ] {
             assert_eq!(
                 manifest(Some(bad)).model_source("e5", "ab"),
-                Err("e5".into()),
+                Err(Unserved { model: "e5".into() }),
                 "{bad}"
             );
         }
-        assert_eq!(manifest(None).model_source("e5", "ab"), Err("e5".into()));
+        assert_eq!(
+            manifest(None).model_source("e5", "ab"),
+            Err(Unserved { model: "e5".into() })
+        );
         assert!(Manifest::from_json(b"{", "m.json")
             .unwrap_err()
-            .starts_with("m.json"));
+            .to_string()
+            .starts_with("m.json is not a valid index manifest: "));
     }
 }

@@ -10,6 +10,8 @@
 //! and typed URLs, so they are untrusted: only paths under the site are
 //! accepted, with no way up (`..`), no scheme and no host.
 
+use std::fmt;
+
 use nomos_core::digest::sha256_hex;
 use nomos_core::llm::{Settings, Transcript};
 use serde::{Deserialize, Serialize};
@@ -39,6 +41,88 @@ pub enum LlmSource {
     Replay(TranscriptLink),
 }
 
+/// Why a transcript's path, the site's transcript list or a transcript
+/// to replay was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TranscriptFileError {
+    /// Empty or too long (`path`: its first 80 characters).
+    NotAPath { path: String },
+    /// A segment that is empty, `.`, `..` or has other characters.
+    NotPlain { path: String },
+    /// A URL on another origin than the page's.
+    OtherOrigin { origin: String, page_origin: String },
+    /// A URL outside the app's directory.
+    NotUnderApp { path: String, site_dir: String },
+    /// [`SITE_INDEX`] does not parse, with serde's message.
+    NotAList(String),
+    /// [`SITE_INDEX`] is of a format this build does not read.
+    FormatVersion(u32),
+    /// An entry of [`SITE_INDEX`] whose hash is not a SHA-256.
+    BadHash { file: String },
+    /// An entry of [`SITE_INDEX`] whose path is refused.
+    BadEntry(Box<TranscriptFileError>),
+    /// A transcript with no replies.
+    Empty,
+    /// A transcript made with two models or temperatures.
+    MixedSettings {
+        model: String,
+        temperature: f64,
+        other_model: String,
+        other_temperature: f64,
+    },
+}
+
+impl fmt::Display for TranscriptFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TranscriptFileError::NotAPath { path } => {
+                write!(f, "“{path}” is not a path on this site")
+            }
+            TranscriptFileError::NotPlain { path } => write!(
+                f,
+                "“{path}” is not a plain path under this site (letters, digits, - . _ ~ @ + and /)"
+            ),
+            TranscriptFileError::OtherOrigin {
+                origin,
+                page_origin,
+            } => write!(
+                f,
+                "transcripts are loaded from this site only ({page_origin}), not from {origin}; \
+                 download the file and open it instead"
+            ),
+            TranscriptFileError::NotUnderApp { path, site_dir } => {
+                write!(f, "{path} is not under this app ({site_dir})")
+            }
+            TranscriptFileError::NotAList(message) => {
+                write!(f, "{SITE_INDEX} is not a transcript list: {message}")
+            }
+            TranscriptFileError::FormatVersion(version) => write!(
+                f,
+                "{SITE_INDEX} has format version {version}; this build reads version 1"
+            ),
+            TranscriptFileError::BadHash { file } => {
+                write!(f, "{SITE_INDEX}: {file} has no valid sha256")
+            }
+            TranscriptFileError::BadEntry(e) => write!(f, "{SITE_INDEX}: {e}"),
+            TranscriptFileError::Empty => {
+                f.write_str("the transcript is empty: it has no replies to replay")
+            }
+            TranscriptFileError::MixedSettings {
+                model,
+                temperature,
+                other_model,
+                other_temperature,
+            } => write!(
+                f,
+                "the transcript mixes model settings ({model} at temperature {temperature} and \
+                 {other_model} at temperature {other_temperature}); a replay can use one"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TranscriptFileError {}
+
 /// `s` as a SHA-256 (64 hex digits, lowercased), or `None`.
 pub fn sha256_of(s: &str) -> Option<String> {
     (s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())).then(|| s.to_ascii_lowercase())
@@ -54,15 +138,10 @@ pub fn canonical(transcript: &Transcript) -> (String, String) {
 /// Checks a path relative to the app (`transcripts/x.jsonl`): non-empty
 /// segments of letters, digits and `-._~@+`, no `.` or `..` segment, no
 /// scheme, host, query or fragment.
-pub fn site_path(path: &str) -> Result<String, String> {
-    let refuse = |why: &str| {
-        Err(format!(
-            "“{}” {why}",
-            path.chars().take(80).collect::<String>()
-        ))
-    };
+pub fn site_path(path: &str) -> Result<String, TranscriptFileError> {
+    let shown = || path.chars().take(80).collect::<String>();
     if path.is_empty() || path.len() > PATH_MAX {
-        return refuse("is not a path on this site");
+        return Err(TranscriptFileError::NotAPath { path: shown() });
     }
     for segment in path.split('/') {
         let ok = !segment.is_empty()
@@ -72,9 +151,7 @@ pub fn site_path(path: &str) -> Result<String, String> {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-._~@+".contains(&b));
         if !ok {
-            return refuse(
-                "is not a plain path under this site (letters, digits, - . _ ~ @ + and /)",
-            );
+            return Err(TranscriptFileError::NotPlain { path: shown() });
         }
     }
     Ok(path.to_owned())
@@ -88,16 +165,19 @@ pub fn under_site(
     path: &str,
     page_origin: &str,
     site_dir: &str,
-) -> Result<String, String> {
+) -> Result<String, TranscriptFileError> {
     if origin != page_origin {
-        return Err(format!(
-            "transcripts are loaded from this site only ({page_origin}), not from {origin}; \
-             download the file and open it instead"
-        ));
+        return Err(TranscriptFileError::OtherOrigin {
+            origin: origin.to_owned(),
+            page_origin: page_origin.to_owned(),
+        });
     }
     let relative = path
         .strip_prefix(site_dir)
-        .ok_or_else(|| format!("{path} is not under this app ({site_dir})"))?;
+        .ok_or_else(|| TranscriptFileError::NotUnderApp {
+            path: path.to_owned(),
+            site_dir: site_dir.to_owned(),
+        })?;
     site_path(relative)
 }
 
@@ -138,20 +218,19 @@ impl SiteEntry {
 impl SiteIndex {
     /// Reads the index; entries with a bad hash or path are errors (the
     /// file is the site's own, so a mistake there should be loud).
-    pub fn from_json(bytes: &[u8]) -> Result<SiteIndex, String> {
+    pub fn from_json(bytes: &[u8]) -> Result<SiteIndex, TranscriptFileError> {
         let index: SiteIndex = serde_json::from_slice(bytes)
-            .map_err(|e| format!("{SITE_INDEX} is not a transcript list: {e}"))?;
+            .map_err(|e| TranscriptFileError::NotAList(e.to_string()))?;
         if index.format_version != 1 {
-            return Err(format!(
-                "{SITE_INDEX} has format version {}; this build reads version 1",
-                index.format_version
-            ));
+            return Err(TranscriptFileError::FormatVersion(index.format_version));
         }
         for entry in &index.transcripts {
             if sha256_of(&entry.sha256).is_none() {
-                return Err(format!("{SITE_INDEX}: {} has no valid sha256", entry.file));
+                return Err(TranscriptFileError::BadHash {
+                    file: entry.file.clone(),
+                });
             }
-            site_path(&entry.path()).map_err(|e| format!("{SITE_INDEX}: {e}"))?;
+            site_path(&entry.path()).map_err(|e| TranscriptFileError::BadEntry(Box::new(e)))?;
         }
         Ok(index)
     }
@@ -251,18 +330,17 @@ pub fn short_hash(sha256: &str) -> &str {
 /// The model settings a replay must use: the ones every request of the
 /// transcript was made with (a request's key covers them, so any other
 /// settings would find no reply).
-pub fn replay_settings(transcript: &Transcript) -> Result<Settings, String> {
+pub fn replay_settings(transcript: &Transcript) -> Result<Settings, TranscriptFileError> {
     let mut exchanges = transcript.exchanges();
-    let first = exchanges
-        .next()
-        .ok_or("the transcript is empty: it has no replies to replay")?;
+    let first = exchanges.next().ok_or(TranscriptFileError::Empty)?;
     let wanted = first.request.settings();
     if let Some(other) = exchanges.find(|e| e.request.settings() != wanted) {
-        return Err(format!(
-            "the transcript mixes model settings ({} at temperature {} and {} at temperature {}); \
-             a replay can use one",
-            wanted.model, wanted.temperature, other.request.model, other.request.temperature
-        ));
+        return Err(TranscriptFileError::MixedSettings {
+            model: wanted.model,
+            temperature: wanted.temperature,
+            other_model: other.request.model.clone(),
+            other_temperature: other.request.temperature,
+        });
     }
     Ok(wanted)
 }
@@ -330,10 +408,15 @@ mod tests {
         );
         let mut mixed = t.clone();
         mixed.insert(request("other", "c"), reply("{}", 1.0));
-        assert!(replay_settings(&mixed).unwrap_err().contains("mixes"));
-        assert!(replay_settings(&Transcript::new())
-            .unwrap_err()
-            .contains("empty"));
+        assert_eq!(
+            replay_settings(&mixed).unwrap_err().to_string(),
+            "the transcript mixes model settings (m at temperature 0 and other at temperature 0); \
+             a replay can use one"
+        );
+        assert_eq!(
+            replay_settings(&Transcript::new()).unwrap_err().to_string(),
+            "the transcript is empty: it has no replies to replay"
+        );
     }
 
     #[test]
@@ -383,6 +466,7 @@ mod tests {
         assert!(
             under_site("http://evil.example", "/transcripts/a.jsonl", page, "/")
                 .unwrap_err()
+                .to_string()
                 .contains("this site only")
         );
         assert!(under_site(page, "/other/a.jsonl", page, "/nomos/").is_err());

@@ -3,10 +3,27 @@
 //! the per-query metrics as CSV. Files are handed to the browser as
 //! downloads through a Blob URL.
 
-use nomos_core::eval::format_run_line;
+use std::fmt;
+
+use nomos_core::eval::{format_run_line, RunLineError};
 
 use super::job::Outcome;
 use nomos_core::pool::Benchmark;
+
+/// A run line that cannot be written, and the query it is for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunFileError {
+    pub query: String,
+    pub error: RunLineError,
+}
+
+impl fmt::Display for RunFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "query {}: {}", self.query, self.error)
+    }
+}
+
+impl std::error::Error for RunFileError {}
 
 /// The run tag `nomos eval` writes for an outcome: the configuration,
 /// and for an LLM method its prompt set, model and seed.
@@ -17,14 +34,18 @@ pub fn run_tag(outcome: &Outcome) -> String {
 
 /// The TREC run: each query's ranking in our order (ties in corpus order),
 /// ranks from 1, as `nomos eval --run` writes it.
-pub fn run_file(bench: &Benchmark, outcome: &Outcome) -> Result<String, String> {
+pub fn run_file(bench: &Benchmark, outcome: &Outcome) -> Result<String, RunFileError> {
     let tag = run_tag(outcome);
     let mut out = String::new();
     for (q, hits) in bench.queries.iter().zip(&outcome.hits) {
         for (rank, hit) in hits.iter().enumerate() {
             let doc = &bench.doc_ids[hit.doc as usize];
-            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &tag)
-                .map_err(|e| format!("query {}: {e}", q.id))?;
+            let line = format_run_line(&q.id, doc, rank + 1, hit.score, &tag).map_err(|error| {
+                RunFileError {
+                    query: q.id.clone(),
+                    error,
+                }
+            })?;
             out.push_str(&line);
             out.push('\n');
         }

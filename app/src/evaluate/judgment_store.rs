@@ -11,13 +11,13 @@ use leptos::prelude::*;
 use crate::judgments::{Judgments, Mark};
 use crate::pool::scope::PoolScope;
 use crate::size_caps::JUDGMENTS;
-use crate::web::{read_file, Idb, Limit};
+use crate::web::{read_file, Idb, IdbError, Limit};
 
 const DB: &str = "nomos-judgments";
 /// `Judgments` as JSON, by pool content hash.
 const STORE: &str = "by-pool";
 
-type Pending = Shared<LocalBoxFuture<'static, Result<Rc<Idb>, String>>>;
+type Pending = Shared<LocalBoxFuture<'static, Result<Rc<Idb>, IdbError>>>;
 
 /// One pool's judgments. `Copy`: signals and stored handles.
 #[derive(Clone, Copy)]
@@ -84,7 +84,7 @@ impl JudgmentStore {
         self.judgments.update(|j| result = j.set(text, doc, mark));
         match result {
             Ok(()) => self.save(),
-            Err(e) => self.message.set(Some(e)),
+            Err(e) => self.message.set(Some(e.to_string())),
         }
     }
 

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::pool::scope::PoolScope;
-use crate::web::Idb;
+use crate::web::{Idb, IdbError};
 
 const DB: &str = "nomos-runs";
 /// `RunMeta` as JSON, by key.
@@ -21,7 +21,7 @@ const META: &str = "meta";
 /// The file's text, by key.
 const TEXT: &str = "text";
 
-type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, String>>>;
+type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, IdbError>>>;
 
 /// A kept run file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -101,7 +101,7 @@ impl RunStore {
                         }
                     });
                 }
-                Err(e) => store.memory_only.set(Some(e)),
+                Err(e) => store.memory_only.set(Some(e.to_string())),
             }
             store.ready.set(true);
         });

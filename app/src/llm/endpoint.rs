@@ -137,11 +137,11 @@ impl EndpointConfig {
     }
 
     /// The endpoint, or what is missing or wrong, in words for the form.
-    pub fn endpoint(&self) -> Result<Endpoint, String> {
+    pub fn endpoint(&self) -> Result<Endpoint, EndpointError> {
         let (base, origin) = base_url(&self.base_url)?;
         let model = self.model.trim();
         if model.is_empty() {
-            return Err("Name the model the endpoint should run.".to_owned());
+            return Err(EndpointError::NoModel);
         }
         Ok(Endpoint {
             url: format!("{base}/chat/completions"),
@@ -246,43 +246,91 @@ fn origin_of(config: &EndpointConfig) -> String {
         .unwrap_or_default()
 }
 
+/// What is missing or wrong in the endpoint's settings, in words for the
+/// form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndpointError {
+    NoUrl,
+    /// Not `http://` or `https://` (`text`: the trimmed input).
+    NotHttp {
+        text: String,
+    },
+    Spaces,
+    QueryOrFragment,
+    /// `user:password@` in the URL.
+    Credentials,
+    BadPort {
+        port: String,
+    },
+    BadHost {
+        host: String,
+    },
+    NoModel,
+}
+
+impl std::fmt::Display for EndpointError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EndpointError::NoUrl => {
+                f.write_str("Give the endpoint's base URL, e.g. http://127.0.0.1:8080/v1.")
+            }
+            EndpointError::NotHttp { text } => {
+                write!(f, "“{text}” is not an http:// or https:// address.")
+            }
+            EndpointError::Spaces => f.write_str("The base URL has spaces in it."),
+            EndpointError::QueryOrFragment => {
+                f.write_str("The base URL cannot have a query (?) or fragment (#).")
+            }
+            EndpointError::Credentials => f.write_str(
+                "Put the API key in its own field, not in the URL (user:password@ is refused).",
+            ),
+            EndpointError::BadPort { port } => write!(f, "“{port}” is not a port number."),
+            EndpointError::BadHost { host } => write!(f, "“{host}” is not a host name."),
+            EndpointError::NoModel => f.write_str("Name the model the endpoint should run."),
+        }
+    }
+}
+
+impl std::error::Error for EndpointError {}
+
 /// Checks a typed base URL: `http://` or `https://`, a host (with an
 /// optional port), no user name or password (the key has its own field),
 /// no query or fragment. A pasted `…/chat/completions` is taken back to
 /// its base, and a trailing `/` dropped. Returns the base and its origin.
-pub fn base_url(text: &str) -> Result<(String, String), String> {
+pub fn base_url(text: &str) -> Result<(String, String), EndpointError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("Give the endpoint's base URL, e.g. http://127.0.0.1:8080/v1.".to_owned());
+        return Err(EndpointError::NoUrl);
     }
     let rest = if let Some(rest) = text.strip_prefix("http://") {
         rest
     } else if let Some(rest) = text.strip_prefix("https://") {
         rest
     } else {
-        return Err(format!("“{text}” is not an http:// or https:// address."));
+        return Err(EndpointError::NotHttp {
+            text: text.to_owned(),
+        });
     };
     if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err("The base URL has spaces in it.".to_owned());
+        return Err(EndpointError::Spaces);
     }
     if text.contains(['?', '#']) {
-        return Err("The base URL cannot have a query (?) or fragment (#).".to_owned());
+        return Err(EndpointError::QueryOrFragment);
     }
     let (authority, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, ""),
     };
     if authority.contains('@') {
-        return Err(
-            "Put the API key in its own field, not in the URL (user:password@ is refused)."
-                .to_owned(),
-        );
+        return Err(EndpointError::Credentials);
     }
     let host = match authority.rsplit_once(':') {
         // An IPv6 literal's colons are inside brackets.
         Some((host, port)) if !port.contains(']') => {
             if port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()) || port.len() > 5 {
-                return Err(format!("“{port}” is not a port number."));
+                return Err(EndpointError::BadPort {
+                    port: port.to_owned(),
+                });
             }
             host
         }
@@ -293,7 +341,9 @@ pub fn base_url(text: &str) -> Result<(String, String), String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-._[]:".contains(&b));
     if !host_ok {
-        return Err(format!("“{host}” is not a host name."));
+        return Err(EndpointError::BadHost {
+            host: host.to_owned(),
+        });
     }
     let mut path = path.trim_end_matches('/');
     if let Some(base) = path.strip_suffix("/chat/completions") {
@@ -377,7 +427,10 @@ mod tests {
             base_url: "http://127.0.0.1:8089/v1".into(),
             ..EndpointConfig::default()
         };
-        assert!(config.endpoint().unwrap_err().contains("model"));
+        assert_eq!(
+            config.endpoint().unwrap_err().to_string(),
+            "Name the model the endpoint should run."
+        );
         config.model = "smollm2".into();
         config.limit_field = LimitField::MaxCompletionTokens;
         let e = config.endpoint().unwrap();

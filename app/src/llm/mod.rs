@@ -25,6 +25,7 @@ pub mod endpoint;
 mod failure;
 mod fetch_chat;
 mod in_page;
+mod run_error;
 pub mod search;
 mod transcripts;
 pub mod wllama;
@@ -36,11 +37,12 @@ use serde_json::json;
 
 pub use backend::{Backend, Run, RunSource};
 pub use in_page::{InPage, InPageStatus};
+pub use run_error::RunError;
 pub use transcripts::Transcripts;
 
 use crate::llm::endpoint::{BoundKey, EndpointConfig};
 use crate::state::AppState;
-use crate::transcript_files::{replay_settings, short_hash, LlmSource, Origin, TranscriptLink};
+use crate::transcript_files::{replay_settings, LlmSource, Origin, TranscriptLink};
 use crate::web::{
     local_get, local_remove, local_set, now, page_origin, watch_csp_violations, Canceller,
 };
@@ -126,8 +128,11 @@ impl Llm {
     /// Sets and keeps the endpoint's settings (clamped).
     pub fn set_config(&self, config: EndpointConfig) {
         let config = config.clamped();
-        self.save_error
-            .set(local_set(CONFIG_KEY, &config.to_json()).err());
+        self.save_error.set(
+            local_set(CONFIG_KEY, &config.to_json())
+                .err()
+                .map(|e| e.to_string()),
+        );
         let key = self.key.get_untracked();
         let rebound = key.clone().rebound(&config);
         if rebound != key {
@@ -161,8 +166,11 @@ impl Llm {
     fn keep_key(&self) {
         let key = self.key.get_untracked();
         if self.remember.get_untracked() && !key.key.is_empty() {
-            self.save_error
-                .set(local_set(API_KEY_KEY, &key.to_json()).err());
+            self.save_error.set(
+                local_set(API_KEY_KEY, &key.to_json())
+                    .err()
+                    .map(|e| e.to_string()),
+            );
         } else {
             local_remove(API_KEY_KEY);
         }
@@ -198,13 +206,19 @@ impl Llm {
     /// A new run with the current source: the endpoint, the in-page model,
     /// or the replayed transcript (fetched if need be). `Err` says what is
     /// missing.
-    pub async fn run(self) -> Result<Run, String> {
-        let canceller = Canceller::new()?;
+    pub async fn run(self) -> Result<Run, RunError> {
+        let canceller = Canceller::new().map_err(RunError::Cancel)?;
         let (backend, settings, source) = match self.state.llm.get_untracked() {
             LlmSource::Replay(link) => {
-                let transcript = self.transcripts.get(&link).await?;
-                let settings = replay_settings(&transcript)
-                    .map_err(|e| format!("transcript {}…: {e}", short_hash(&link.sha256)))?;
+                let transcript = self
+                    .transcripts
+                    .get(&link)
+                    .await
+                    .map_err(RunError::Transcript)?;
+                let settings = replay_settings(&transcript).map_err(|error| RunError::Replay {
+                    sha256: link.sha256.clone(),
+                    error,
+                })?;
                 (
                     Backend::Replay(transcript),
                     settings,
@@ -212,10 +226,7 @@ impl Llm {
                 )
             }
             LlmSource::Endpoint if self.config.with_untracked(|c| c.in_page) => {
-                let model = self
-                    .in_page
-                    .model()
-                    .ok_or("the in-page model is not loaded (LLM settings)")?;
+                let model = self.in_page.model().ok_or(RunError::NoInPageModel)?;
                 let settings = self.config.with_untracked(|c| c.settings(model.name()));
                 let source = RunSource::InPage {
                     model: model.name().to_owned(),
@@ -223,7 +234,10 @@ impl Llm {
                 (Backend::InPage(model, canceller.signal()), settings, source)
             }
             LlmSource::Endpoint => {
-                let endpoint = self.config.with_untracked(|c| c.endpoint())?;
+                let endpoint = self
+                    .config
+                    .with_untracked(|c| c.endpoint())
+                    .map_err(RunError::Endpoint)?;
                 let source = RunSource::Endpoint {
                     origin: endpoint.origin.clone(),
                     model: endpoint.settings.model.clone(),
@@ -259,11 +273,11 @@ impl Llm {
     pub fn test_connection(self) {
         let endpoint = match self.config.with_untracked(|c| c.endpoint()) {
             Ok(e) => e,
-            Err(why) => return self.test.set(TestStatus::Failed(why)),
+            Err(why) => return self.test.set(TestStatus::Failed(why.to_string())),
         };
         let canceller = match Canceller::new() {
             Ok(c) => c,
-            Err(why) => return self.test.set(TestStatus::Failed(why)),
+            Err(why) => return self.test.set(TestStatus::Failed(why.to_string())),
         };
         self.test.set(TestStatus::Testing);
         let request = ChatRequest {

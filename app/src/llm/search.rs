@@ -123,10 +123,10 @@ impl LlmSearch {
         self.scope.spawn(async move {
             let run = match llm.run().await {
                 Ok(run) => run,
-                Err(why) => return set(RunStatus::Failed(why)),
+                Err(why) => return set(RunStatus::Failed(why.to_string())),
             };
             if let Err(why) = siblings.text_ready(&engine).await {
-                return set(RunStatus::Failed(why));
+                return set(RunStatus::Failed(why.to_string()));
             }
             if !ticket.is_current() {
                 return;

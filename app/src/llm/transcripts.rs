@@ -10,6 +10,7 @@
 //! must have the link's hash.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -20,10 +21,13 @@ use nomos_core::llm::Transcript;
 
 use crate::size_caps::{TRANSCRIPT, TRANSCRIPT_INDEX};
 use crate::transcript_files::{
-    canonical, short_hash, under_site, Origin, SiteIndex, TranscriptLink, TranscriptMeta,
-    SITE_INDEX,
+    canonical, short_hash, under_site, Origin, SiteIndex, TranscriptFileError, TranscriptLink,
+    TranscriptMeta, SITE_INDEX,
 };
-use crate::web::{fetch_bytes, page_origin, read_file, resolve_url, site_dir, Idb, Limit};
+use crate::web::{
+    fetch_bytes, page_origin, read_file, resolve_url, site_dir, FetchError, Idb, IdbError, Limit,
+    UrlError,
+};
 
 const DB: &str = "nomos-transcripts";
 /// `TranscriptMeta` as JSON, by hash.
@@ -31,7 +35,78 @@ const META: &str = "meta";
 /// The canonical text, by hash.
 const TEXT: &str = "text";
 
-type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, String>>>;
+type Pending<T> = Shared<LocalBoxFuture<'static, Result<T, TranscriptError>>>;
+
+/// Why a transcript was not loaded, kept or found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TranscriptError {
+    /// The file could not be downloaded or read.
+    Fetch(FetchError),
+    /// IndexedDB is unavailable.
+    Idb(IdbError),
+    /// A typed URL that the browser does not take.
+    Url(UrlError),
+    /// A refused path, or the site's list does not read.
+    File(TranscriptFileError),
+    /// The file `name` is not UTF-8.
+    NotUtf8 { name: String },
+    /// The file `name` does not parse as a transcript.
+    NotATranscript { name: String, message: String },
+    /// The file at `path` hashes to `sha256`, not to the link's `wanted`.
+    WrongHash {
+        path: String,
+        sha256: String,
+        wanted: String,
+    },
+    /// This browser lacks the transcript, and the site does not list it.
+    Missing { sha256: String },
+}
+
+impl fmt::Display for TranscriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TranscriptError::Fetch(e) => e.fmt(f),
+            TranscriptError::Idb(e) => e.fmt(f),
+            TranscriptError::Url(e) => e.fmt(f),
+            TranscriptError::File(e) => e.fmt(f),
+            TranscriptError::NotUtf8 { name } => write!(f, "{name} is not UTF-8 text"),
+            TranscriptError::NotATranscript { name, message } => {
+                write!(f, "{name} is not a transcript: {message}")
+            }
+            TranscriptError::WrongHash {
+                path,
+                sha256,
+                wanted,
+            } => write!(
+                f,
+                "{path} is not the transcript the link names: its SHA-256 is {}…, the link's {}…",
+                short_hash(sha256),
+                short_hash(wanted)
+            ),
+            TranscriptError::Missing { sha256 } => write!(
+                f,
+                "this browser does not have the LLM transcript {}… (SHA-256 {sha256}). Load it \
+                 in LLM settings → Transcripts (Open file… or a URL on this site), or ask \
+                 whoever shared the link for the .jsonl file",
+                short_hash(sha256)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TranscriptError {}
+
+impl From<FetchError> for TranscriptError {
+    fn from(e: FetchError) -> Self {
+        TranscriptError::Fetch(e)
+    }
+}
+
+impl From<TranscriptFileError> for TranscriptError {
+    fn from(e: TranscriptFileError) -> Self {
+        TranscriptError::File(e)
+    }
+}
 
 /// The transcripts store. `Copy`: signals and stored handles.
 #[derive(Clone, Copy)]
@@ -39,11 +114,11 @@ pub struct Transcripts {
     /// Every transcript kept, newest first.
     pub list: RwSignal<Vec<TranscriptMeta>>,
     /// The site's shipped transcripts, once read.
-    pub site: RwSignal<Option<Result<SiteIndex, String>>>,
+    pub site: RwSignal<Option<Result<SiteIndex, TranscriptError>>>,
     /// Why transcripts last only for this visit, if they do.
     pub memory_only: RwSignal<Option<String>>,
     /// The last load's outcome, for the settings.
-    pub message: RwSignal<Option<Result<String, String>>>,
+    pub message: RwSignal<Option<Result<String, TranscriptError>>>,
     /// Whether the kept list has been read (until then a transcript is
     /// not known to be missing).
     pub ready: RwSignal<bool>,
@@ -68,13 +143,18 @@ impl Transcripts {
 
     /// Opens the database and reads what it keeps; reads the site's list.
     pub fn start(self) {
-        let db: Pending<Rc<Idb>> = async { Idb::open(DB, &[META, TEXT]).await.map(Rc::new) }
-            .boxed_local()
-            .shared();
+        let db: Pending<Rc<Idb>> = async {
+            Idb::open(DB, &[META, TEXT])
+                .await
+                .map(Rc::new)
+                .map_err(TranscriptError::Idb)
+        }
+        .boxed_local()
+        .shared();
         self.db.set_value(Some(db.clone()));
         spawn_local(async move {
             let kept = match db.await {
-                Ok(db) => db.values(META).await,
+                Ok(db) => db.values(META).await.map_err(TranscriptError::Idb),
                 Err(e) => Err(e),
             };
             match kept {
@@ -92,15 +172,13 @@ impl Transcripts {
                         }
                     });
                 }
-                Err(e) => self.memory_only.set(Some(e)),
+                Err(e) => self.memory_only.set(Some(e.to_string())),
             }
             self.ready.set(true);
         });
         let site: Pending<SiteIndex> = async {
-            let bytes = fetch_bytes(SITE_INDEX, Limit::Cap(TRANSCRIPT_INDEX), |_, _| {})
-                .await
-                .map_err(|e| e.to_string())?;
-            SiteIndex::from_json(&bytes)
+            let bytes = fetch_bytes(SITE_INDEX, Limit::Cap(TRANSCRIPT_INDEX), |_, _| {}).await?;
+            Ok(SiteIndex::from_json(&bytes)?)
         }
         .boxed_local()
         .shared();
@@ -180,7 +258,7 @@ impl Transcripts {
     /// The transcript `link` names: from memory, IndexedDB, or the site
     /// (its path, or the site's list). `Err` says which is missing and
     /// how to get it.
-    pub async fn get(self, link: &TranscriptLink) -> Result<Arc<Transcript>, String> {
+    pub async fn get(self, link: &TranscriptLink) -> Result<Arc<Transcript>, TranscriptError> {
         let sha = link.sha256.as_str();
         if let Some(t) = self.loaded.with_value(|m| m.get(sha).cloned()) {
             return Ok(t);
@@ -218,18 +296,16 @@ impl Transcripts {
         self,
         path: &str,
         expected: Option<&str>,
-    ) -> Result<TranscriptMeta, String> {
-        let bytes = fetch_bytes(path, Limit::Cap(TRANSCRIPT), |_, _| {})
-            .await
-            .map_err(|e| e.to_string())?;
+    ) -> Result<TranscriptMeta, TranscriptError> {
+        let bytes = fetch_bytes(path, Limit::Cap(TRANSCRIPT), |_, _| {}).await?;
         let transcript = parse(&bytes, path)?;
         let sha = canonical(&transcript).1;
         if let Some(wanted) = expected.filter(|w| *w != sha) {
-            return Err(format!(
-                "{path} is not the transcript the link names: its SHA-256 is {}…, the link's {}…",
-                short_hash(&sha),
-                short_hash(wanted)
-            ));
+            return Err(TranscriptError::WrongHash {
+                path: path.to_owned(),
+                sha256: sha,
+                wanted: wanted.to_owned(),
+            });
         }
         let name = path.rsplit('/').next().unwrap_or(path).to_owned();
         Ok(self.keep(transcript, name, Origin::Site, Some(path.to_owned())))
@@ -241,9 +317,7 @@ impl Transcripts {
         spawn_local(async move {
             let name = file.name();
             let outcome = async {
-                let bytes = read_file(&file, Limit::Cap(TRANSCRIPT))
-                    .await
-                    .map_err(|e| e.to_string())?;
+                let bytes = read_file(&file, Limit::Cap(TRANSCRIPT)).await?;
                 let transcript = parse(&bytes, &name)?;
                 Ok(self.keep(transcript, name.clone(), Origin::File, None))
             }
@@ -258,7 +332,7 @@ impl Transcripts {
         self.message.set(None);
         spawn_local(async move {
             let outcome = async {
-                let (origin, path) = resolve_url(input.trim())?;
+                let (origin, path) = resolve_url(input.trim()).map_err(TranscriptError::Url)?;
                 let path = under_site(&origin, &path, &page_origin(), &site_dir())?;
                 self.fetch_site(&path, None).await
             }
@@ -267,7 +341,7 @@ impl Transcripts {
         });
     }
 
-    fn report(&self, outcome: Result<TranscriptMeta, String>) {
+    fn report(&self, outcome: Result<TranscriptMeta, TranscriptError>) {
         self.message.set(Some(outcome.map(|m| {
             format!(
                 "Loaded {}: {} exchanges with {}, SHA-256 {}….",
@@ -292,7 +366,7 @@ impl Transcripts {
     }
 
     /// A kept transcript's canonical text, for a download.
-    pub async fn text(self, sha256: &str) -> Result<String, String> {
+    pub async fn text(self, sha256: &str) -> Result<String, TranscriptError> {
         let link = TranscriptLink {
             sha256: sha256.to_owned(),
             path: None,
@@ -303,17 +377,19 @@ impl Transcripts {
 
 /// A transcript file's bytes, read and checked; errors name the file and
 /// line.
-fn parse(bytes: &[u8], name: &str) -> Result<Transcript, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| format!("{name} is not UTF-8 text"))?;
-    Transcript::parse(text).map_err(|e| format!("{name} is not a transcript: {e}"))
+fn parse(bytes: &[u8], name: &str) -> Result<Transcript, TranscriptError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| TranscriptError::NotUtf8 {
+        name: name.to_owned(),
+    })?;
+    Transcript::parse(text).map_err(|e| TranscriptError::NotATranscript {
+        name: name.to_owned(),
+        message: e.to_string(),
+    })
 }
 
 /// What to say about a transcript this browser lacks.
-fn missing(sha256: &str) -> String {
-    format!(
-        "this browser does not have the LLM transcript {}… (SHA-256 {sha256}). Load it in LLM \
-         settings → Transcripts (Open file… or a URL on this site), or ask whoever shared the \
-         link for the .jsonl file",
-        short_hash(sha256)
-    )
+fn missing(sha256: &str) -> TranscriptError {
+    TranscriptError::Missing {
+        sha256: sha256.to_owned(),
+    }
 }

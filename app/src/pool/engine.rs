@@ -17,10 +17,10 @@ use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
 use nomos_core::llm::estimate::{estimate, Estimate};
 use nomos_core::llm::{Prompts, Settings};
-use nomos_core::methods::Method;
+use nomos_core::methods::{Method, RankError};
 use nomos_core::pool::{Benchmark, Pool, PoolError};
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
-use nomos_core::search::{cap_runs, Bm25Params, Explanation};
+use nomos_core::search::{cap_runs, Bm25Params, Explanation, ParamsError};
 
 /// Characters of article text shown under a result.
 const SNIPPET_CHARS: usize = 220;
@@ -65,6 +65,39 @@ impl fmt::Display for EngineError {
         }
     }
 }
+
+impl std::error::Error for EngineError {}
+
+/// Why an engine could not rank, explain or show what it was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QueryError {
+    /// The pool cannot rank with `method` (e.g. it lacks vectors).
+    Rank { method: Method, error: RankError },
+    /// The BM25 settings cannot explain a score.
+    Explain(ParamsError),
+    /// The pool `pool` has no document number `doc`.
+    NoDocument { doc: u32, pool: String },
+    /// The pool `pool` has no article `id`.
+    NoArticle { id: String, pool: String },
+    /// Article `id`'s text cannot be read.
+    Article { id: String, error: BlobError },
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryError::Rank { method, error } => {
+                write!(f, "{method:#} cannot rank this pool: {error}")
+            }
+            QueryError::Explain(error) => error.fmt(f),
+            QueryError::NoDocument { doc, pool } => write!(f, "no document {doc} in {pool}"),
+            QueryError::NoArticle { id, pool } => write!(f, "no article {id:?} in {pool}"),
+            QueryError::Article { id, error } => write!(f, "article {id}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
 
 /// A query's ranking: every document scoring above zero, best first.
 #[derive(Debug, Clone, PartialEq)]
@@ -395,7 +428,7 @@ impl Engine {
         params: &Bm25Params,
         query: &str,
         embedding: Option<&[f32]>,
-    ) -> Result<Ranking, String> {
+    ) -> Result<Ranking, QueryError> {
         let analyzer = self.pool.analyzer();
         let mut tokens = analyzer.tokens(query);
         let cut = cap_runs(&mut tokens);
@@ -406,7 +439,10 @@ impl Engine {
         let hits = self
             .pool_of(field)
             .rank(method, params, &tokens, embedding, k, true)
-            .map_err(|e| format!("{method:#} cannot rank this pool: {e}"))?;
+            .map_err(|error| QueryError::Rank {
+                method: *method,
+                error,
+            })?;
         // Passages are windows of the ranked text: shown for the text
         // field only, as snippets always show the text.
         let multi_vector = self.field_for(field) == Field::Text
@@ -440,13 +476,16 @@ impl Engine {
         params: &Bm25Params,
         query: &str,
         doc: u32,
-    ) -> Result<Explanation, String> {
+    ) -> Result<Explanation, QueryError> {
         let mut tokens = self.pool.analyzer().tokens(query);
         cap_runs(&mut tokens);
         self.pool_of(field)
             .explain(params, &tokens, doc)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("no document {doc} in {}", self.name))
+            .map_err(QueryError::Explain)?
+            .ok_or_else(|| QueryError::NoDocument {
+                doc,
+                pool: self.name.clone(),
+            })
     }
 
     /// The index of the document with id `id`.
@@ -570,16 +609,19 @@ impl Engine {
     }
 
     /// The article `id` with `terms` marked, or why it cannot be shown.
-    pub fn article(&self, id: &str, terms: &QueryTerms) -> Result<Article, String> {
+    pub fn article(&self, id: &str, terms: &QueryTerms) -> Result<Article, QueryError> {
         let doc = self
             .blob
             .doc_index(id)
-            .ok_or_else(|| format!("no article {id:?} in {}", self.name))?;
+            .ok_or_else(|| QueryError::NoArticle {
+                id: id.to_owned(),
+                pool: self.name.clone(),
+            })?;
         let d = doc as usize;
-        let text = self
-            .blob
-            .article(d)
-            .map_err(|e| format!("article {id}: {e}"))?;
+        let text = self.blob.article(d).map_err(|error| QueryError::Article {
+            id: id.to_owned(),
+            error,
+        })?;
         let paragraphs = marked_paragraphs(&self.pool.analyzer(), &text, terms);
         let links = |docs: &[u32]| docs.iter().map(|&t| self.link(t)).collect();
         Ok(Article {
@@ -912,7 +954,7 @@ pub(crate) mod tests {
             .is_err());
         let terms = QueryTerms::new(&e.pool().analyzer(), "skat");
         assert_eq!(
-            e.article("A1", &terms).unwrap_err(),
+            e.article("A1", &terms).unwrap_err().to_string(),
             "article A1: the pool's text file `pool.0.text` is not loaded"
         );
         // A file of the wrong kind is refused, the right ones attach.
@@ -1028,7 +1070,7 @@ pub(crate) mod tests {
         assert_eq!(a2.path, ["Kapitel 1", "Afsnit 2"]);
         assert_eq!(a2.version_date.as_deref(), Some("2016-05-12"));
         assert_eq!(
-            e.article("X9", &terms).unwrap_err(),
+            e.article("X9", &terms).unwrap_err().to_string(),
             "no article \"X9\" in test pool"
         );
     }

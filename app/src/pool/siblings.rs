@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use nomos_core::blob::SiblingKind;
+use nomos_core::blob::{BlobError, SiblingKind};
 
 use crate::format::megabytes;
 use crate::manifest::INDEX_DIR;
@@ -35,6 +35,32 @@ pub enum SiblingStatus {
     /// Could not be had, and why (a whole sentence).
     Failed(String),
 }
+
+/// Why a light blob's text cannot be had for an LLM method.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextError {
+    /// Another pool was opened meanwhile.
+    Replaced,
+    /// A text part failed, and why (its [`SiblingStatus::Failed`]).
+    Missing(String),
+    /// A text part `file` of a blob opened from disk was not given.
+    NotLoaded { file: String },
+}
+
+impl std::fmt::Display for TextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextError::Replaced => f.write_str("the pool was replaced"),
+            TextError::Missing(why) => write!(f, "the pool's text is missing: {why}"),
+            TextError::NotLoaded { file } => write!(
+                f,
+                "the pool's text file `{file}` is not loaded: open it with the blob"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TextError {}
 
 /// The session's siblings. `Copy`: signal handles.
 #[derive(Clone, Copy)]
@@ -186,21 +212,18 @@ impl Siblings {
     /// articles, which a missing part would leave empty); the parts must
     /// have been asked for ([`PoolText::fetch`]). An
     /// error says why the text cannot be had.
-    pub async fn text_ready(self, engine: &Engine) -> Result<(), String> {
+    pub async fn text_ready(self, engine: &Engine) -> Result<(), TextError> {
         loop {
             match self.text.try_get_untracked() {
-                None => return Err("the pool was replaced".into()),
+                None => return Err(TextError::Replaced),
                 Some(SiblingStatus::Ready) => return Ok(()),
-                Some(SiblingStatus::Failed(why)) => {
-                    return Err(format!("the pool's text is missing: {why}"))
-                }
+                Some(SiblingStatus::Failed(why)) => return Err(TextError::Missing(why)),
                 Some(SiblingStatus::Idle) => {
                     return match engine.missing(SiblingKind::Text).first() {
                         None => Ok(()),
-                        Some(part) => Err(format!(
-                            "the pool's text file `{}` is not loaded: open it with the blob",
-                            part.file
-                        )),
+                        Some(part) => Err(TextError::NotLoaded {
+                            file: part.file.clone(),
+                        }),
                     }
                 }
                 Some(SiblingStatus::Fetching { .. }) => sleep(100).await,
@@ -232,7 +255,8 @@ impl Siblings {
             let controlled = worker_controls_page();
             let attached = match fetch_bytes(&url, Limit::Listed(total), progress).await {
                 Ok(bytes) => attach(&engine, kind, &bytes)
-                    .map(|()| self.past_worker.hold(controlled, &sibling.file, bytes)),
+                    .map(|()| self.past_worker.hold(controlled, &sibling.file, bytes))
+                    .map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             };
             match attached {
@@ -274,7 +298,7 @@ impl Siblings {
         status.set(SiblingStatus::Fetching { received: 0, total });
         self.scope.spawn(async move {
             let attached = match read_file(&file, Limit::Listed(listed)).await {
-                Ok(bytes) => attach(&engine, kind, &bytes),
+                Ok(bytes) => attach(&engine, kind, &bytes).map_err(|e| e.to_string()),
                 Err(e) => Err(e.to_string()),
             };
             status.try_set(match attached {
@@ -301,12 +325,11 @@ impl Siblings {
     }
 }
 
-fn attach(engine: &Engine, kind: SiblingKind, bytes: &[u8]) -> Result<(), String> {
+fn attach(engine: &Engine, kind: SiblingKind, bytes: &[u8]) -> Result<(), BlobError> {
     match kind {
         SiblingKind::Text => engine.attach_text(bytes),
         SiblingKind::Vectors => engine.attach_vectors(bytes),
     }
-    .map_err(|e| e.to_string())
 }
 
 /// Where a light blob's text parts come from: the site (a listed pool),
@@ -323,5 +346,25 @@ impl PoolText {
         if self.from_site {
             self.siblings.fetch_text(engine.clone(), docs);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextError;
+
+    #[test]
+    fn text_errors_read_as_the_messages_users_saw() {
+        let missing = TextError::NotLoaded {
+            file: "pool.0.text".into(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "the pool's text file `pool.0.text` is not loaded: open it with the blob"
+        );
+        assert_eq!(
+            TextError::Missing("offline".into()).to_string(),
+            "the pool's text is missing: offline"
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::evaluate::store::EvalStore;
 use crate::latest::Latest;
 use crate::llm::search::LlmSearch;
 use crate::llm::Llm;
-use crate::manifest::ModelSource;
+use crate::manifest::{ModelSource, Unserved};
 use crate::pool::engine::Engine;
 use crate::pool::scope::PoolScope;
 use crate::pool::siblings::{PoolText, Siblings};
@@ -37,8 +37,8 @@ pub struct Session {
     pub choice: Option<PoolChoice>,
     pub engine: Arc<Engine>,
     /// Where the site serves the model of the pool's vectors: `None`
-    /// without vectors, `Err(model id)` when the site does not serve it.
-    pub model: Option<Result<ModelSource, String>>,
+    /// without vectors, `Err` when the site does not serve it.
+    pub model: Option<Result<ModelSource, Unserved>>,
     pub eval: EvalStore,
     /// The Search view's latest query embedding.
     pub embedded: RwSignal<Option<QueryEmbedding>>,
@@ -57,7 +57,7 @@ impl Session {
         scope: PoolScope,
         choice: Option<PoolChoice>,
         engine: Arc<Engine>,
-        model: Option<Result<ModelSource, String>>,
+        model: Option<Result<ModelSource, Unserved>>,
         semantic: Semantic,
         llm: Llm,
     ) -> Self {

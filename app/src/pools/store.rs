@@ -16,7 +16,7 @@ use nomos_core::methods::Method;
 
 use crate::latest::{Latest, Ticket};
 use crate::llm::Llm;
-use crate::manifest::{Manifest, ManifestEntry, INDEX_DIR};
+use crate::manifest::{Manifest, ManifestEntry, ManifestError, Unserved, INDEX_DIR};
 use crate::past_worker::PastWorker;
 use crate::pool::blob_intake::{BlobIntake, IntakeError};
 use crate::pool::engine::{Engine, EngineError};
@@ -40,7 +40,7 @@ const DISPOSE_AFTER_MILLIS: i32 = 1000;
 pub enum LoadError {
     Fetch(FetchError),
     /// The manifest is not valid JSON of the expected shape.
-    Manifest(String),
+    Manifest(ManifestError),
     /// A blob refused before it was read whole (size, kind, version).
     Intake {
         name: String,
@@ -65,7 +65,7 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Fetch(e) => e.fmt(f),
-            LoadError::Manifest(message) => f.write_str(message),
+            LoadError::Manifest(e) => e.fmt(f),
             LoadError::Intake { name, error } => write!(f, "{name} cannot be opened: {error}"),
             LoadError::Engine(e) => e.fmt(f),
             LoadError::Fragments { name, error } => write!(f, "{name} cannot be opened: {error}"),
@@ -253,7 +253,9 @@ impl Pools {
                     let model = pool.meta().dense_model().map(|(id, hash, _)| {
                         self.manifest.with_untracked(|manifest| match manifest {
                             Some(Ok(manifest)) => manifest.model_source(id, hash),
-                            _ => Err(id.to_owned()),
+                            _ => Err(Unserved {
+                                model: id.to_owned(),
+                            }),
                         })
                     });
                     self.semantic.set_source(model);
@@ -416,7 +418,9 @@ impl Pools {
                 let model = engine.dense_model().map(|m| {
                     self.manifest.with_untracked(|manifest| match manifest {
                         Some(Ok(manifest)) => manifest.model_source(&m.id, &m.manifest_hash),
-                        _ => Err(m.id.clone()),
+                        _ => Err(Unserved {
+                            model: m.id.clone(),
+                        }),
                     })
                 });
                 let served = matches!(model, Some(Ok(_)));

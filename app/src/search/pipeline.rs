@@ -139,7 +139,7 @@ pub fn rank(
                 .rank(field, &Method::Bm25, &request.params, request.query, None)
                 .ok()?,
             Method::Bm25,
-            Some(e),
+            Some(e.to_string()),
             false,
         ),
     };

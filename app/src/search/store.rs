@@ -441,7 +441,12 @@ fn open_article(
         let session = pools.session.get()?;
         // A light blob's text may arrive after the article is opened.
         session.siblings.text.track();
-        Some(session.engine.article(&id, &terms))
+        Some(
+            session
+                .engine
+                .article(&id, &terms)
+                .map_err(|e| e.to_string()),
+        )
     })
 }
 

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::runtime::RuntimeError;
+use crate::manifest::Unserved;
 use crate::web::{damaged_message, FetchError};
 
 /// What went wrong with the current pool's model.
@@ -11,7 +13,7 @@ pub enum ModelError {
     /// The pool has no document vectors.
     NoVectors,
     /// The pool has vectors, but this site does not serve their model.
-    NotServed { model: String },
+    NotServed(Unserved),
     /// A file could not be downloaded.
     Fetch(FetchError),
     /// The model manifest is not the one the pool's vectors record.
@@ -29,18 +31,17 @@ pub enum ModelError {
     },
     /// ONNX Runtime's wasm or its wrapper is not the pinned build.
     WrongRuntime { url: String },
+    /// A query came before the model was loaded.
+    NotLoaded,
     /// The runtime or the model did not start, or a query did not embed.
-    Runtime(String),
+    Runtime(RuntimeError),
 }
 
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ModelError::NoVectors => f.write_str("this pool has no document vectors"),
-            ModelError::NotServed { model } => write!(
-                f,
-                "this site does not serve the model of the pool's vectors ({model})"
-            ),
+            ModelError::NotServed(e) => e.fmt(f),
             ModelError::Fetch(e) => e.fmt(f),
             ModelError::WrongManifest { url } => write!(
                 f,
@@ -66,7 +67,8 @@ impl fmt::Display for ModelError {
                 f,
                 "{url} is not onnxruntime-web 1.30.0's file (its SHA-384 differs)"
             ),
-            ModelError::Runtime(message) => f.write_str(message),
+            ModelError::NotLoaded => f.write_str("the semantic model is not loaded"),
+            ModelError::Runtime(e) => e.fmt(f),
         }
     }
 }
@@ -85,8 +87,28 @@ impl ModelError {
     }
 }
 
+impl std::error::Error for ModelError {}
+
 impl From<FetchError> for ModelError {
     fn from(e: FetchError) -> Self {
         ModelError::Fetch(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_read_as_the_messages_users_saw() {
+        let unserved = ModelError::NotServed(Unserved { model: "e5".into() });
+        assert_eq!(
+            unserved.to_string(),
+            "this site does not serve the model of the pool's vectors (e5)"
+        );
+        assert_eq!(
+            ModelError::NotLoaded.to_string(),
+            "the semantic model is not loaded"
+        );
     }
 }

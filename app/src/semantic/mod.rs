@@ -37,7 +37,7 @@ use wasm_bindgen::JsValue;
 pub use download::RUNTIME_BYTES;
 pub use error::ModelError;
 
-use crate::manifest::ModelSource;
+use crate::manifest::{ModelSource, Unserved};
 use crate::web::forget_cached;
 use runtime::Model;
 
@@ -70,9 +70,9 @@ impl ModelStatus {
     pub fn waiting_reason(&self) -> String {
         match self {
             ModelStatus::NoVectors => ModelError::NoVectors.to_string(),
-            ModelStatus::NotServed { model } => ModelError::NotServed {
+            ModelStatus::NotServed { model } => ModelError::NotServed(Unserved {
                 model: model.clone(),
-            }
+            })
             .to_string(),
             ModelStatus::Idle { .. } | ModelStatus::Downloading { .. } => {
                 "the semantic model is downloading".to_owned()
@@ -91,8 +91,8 @@ type Load = Shared<LocalBoxFuture<'static, Result<Rc<Model>, ModelError>>>;
 #[derive(Clone, Copy)]
 pub struct Semantic {
     /// The current pool's model: `None` when it has no vectors,
-    /// `Some(Err(model id))` when the site does not serve it.
-    source: RwSignal<Option<Result<ModelSource, String>>>,
+    /// `Some(Err)` when the site does not serve it.
+    source: RwSignal<Option<Result<ModelSource, Unserved>>>,
     /// Each load started, by manifest hash; a failed load is removed so
     /// that it can be tried again.
     loads: StoredValue<HashMap<String, Load>, LocalStorage>,
@@ -106,12 +106,12 @@ pub struct Semantic {
 
 impl Semantic {
     pub fn new() -> Self {
-        let source = RwSignal::new(None::<Result<ModelSource, String>>);
+        let source = RwSignal::new(None::<Result<ModelSource, Unserved>>);
         let progress = RwSignal::new(HashMap::<String, ModelStatus>::new());
         let status = Memo::new(move |_| {
             source.with(|source| match source {
                 None => ModelStatus::NoVectors,
-                Some(Err(model)) => ModelStatus::NotServed {
+                Some(Err(Unserved { model })) => ModelStatus::NotServed {
                     model: model.clone(),
                 },
                 Some(Ok(s)) => progress
@@ -153,7 +153,7 @@ impl Semantic {
     }
 
     /// The newly loaded pool's model (see [`Semantic::source`]).
-    pub fn set_source(&self, source: Option<Result<ModelSource, String>>) {
+    pub fn set_source(&self, source: Option<Result<ModelSource, Unserved>>) {
         self.source.set(source);
     }
 
@@ -172,9 +172,7 @@ impl Semantic {
     /// The query's embedding with the current pool's model, which must be
     /// loaded.
     pub async fn embed_query(self, text: String) -> Result<Vec<f32>, ModelError> {
-        let model = self
-            .loaded()
-            .ok_or_else(|| ModelError::Runtime("the semantic model is not loaded".into()))?;
+        let model = self.loaded().ok_or(ModelError::NotLoaded)?;
         model.embed_query(&text).await.map_err(ModelError::Runtime)
     }
 
@@ -188,10 +186,8 @@ impl Semantic {
     }
 
     fn current(&self) -> Option<Result<ModelSource, ModelError>> {
-        self.source.with_untracked(|s| {
-            s.as_ref()
-                .map(|s| s.clone().map_err(|model| ModelError::NotServed { model }))
-        })
+        self.source
+            .with_untracked(|s| s.as_ref().map(|s| s.clone().map_err(ModelError::NotServed)))
     }
 
     /// The current pool's model load, started if need be.

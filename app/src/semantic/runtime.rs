@@ -4,14 +4,92 @@
 //! the CLI's own code (`nomos_core::embed`), so only token ids go out and
 //! the hidden states come back. onnxruntime-web sends no telemetry.
 
+use std::fmt;
+
 use futures::lock::Mutex;
 use js_sys::{Array, BigInt64Array, Float32Array, Object, Reflect, Uint8Array};
 use nomos_core::embed::TextEncoder;
 use wasm_bindgen::{JsCast, JsValue};
 
 use super::download::ModelFiles;
-use super::worker::{field, EmbedWorker};
-use crate::web::{js_message, object_url};
+use super::worker::{field, EmbedWorker, WorkerError};
+use crate::web::{js_message, object_url, DomError};
+
+/// Why the model's runtime did not start or a query did not embed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuntimeError {
+    /// The model's `tokenizer.json` does not parse.
+    Tokenizer(String),
+    /// The worker's or ONNX Runtime's script could not be made runnable.
+    Script(DomError),
+    /// The model's worker failed or did not answer.
+    Worker(WorkerError),
+    /// A request to the worker could not be built, with the JS message.
+    Js(String),
+    /// ONNX Runtime or the session on the model did not start.
+    Start(WorkerError),
+    /// The model's inputs or outputs are not those its manifest names.
+    Unfit(String),
+    /// The query cannot be tokenised.
+    Tokenise(String),
+    /// The forward pass on the query failed.
+    Embed(WorkerError),
+    /// The model's `output` came back with the wrong shape.
+    Shape {
+        output: String,
+        got: Vec<f64>,
+        expected: [f64; 3],
+    },
+    /// The model's reply lacks its `output`.
+    NoOutput { output: String },
+    /// Pooling the hidden states failed.
+    Pool(String),
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuntimeError::Tokenizer(message) => {
+                write!(f, "the model's tokenizer.json cannot be read: {message}")
+            }
+            RuntimeError::Script(e) => e.fmt(f),
+            RuntimeError::Worker(e) => e.fmt(f),
+            RuntimeError::Js(message) => f.write_str(message),
+            RuntimeError::Start(e) => write!(f, "the model did not start: {e}"),
+            RuntimeError::Unfit(message) => {
+                write!(f, "the model does not fit its manifest: {message}")
+            }
+            RuntimeError::Tokenise(message) => {
+                write!(f, "the query cannot be tokenised: {message}")
+            }
+            RuntimeError::Embed(e) => write!(f, "embedding the query failed: {e}"),
+            RuntimeError::Shape {
+                output,
+                got,
+                expected,
+            } => write!(
+                f,
+                "the model's {output} has shape {got:?}, not {expected:?}"
+            ),
+            RuntimeError::NoOutput { output } => write!(f, "the model gave no {output}"),
+            RuntimeError::Pool(message) => write!(f, "pooling the query failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+impl From<WorkerError> for RuntimeError {
+    fn from(e: WorkerError) -> Self {
+        RuntimeError::Worker(e)
+    }
+}
+
+impl From<DomError> for RuntimeError {
+    fn from(e: DomError) -> Self {
+        RuntimeError::Script(e)
+    }
+}
 
 /// A model ready to embed queries.
 pub struct Model {
@@ -27,10 +105,10 @@ impl Model {
     /// Starts the model's worker with `files` (all checked): ONNX Runtime
     /// from `files.runtime_script`, `runtime_wrapper` and `runtime_wasm`,
     /// then a session on the model.
-    pub async fn start(files: ModelFiles) -> Result<Model, String> {
+    pub async fn start(files: ModelFiles) -> Result<Model, RuntimeError> {
         let manifest = files.manifest;
         let encoder = TextEncoder::new(&files.tokenizer, manifest.encoder_config())
-            .map_err(|e| format!("the model's tokenizer.json cannot be read: {e}"))?;
+            .map_err(|e| RuntimeError::Tokenizer(e.to_string()))?;
         let worker = EmbedWorker::spawn()?;
         // The scripts run from blob: URLs over the checked bytes (the
         // module also in each of ONNX Runtime's threads, so its URL lives
@@ -49,7 +127,7 @@ impl Model {
         ])?;
         let started = worker.ask(&request, &Array::of2(&wasm, &model)).await;
         let _ = web_sys::Url::revoke_object_url(&script);
-        let started = started.map_err(|e| format!("the model did not start: {e}"))?;
+        let started = started.map_err(RuntimeError::Start)?;
         let names = |key: &str| -> Vec<String> {
             Array::from(&field(&started, key))
                 .iter()
@@ -63,7 +141,7 @@ impl Model {
                 inputs.iter().map(String::as_str),
                 outputs.iter().map(String::as_str),
             )
-            .map_err(|e| format!("the model does not fit its manifest: {e}"))?;
+            .map_err(|e| RuntimeError::Unfit(e.to_string()))?;
         Ok(Model {
             inputs,
             output: manifest.onnx.output.clone(),
@@ -75,11 +153,11 @@ impl Model {
 
     /// The query's L2-normalised embedding, as the CLI computes it: one
     /// window, a long query truncated ([`TextEncoder::query`]).
-    pub async fn embed_query(&self, text: &str) -> Result<Vec<f32>, String> {
+    pub async fn embed_query(&self, text: &str) -> Result<Vec<f32>, RuntimeError> {
         let batch = self
             .encoder
             .query(text)
-            .map_err(|e| format!("the query cannot be tokenised: {e}"))?;
+            .map_err(|e| RuntimeError::Tokenise(e.to_string()))?;
         let shape = batch.shape();
         let [ids_name, mask_name] = &self.inputs;
         let ids = BigInt64Array::new_from_slice(batch.input_ids());
@@ -100,33 +178,37 @@ impl Model {
             let worker = self.worker.lock().await;
             worker.ask(&request, &transfer).await
         }
-        .map_err(|e| format!("embedding the query failed: {e}"))?;
+        .map_err(RuntimeError::Embed)?;
         let got: Vec<f64> = Array::from(&field(&reply, "dims"))
             .iter()
             .filter_map(|d| d.as_f64())
             .collect();
         let expected = [shape[0], shape[1], self.dim].map(|d| d as f64);
         if got != expected {
-            return Err(format!(
-                "the model's {} has shape {got:?}, not {expected:?}",
-                self.output
-            ));
+            return Err(RuntimeError::Shape {
+                output: self.output.clone(),
+                got,
+                expected,
+            });
         }
         let hidden = field(&reply, "data")
             .dyn_into::<Float32Array>()
-            .map_err(|_| format!("the model gave no {}", self.output))?
+            .map_err(|_| RuntimeError::NoOutput {
+                output: self.output.clone(),
+            })?
             .to_vec();
         batch
             .pool(&hidden, self.dim)
-            .map_err(|e| format!("pooling the query failed: {e}"))
+            .map_err(|e| RuntimeError::Pool(e.to_string()))
     }
 }
 
 /// A plain object with `entries`.
-fn object(entries: &[(&str, JsValue)]) -> Result<Object, String> {
+fn object(entries: &[(&str, JsValue)]) -> Result<Object, RuntimeError> {
     let object = Object::new();
     for (key, value) in entries {
-        Reflect::set(&object, &(*key).into(), value).map_err(|e| js_message(&e))?;
+        Reflect::set(&object, &(*key).into(), value)
+            .map_err(|e| RuntimeError::Js(js_message(&e)))?;
     }
     Ok(object)
 }

@@ -6,6 +6,7 @@
 //! lock).
 
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
 
 use futures::channel::oneshot;
@@ -13,12 +14,44 @@ use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions};
 
-use crate::web::{js_message, object_url};
+use crate::web::{js_message, object_url, DomError};
 
 /// The worker's script: ours, part of the app's own bytes.
 const SCRIPT: &str = include_str!("embed_worker.js");
 
-type Reply = oneshot::Sender<Result<JsValue, String>>;
+type Reply = oneshot::Sender<Result<JsValue, WorkerError>>;
+
+/// Why the model's worker did not start or answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerError {
+    /// Its script could not be given a `blob:` URL.
+    Script(DomError),
+    /// The browser refused a call (starting it, posting to it), with
+    /// its message.
+    Js(String),
+    /// A request came while another was in flight.
+    Busy,
+    /// The worker answered that the request failed, with its message.
+    Failed(String),
+    /// The worker's script threw, with the browser's message.
+    Crashed(String),
+    /// The worker went away without answering.
+    NoAnswer,
+}
+
+impl fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkerError::Script(e) => e.fmt(f),
+            WorkerError::Js(message) | WorkerError::Failed(message) => f.write_str(message),
+            WorkerError::Busy => f.write_str("the model's worker is busy"),
+            WorkerError::Crashed(message) => write!(f, "the model's worker failed: {message}"),
+            WorkerError::NoAnswer => f.write_str("the model's worker did not answer"),
+        }
+    }
+}
+
+impl std::error::Error for WorkerError {}
 
 pub struct EmbedWorker {
     worker: Worker,
@@ -32,18 +65,18 @@ pub struct EmbedWorker {
 
 impl EmbedWorker {
     /// Starts the worker (it does nothing until asked).
-    pub fn spawn() -> Result<EmbedWorker, String> {
-        let url = object_url(SCRIPT.as_bytes(), "text/javascript")?;
+    pub fn spawn() -> Result<EmbedWorker, WorkerError> {
+        let url = object_url(SCRIPT.as_bytes(), "text/javascript").map_err(WorkerError::Script)?;
         let options = WorkerOptions::new();
         options.set_name("nomos-embed");
         let worker = Worker::new_with_options(&url, &options).map_err(|e| {
             let _ = web_sys::Url::revoke_object_url(&url);
-            js_message(&e)
+            WorkerError::Js(js_message(&e))
         })?;
         let waiting: Rc<RefCell<Option<Reply>>> = Rc::default();
         let answer = {
             let waiting = waiting.clone();
-            move |reply: Result<JsValue, String>| {
+            move |reply: Result<JsValue, WorkerError>| {
                 if let Some(tx) = waiting.borrow_mut().take() {
                     let _ = tx.send(reply);
                 }
@@ -55,18 +88,17 @@ impl EmbedWorker {
                 let data = event.data();
                 let failed = field(&data, "type").as_string().as_deref() == Some("failed");
                 answer(match failed {
-                    true => Err(field(&data, "message")
-                        .as_string()
-                        .unwrap_or_else(|| "the model's worker failed".into())),
+                    true => Err(WorkerError::Failed(
+                        field(&data, "message")
+                            .as_string()
+                            .unwrap_or_else(|| "the model's worker failed".into()),
+                    )),
                     false => Ok(data),
                 });
             })
         };
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
-            answer(Err(format!(
-                "the model's worker failed: {}",
-                event.message()
-            )));
+            answer(Err(WorkerError::Crashed(event.message())));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -81,17 +113,16 @@ impl EmbedWorker {
 
     /// Sends `request` (its `transfer` buffers moved, not copied) and
     /// awaits the worker's reply.
-    pub async fn ask(&self, request: &Object, transfer: &Array) -> Result<JsValue, String> {
+    pub async fn ask(&self, request: &Object, transfer: &Array) -> Result<JsValue, WorkerError> {
         let (tx, rx) = oneshot::channel();
         if self.waiting.borrow_mut().replace(tx).is_some() {
-            return Err("the model's worker is busy".into());
+            return Err(WorkerError::Busy);
         }
         if let Err(e) = self.worker.post_message_with_transfer(request, transfer) {
             self.waiting.borrow_mut().take();
-            return Err(js_message(&e));
+            return Err(WorkerError::Js(js_message(&e)));
         }
-        rx.await
-            .unwrap_or_else(|_| Err("the model's worker did not answer".into()))
+        rx.await.unwrap_or_else(|_| Err(WorkerError::NoAnswer))
     }
 }
 

@@ -1,7 +1,37 @@
 //! The few DOM operations the views share, and `blob:` URLs over bytes.
 
+use std::fmt;
+
 use leptos::prelude::{document, set_timeout};
 use wasm_bindgen::{JsCast, JsValue};
+
+/// Why a file was not offered for download or text not copied.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DomError {
+    /// No `blob:` URL could be made, with the browser's message.
+    ObjectUrl(String),
+    /// The download of `name` could not start.
+    Save { name: String, message: String },
+    /// The page is not secure, so the browser offers no clipboard.
+    NoClipboard,
+    /// The clipboard refused the text, with the browser's message.
+    Copy(String),
+}
+
+impl fmt::Display for DomError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DomError::ObjectUrl(message) => f.write_str(message),
+            DomError::Save { name, message } => write!(f, "could not save {name}: {message}"),
+            DomError::NoClipboard => {
+                f.write_str("this page cannot use the clipboard (it needs https or localhost)")
+            }
+            DomError::Copy(message) => write!(f, "could not copy: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for DomError {}
 
 /// Moves keyboard focus to the element with `id`, if it exists.
 pub fn focus_id(id: &str) {
@@ -92,12 +122,15 @@ pub fn outer_html(id: &str) -> Option<String> {
 }
 
 /// Offers `text` as a file download named `name`.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let url =
-        object_url(text.as_bytes(), mime).map_err(|e| format!("could not save {name}: {e}"))?;
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), DomError> {
+    let save = |message: String| DomError::Save {
+        name: name.to_owned(),
+        message,
+    };
+    let url = object_url(text.as_bytes(), mime).map_err(|e| save(e.to_string()))?;
     let a: web_sys::HtmlAnchorElement = document()
         .create_element("a")
-        .map_err(|e| format!("could not save {name}: {e:?}"))?
+        .map_err(|e| save(format!("{e:?}")))?
         .unchecked_into();
     a.set_href(&url);
     a.set_download(name);
@@ -114,28 +147,29 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 
 /// A `blob:` URL for a copy of `bytes` (already checked), of type `mime`;
 /// the caller revokes it.
-pub fn object_url(bytes: &[u8], mime: &str) -> Result<String, String> {
+pub fn object_url(bytes: &[u8], mime: &str) -> Result<String, DomError> {
+    let failed = |e: JsValue| DomError::ObjectUrl(super::js_message(&e));
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(|e| super::js_message(&e))?;
-    web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| super::js_message(&e))
+    let blob =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(failed)?;
+    web_sys::Url::create_object_url_with_blob(&blob).map_err(failed)
 }
 
 /// Puts `text` on the clipboard. Browsers offer the clipboard only to
 /// secure pages (https, or a loopback address): elsewhere this says so.
-pub async fn copy_text(text: &str) -> Result<(), String> {
+pub async fn copy_text(text: &str) -> Result<(), DomError> {
     let navigator = leptos::prelude::window().navigator();
     let available = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
         .is_ok_and(|c| !c.is_undefined());
     if !available {
-        return Err("this page cannot use the clipboard (it needs https or localhost)".into());
+        return Err(DomError::NoClipboard);
     }
     wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(text))
         .await
         .map(drop)
-        .map_err(|e| format!("could not copy: {}", super::js_message(&e)))
+        .map_err(|e| DomError::Copy(super::js_message(&e)))
 }
 
 /// Where keyboard focus was, to put it back after the element is

@@ -113,6 +113,18 @@ pub async fn post_json(
     })
 }
 
+/// The browser lacks AbortController, so requests cannot be cancelled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancelUnsupported(pub String);
+
+impl std::fmt::Display for CancelUnsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "this browser cannot cancel requests: {}", self.0)
+    }
+}
+
+impl std::error::Error for CancelUnsupported {}
+
 /// A Cancel for a group of requests: every request given its
 /// [`signal`](Canceller::signal) is aborted by one [`cancel`](Canceller::cancel).
 #[derive(Clone)]
@@ -120,10 +132,10 @@ pub struct Canceller(web_sys::AbortController);
 
 impl Canceller {
     /// A new group; `Err` only where the browser lacks AbortController.
-    pub fn new() -> Result<Canceller, String> {
+    pub fn new() -> Result<Canceller, CancelUnsupported> {
         web_sys::AbortController::new()
             .map(Canceller)
-            .map_err(|e| format!("this browser cannot cancel requests: {}", js_message(&e)))
+            .map_err(|e| CancelUnsupported(js_message(&e)))
     }
 
     pub fn signal(&self) -> AbortSignal {

@@ -30,18 +30,18 @@ pub use dom::{
 };
 // For the embedding model's runtime, which the native build leaves out.
 #[cfg(target_arch = "wasm32")]
-pub use dom::object_url;
+pub use dom::{object_url, DomError};
 pub use fetch::{
     damaged_message, fetch_blob, fetch_bytes, fetch_into, read_file, read_into, FetchError, Sink,
     StreamError,
 };
 pub use framing::framed;
 pub use hash::sha384_base64;
-pub use http::{post_json, Canceller, HttpError};
-pub use idb::Idb;
+pub use http::{post_json, CancelUnsupported, Canceller, HttpError};
+pub use idb::{Idb, IdbError};
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use limit::{Cap, Limit};
-pub use location::{page_origin, resolve_url, site_dir};
+pub use location::{page_origin, resolve_url, site_dir, UrlError};
 pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,
     register_service_worker, worker_controls_page, worker_controls_page_within,

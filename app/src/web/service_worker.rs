@@ -1,6 +1,8 @@
 //! Talking to the service worker (`public/sw.js`): registering it, and
 //! its messages, each answered through a port once done.
 
+use std::fmt;
+
 use js_sys::{Array, Object, Promise, Reflect, Uint8Array};
 use leptos::prelude::window;
 use leptos::task::spawn_local;
@@ -8,7 +10,44 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{MessageChannel, ServiceWorkerContainer, ServiceWorkerRegistration};
 
-use super::js_message as message;
+use super::js_message;
+
+/// Why the service worker did not do what the page asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServiceWorkerError {
+    /// Service workers are not allowed here (not a secure context).
+    Unavailable,
+    /// No service worker is active yet.
+    NoActiveWorker,
+    /// A call to the browser failed, with its message.
+    Js(String),
+    /// The worker answered that it failed, with its message.
+    Refused(String),
+    /// The worker answered neither yes nor why not, to a `kind` message.
+    NotDone { kind: String },
+}
+
+impl fmt::Display for ServiceWorkerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServiceWorkerError::Unavailable => f.write_str("service workers are unavailable"),
+            ServiceWorkerError::NoActiveWorker => f.write_str("no active service worker"),
+            ServiceWorkerError::Js(message) | ServiceWorkerError::Refused(message) => {
+                f.write_str(message)
+            }
+            ServiceWorkerError::NotDone { kind } => {
+                write!(f, "the service worker did not {kind} them")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ServiceWorkerError {}
+
+/// A failed browser call, as [`ServiceWorkerError::Js`].
+fn message(e: JsValue) -> ServiceWorkerError {
+    ServiceWorkerError::Js(js_message(&e))
+}
 
 /// The page's service worker container, when service workers are allowed
 /// (a secure context: https, or http on localhost / 127.0.0.1).
@@ -27,7 +66,7 @@ pub fn register_service_worker() -> bool {
     };
     spawn_local(async move {
         if let Err(e) = JsFuture::from(container.register("sw.js")).await {
-            leptos::logging::warn!("service worker not registered: {}", message(&e));
+            leptos::logging::warn!("service worker not registered: {}", js_message(&e));
         }
     });
     true
@@ -57,14 +96,14 @@ pub async fn worker_controls_page_within(ms: i32) -> bool {
 /// Sends the active service worker `{ kind: items }` (`keep`: blob file
 /// names; `keepAssets`, `keepFragments`, `keepOnlyFragments`, `forget`: URLs relative to the
 /// page) and waits for its answer.
-pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), String> {
+pub async fn ask_service_worker(kind: &str, items: &[String]) -> Result<(), ServiceWorkerError> {
     ask(kind, items, None).await
 }
 
 /// Asks the service worker to keep the fragmented pool's file at `url`
 /// with `bytes`, which the app fetched past it (see
 /// [`worker_controls_page`]) and checked.
-pub async fn keep_fragment_bytes(url: &str, bytes: &[u8]) -> Result<(), String> {
+pub async fn keep_fragment_bytes(url: &str, bytes: &[u8]) -> Result<(), ServiceWorkerError> {
     keep_with_bytes("keepFragments", &[(url.to_owned(), Some(bytes))]).await
 }
 
@@ -72,7 +111,10 @@ pub async fn keep_fragment_bytes(url: &str, bytes: &[u8]) -> Result<(), String> 
 /// past the worker and checked (`None` where the worker held its own
 /// copy of the app's download): the worker keeps nothing it cannot tell
 /// was checked, and does not fetch such a file again.
-pub async fn keep_with_bytes(kind: &str, files: &[(String, Option<&[u8]>)]) -> Result<(), String> {
+pub async fn keep_with_bytes(
+    kind: &str,
+    files: &[(String, Option<&[u8]>)],
+) -> Result<(), ServiceWorkerError> {
     let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
     let bodies: Array = files
         .iter()
@@ -92,29 +134,35 @@ pub fn pinned(url: &str, algorithm: &str, value: &str) -> String {
 
 /// [`ask_service_worker`], with `bodies` (ArrayBuffers, one per item) if
 /// given.
-async fn ask(kind: &str, items: &[String], bodies: Option<Array>) -> Result<(), String> {
-    let container = container().ok_or("service workers are unavailable")?;
-    let ready = container.ready().map_err(|e| message(&e))?;
+async fn ask(
+    kind: &str,
+    items: &[String],
+    bodies: Option<Array>,
+) -> Result<(), ServiceWorkerError> {
+    let container = container().ok_or(ServiceWorkerError::Unavailable)?;
+    let ready = container.ready().map_err(message)?;
     let registration: ServiceWorkerRegistration = JsFuture::from(ready)
         .await
-        .map_err(|e| message(&e))?
+        .map_err(message)?
         .unchecked_into();
-    let worker = registration.active().ok_or("no active service worker")?;
+    let worker = registration
+        .active()
+        .ok_or(ServiceWorkerError::NoActiveWorker)?;
 
-    let channel = MessageChannel::new().map_err(|e| message(&e))?;
+    let channel = MessageChannel::new().map_err(message)?;
     let answer = Promise::new(&mut |resolve, _| channel.port1().set_onmessage(Some(&resolve)));
     let request = Object::new();
     let names: Array = items.iter().map(|f| JsValue::from_str(f)).collect();
-    Reflect::set(&request, &kind.into(), &names).map_err(|e| message(&e))?;
+    Reflect::set(&request, &kind.into(), &names).map_err(message)?;
     if let Some(bodies) = bodies {
-        Reflect::set(&request, &"bodies".into(), &bodies).map_err(|e| message(&e))?;
+        Reflect::set(&request, &"bodies".into(), &bodies).map_err(message)?;
     }
     worker
         .post_message_with_transferable(&request, &Array::of1(&channel.port2()))
-        .map_err(|e| message(&e))?;
+        .map_err(message)?;
 
-    let event = JsFuture::from(answer).await.map_err(|e| message(&e))?;
-    let data = Reflect::get(&event, &"data".into()).map_err(|e| message(&e))?;
+    let event = JsFuture::from(answer).await.map_err(message)?;
+    let data = Reflect::get(&event, &"data".into()).map_err(message)?;
     match Reflect::get(&data, &"ok".into())
         .ok()
         .and_then(|v| v.as_bool())
@@ -123,7 +171,12 @@ async fn ask(kind: &str, items: &[String], bodies: Option<Array>) -> Result<(), 
         _ => Err(Reflect::get(&data, &"error".into())
             .ok()
             .and_then(|e| e.as_string())
-            .unwrap_or_else(|| format!("the service worker did not {kind} them"))),
+            .map_or_else(
+                || ServiceWorkerError::NotDone {
+                    kind: kind.to_owned(),
+                },
+                ServiceWorkerError::Refused,
+            )),
     }
 }
 
@@ -139,4 +192,21 @@ pub fn forget_cached(urls: Vec<String>) {
             leptos::logging::warn!("the service worker did not forget {urls:?}: {e}");
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ServiceWorkerError;
+
+    #[test]
+    fn errors_read_as_the_messages_users_saw() {
+        let not_done = ServiceWorkerError::NotDone {
+            kind: "keep".into(),
+        };
+        assert_eq!(not_done.to_string(), "the service worker did not keep them");
+        assert_eq!(
+            ServiceWorkerError::Refused("quota exceeded".into()).to_string(),
+            "quota exceeded"
+        );
+    }
 }

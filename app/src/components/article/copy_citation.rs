@@ -15,7 +15,9 @@ pub fn CopyCitation(citation: String) -> impl IntoView {
         let citation = citation.clone();
         move |_| {
             let citation = citation.clone();
-            spawn_local(async move { outcome.set(Some(copy_text(&citation).await)) });
+            spawn_local(async move {
+                outcome.set(Some(copy_text(&citation).await.map_err(|e| e.to_string())))
+            });
         }
     };
     view! {

@@ -40,7 +40,7 @@ pub fn Explain(id: String, query: Signal<String>) -> impl IntoView {
     };
     let body = move || {
         explanation().map(|e| match e {
-            Err(message) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+            Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
             Ok(e) => view! {
                 <p class="muted">{context}</p>
                 <table class="metric-table compact explain-table">

@@ -351,7 +351,7 @@ fn article_reader(
     };
     let body = move || match shown() {
         None => ().into_any(),
-        Some((Err(message), _)) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+        Some((Err(e), _)) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
         Some((Ok(a), grade)) => view! {
             <p class="article-meta">
                 <span class="source">{a.source.clone()}</span>

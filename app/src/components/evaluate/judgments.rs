@@ -62,7 +62,7 @@ fn JudgmentsDialog(store: JudgmentStore, stem: String) -> impl IntoView {
             ),
         });
         if let Err(e) = result {
-            store.message.set(Some(e));
+            store.message.set(Some(e.to_string()));
         }
     };
     let export_q = export.clone();

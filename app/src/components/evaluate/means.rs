@@ -123,17 +123,23 @@ pub fn MeansCard() -> impl IntoView {
         let stem = stem(&run_tag(&a));
         let result = match kind {
             "run" => run_file(&bench, &a)
-                .and_then(|text| download(&format!("{stem}.trec"), "text/plain", &text)),
+                .map_err(|e| e.to_string())
+                .and_then(|text| {
+                    download(&format!("{stem}.trec"), "text/plain", &text)
+                        .map_err(|e| e.to_string())
+                }),
             "json" => download(
                 &format!("{stem}.metrics.json"),
                 "application/json",
                 &metrics_json(&a),
-            ),
+            )
+            .map_err(|e| e.to_string()),
             _ => download(
                 &format!("{stem}.metrics.csv"),
                 "text/csv",
                 &metrics_csv(&bench, &a),
-            ),
+            )
+            .map_err(|e| e.to_string()),
         };
         if let Err(message) = result {
             store.message.set(message);

@@ -41,7 +41,7 @@ pub fn Significance() -> impl IntoView {
     let save = move |name: &str, mime: &str, text: Option<String>| {
         let Some(text) = text else { return };
         if let Err(message) = download(name, mime, &text) {
-            store.message.set(message);
+            store.message.set(message.to_string());
         }
     };
     let table_text = move |format: fn(&Comparison) -> String| {

@@ -332,7 +332,7 @@ fn EndpointForm() -> impl IntoView {
     let text =
         move |id, label, placeholder, get, put| text_field(llm, id, label, placeholder, get, put);
     let number = move |id, label, step, get, put| number_field(llm, id, label, step, get, put);
-    let problem = move || config.with(|c| c.endpoint().err());
+    let problem = move || config.with(|c| c.endpoint().err().map(|e| e.to_string()));
     view! {
         <Show when=move || config.with(|c| !c.in_page)>
         <fieldset class="llm-endpoint">

@@ -139,7 +139,7 @@ pub fn TranscriptsPanel() -> impl IntoView {
             {move || {
                 transcripts.message.get().map(|m| match m {
                     Ok(text) => view! { <p class="test-ok" role="status">{text}</p> }.into_any(),
-                    Err(text) => view! { <p class="error" role="alert">{text}</p> }.into_any(),
+                    Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
                 })
             }}
         </fieldset>
@@ -214,8 +214,9 @@ pub fn DownloadButton(llm: Llm, sha256: String, label: &'static str) -> impl Int
                     &format!("{}.transcript.jsonl", short_hash(&sha)),
                     "application/jsonl",
                     &text,
-                ),
-                Err(e) => Err(e),
+                )
+                .map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
             };
             failed.set(outcome.err());
         });

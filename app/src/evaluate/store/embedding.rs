@@ -28,7 +28,7 @@ impl EvalStore {
         }
         ready.map(drop).map_err(|e| {
             Stop::Failed(match e {
-                ModelError::NoVectors | ModelError::NotServed { .. } => e.to_string(),
+                ModelError::NoVectors | ModelError::NotServed(_) => e.to_string(),
                 e => format!("the semantic model failed: {e}"),
             })
         })

@@ -70,11 +70,13 @@ impl EvalStore {
                             // blob's every text part first.
                             self.text.fetch(&engine, None);
                             if let Err(why) = self.text.siblings.text_ready(&engine).await {
-                                return self.stopped(ticket, Stop::Failed(why));
+                                return self.stopped(ticket, Stop::Failed(why.to_string()));
                             }
                             match self.llm.run().await {
                                 Ok(r) => run = Some(r),
-                                Err(why) => return self.stopped(ticket, Stop::Failed(why)),
+                                Err(why) => {
+                                    return self.stopped(ticket, Stop::Failed(why.to_string()))
+                                }
                             }
                         }
                         let Some(run) = &run else { return };

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::manifest::GgufManifestError;
 use crate::web::{damaged_message, FetchError};
 
 /// What went wrong with the in-page LLM.
@@ -11,7 +12,10 @@ pub enum WllamaError {
     /// A file could not be downloaded or read.
     Fetch(FetchError),
     /// The model's `gguf-manifest.json` does not parse or lists no GGUF.
-    BadManifest { url: String, message: String },
+    BadManifest {
+        url: String,
+        error: GgufManifestError,
+    },
     /// The model differs from what its manifest lists.
     Damaged {
         url: String,
@@ -39,8 +43,8 @@ impl fmt::Display for WllamaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WllamaError::Fetch(e) => e.fmt(f),
-            WllamaError::BadManifest { url, message } => {
-                write!(f, "{url} is not an in-page model manifest: {message}")
+            WllamaError::BadManifest { url, error } => {
+                write!(f, "{url} is not an in-page model manifest: {error}")
             }
             WllamaError::Damaged {
                 url,

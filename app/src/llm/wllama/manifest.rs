@@ -23,23 +23,49 @@ pub struct GgufFile {
     pub sha256: String,
 }
 
+/// Why a `gguf-manifest.json` was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GgufManifestError {
+    /// It does not parse, with serde's message.
+    Json(String),
+    /// Of a format this app does not read.
+    FormatVersion(u32),
+    /// It lists no `.gguf` file, several, or one in a subdirectory.
+    NotOneGguf,
+}
+
+impl std::fmt::Display for GgufManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GgufManifestError::Json(message) => f.write_str(message),
+            GgufManifestError::FormatVersion(version) => {
+                write!(
+                    f,
+                    "format_version {version} (this app reads {FORMAT_VERSION})"
+                )
+            }
+            GgufManifestError::NotOneGguf => f.write_str("it must list exactly one .gguf file"),
+        }
+    }
+}
+
+impl std::error::Error for GgufManifestError {}
+
 /// The only format this app reads.
 const FORMAT_VERSION: u32 = 1;
 
 impl GgufManifest {
     /// Parses a manifest and checks it lists exactly one `.gguf` file
     /// (models over 2 GB, which wllama needs split, are not served).
-    pub fn from_json(bytes: &[u8]) -> Result<GgufManifest, String> {
-        let manifest: GgufManifest = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    pub fn from_json(bytes: &[u8]) -> Result<GgufManifest, GgufManifestError> {
+        let manifest: GgufManifest =
+            serde_json::from_slice(bytes).map_err(|e| GgufManifestError::Json(e.to_string()))?;
         if manifest.format_version != FORMAT_VERSION {
-            return Err(format!(
-                "format_version {} (this app reads {FORMAT_VERSION})",
-                manifest.format_version
-            ));
+            return Err(GgufManifestError::FormatVersion(manifest.format_version));
         }
         match manifest.files.as_slice() {
             [file] if file.name.ends_with(".gguf") && !file.name.contains('/') => Ok(manifest),
-            _ => Err("it must list exactly one .gguf file".into()),
+            _ => Err(GgufManifestError::NotOneGguf),
         }
     }
 
@@ -88,6 +114,6 @@ mod tests {
             .unwrap()
             .replace("\"format_version\": 1", "\"format_version\": 2");
         let e = GgufManifest::from_json(v2.as_bytes()).unwrap_err();
-        assert!(e.contains("format_version 2"), "{e}");
+        assert_eq!(e.to_string(), "format_version 2 (this app reads 1)");
     }
 }

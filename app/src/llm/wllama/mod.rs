@@ -83,9 +83,9 @@ pub async fn load(
     // Its URL names no hash (a rebuilt site's model must be seen): the
     // service worker is told the one of the bytes read here.
     let manifest_url = pinned(&url, "sha256", &sha256_hex(&bytes));
-    let manifest = GgufManifest::from_json(&bytes).map_err(|message| WllamaError::BadManifest {
+    let manifest = GgufManifest::from_json(&bytes).map_err(|error| WllamaError::BadManifest {
         url: url.clone(),
-        message,
+        error,
     })?;
     let gguf = manifest.gguf();
     let runtime_bytes = if runtime::pending() {

@@ -22,7 +22,7 @@ pub fn options(body: &Value) -> Result<Value, WllamaError> {
             // The page runs one model, whatever the request names.
             "model" => {}
             "messages" => {
-                check_messages(value).map_err(bad)?;
+                check_messages(value)?;
                 options.insert(key.clone(), value.clone());
             }
             "temperature" | "top_p" => {
@@ -58,7 +58,7 @@ pub fn options(body: &Value) -> Result<Value, WllamaError> {
                 }
             }
             "response_format" => {
-                check_format(value).map_err(bad)?;
+                check_format(value)?;
                 options.insert(key.clone(), value.clone());
             }
             _ => return Err(bad(format!("it does not support {key:?}"))),
@@ -79,34 +79,39 @@ pub fn options(body: &Value) -> Result<Value, WllamaError> {
 }
 
 /// Text messages from the system, the user or the assistant.
-fn check_messages(messages: &Value) -> Result<(), String> {
-    let messages = messages.as_array().ok_or("messages is not an array")?;
+fn check_messages(messages: &Value) -> Result<(), WllamaError> {
+    let bad = |m: String| Err(WllamaError::Request(m));
+    let Some(messages) = messages.as_array() else {
+        return bad("messages is not an array".into());
+    };
     if messages.is_empty() {
-        return Err("messages is empty".into());
+        return bad("messages is empty".into());
     }
     for (i, message) in messages.iter().enumerate() {
         let role = message.get("role").and_then(Value::as_str);
         if !matches!(role, Some("system" | "user" | "assistant")) {
-            return Err(format!("message {i} has no system, user or assistant role"));
+            return bad(format!("message {i} has no system, user or assistant role"));
         }
         if !message.get("content").is_some_and(Value::is_string) {
-            return Err(format!("message {i}'s content is not text"));
+            return bad(format!("message {i}'s content is not text"));
         }
     }
     Ok(())
 }
 
 /// `text`, `json_object`, or `json_schema` with a schema.
-fn check_format(format: &Value) -> Result<(), String> {
+fn check_format(format: &Value) -> Result<(), WllamaError> {
     match format.get("type").and_then(Value::as_str) {
         Some("text" | "json_object") => Ok(()),
         Some("json_schema") => match format.get("json_schema").and_then(|s| s.get("schema")) {
             Some(Value::Object(_)) => Ok(()),
-            _ => Err("response_format json_schema has no schema object".into()),
+            _ => Err(WllamaError::Request(
+                "response_format json_schema has no schema object".into(),
+            )),
         },
-        _ => Err(format!(
+        _ => Err(WllamaError::Request(format!(
             "response_format {format} is not text, json_object or json_schema"
-        )),
+        ))),
     }
 }
 
