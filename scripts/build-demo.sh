@@ -16,13 +16,18 @@
 # 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
 # da-acts (12 on a busy machine; docs/benchmarks/dense.md, "Dense retrieval") and, every
 # window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
-# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma and stard.
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma, stard
+# and el-codes.
 # el-codes (7,584 articles, 9,486 windows) took 29.7 min with the dev-profile CLI
-# on 2 busy cores (docs/benchmarks/el-codes.md), beyond CI's budget, so CI builds
-# it BM25 only. A pool whose vectors are newer than its source, the model and
-# nomos is not embedded again, and each pool's embedding cache
-# (.embed-cache/POOL.emb, keyed by text) makes a stopped run resume and a
-# rebuild embed only the texts that changed.
+# on 2 busy cores (docs/benchmarks/el-codes.md), beyond CI's budget, so its
+# vectors are committed as an embedding cache (data/embed-cache/el-codes.emb,
+# its PROVENANCE.md): a build from it takes under a minute, and embeds again
+# the few texts it lacks. A pool whose vectors are newer than its source, the
+# model and nomos is not embedded again, and each pool's embedding cache
+# (.embed-cache/POOL.emb, keyed by text; seeded from data/embed-cache/ where
+# that holds one) makes a stopped run resume and a rebuild embed only the
+# texts that changed. Every build embeds its first cache hits again and
+# refuses a cache whose vectors differ from the model's.
 #
 # --in-page-llm serves SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, Apache-2.0)
 # for the browser's in-page LLM (app/src/llm/wllama/) in
@@ -93,6 +98,9 @@ build() {
   shift
   if [ "${1:-}" = --embed ]; then
     mkdir -p .embed-cache
+    if [ ! -f ".embed-cache/$pool.emb" ] && [ -f "data/embed-cache/$pool.emb" ]; then
+      cp "data/embed-cache/$pool.emb" ".embed-cache/$pool.emb"
+    fi
     set -- "$@" --embed-cache ".embed-cache/$pool.emb"
   fi
   # Each pool is its format, but our CRAwLeR-format sample (its PROVENANCE.md).

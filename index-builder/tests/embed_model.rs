@@ -379,11 +379,52 @@ fn a_second_build_with_the_embedding_cache_embeds_nothing() {
     let out = build_greek(&second, &["--embed-cache", cache.to_str().unwrap()]);
     let log = stderr(&out);
     assert!(out.status.success(), "{log}");
-    assert!(log.contains("embedding cache: 0 texts embedded"), "{log}");
+    assert!(
+        log.contains("embedding cache: 0 texts embedded, 124 from the cache (4 of them"),
+        "{log}"
+    );
     assert_eq!(
         std::fs::read(first).unwrap(),
         std::fs::read(second).unwrap()
     );
+}
+
+/// A cache whose vectors are not the model's is refused, though every
+/// record's check sum is whole: the run embeds its first hits again and
+/// compares (a cache copied from elsewhere, such as the demo's committed one
+/// for the Greek codes, is checked this way).
+#[test]
+fn a_cache_of_other_vectors_is_refused() {
+    let first = greek_blob();
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = std::fs::read(first.with_extension("cache")).unwrap();
+    // Header: magic, version, dimension, the manifest hash's length and the
+    // hash; then the first record, the first document's: key, vectors,
+    // values, check.
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let (dim, record) = (word(12), 20 + word(16));
+    let values = record + 20;
+    let end = values + word(record + 16) * dim * 4;
+    for value in bytes[values..end].chunks_exact_mut(4) {
+        let x = f32::from_le_bytes(value.try_into().unwrap());
+        value.copy_from_slice(&(-x).to_le_bytes());
+    }
+    let check = xxhash_rust::xxh3::xxh3_64(&bytes[record..end]);
+    bytes[end..end + 8].copy_from_slice(&check.to_le_bytes());
+    let cache = dir.path().join("other.cache");
+    std::fs::write(&cache, &bytes).unwrap();
+
+    let out = build_greek(
+        &dir.path().join("refused.blob"),
+        &["--embed-cache", cache.to_str().unwrap()],
+    );
+    let log = stderr(&out);
+    assert!(!out.status.success(), "{log}");
+    assert!(
+        log.contains("its vectors differ from the model's for the same text"),
+        "{log}"
+    );
+    assert!(!dir.path().join("refused.blob").exists());
 }
 
 /// Batching changes only the speed: a build that runs each text through

@@ -22,7 +22,7 @@ use nomos_core::search::{Bm25Params, Bm25Variant};
 use super::{analyzer_by_name, fragment};
 use crate::cli::{BuildArgs, SourceFormat};
 use crate::definition_uses::add_definition_edges;
-use crate::embedder::{self, EmbedCache};
+use crate::embedder::{self, EmbedCache, CHECKED_HITS};
 use crate::error::bad_input;
 use crate::progress;
 use crate::sources::dataset::Dataset;
@@ -586,8 +586,21 @@ fn embed_documents(
                 .map(|(_, key)| cache.as_mut().and_then(|c| c.get(*key)))
                 .collect();
             let missing: Vec<usize> = (0..group.len()).filter(|&i| found[i].is_none()).collect();
-            let texts: Vec<&str> = missing.iter().map(|&i| inputs[i].0.as_ref()).collect();
-            let embedded = embedder
+            // The run's first few hits go through the model too, to be
+            // compared with what the cache holds.
+            let unchecked = cache
+                .as_ref()
+                .map_or(0, |c| CHECKED_HITS.saturating_sub(c.checked));
+            let checks: Vec<usize> = (0..group.len())
+                .filter(|&i| found[i].is_some())
+                .take(unchecked)
+                .collect();
+            let texts: Vec<&str> = missing
+                .iter()
+                .chain(&checks)
+                .map(|&i| inputs[i].0.as_ref())
+                .collect();
+            let mut embedded = embedder
                 .embed_passages(&texts, pooling.windows, max_rows)
                 .with_context(|| match (missing.first(), missing.last()) {
                     (Some(&first), Some(&last)) => format!(
@@ -598,6 +611,13 @@ fn embed_documents(
                     ),
                     _ => "embedding no documents".to_owned(),
                 })?;
+            let fresh = embedded.split_off(missing.len());
+            for (&i, v) in checks.iter().zip(&fresh) {
+                if let Some(c) = cache.as_mut() {
+                    c.check(inputs[i].1, v)
+                        .with_context(|| format!("document {}", group[i].id))?;
+                }
+            }
             for (i, v) in missing.into_iter().zip(embedded) {
                 if let Some(c) = cache.as_mut() {
                     c.put(inputs[i].1, &v)?;
@@ -677,8 +697,9 @@ fn embed_documents(
     );
     if let Some(c) = &cache {
         eprintln!(
-            "embedding cache: {} texts embedded, {} from the cache",
-            c.misses, c.hits
+            "embedding cache: {} texts embedded, {} from the cache ({} of them embedded \
+             again and found equal)",
+            c.misses, c.hits, c.checked
         );
     }
     Ok(Vectors {

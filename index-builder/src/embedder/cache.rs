@@ -32,7 +32,19 @@ pub struct EmbedCache {
     /// Texts found in the cache and texts embedded, this run.
     pub hits: usize,
     pub misses: usize,
+    /// Hits embedded again and compared ([`EmbedCache::check`]).
+    pub checked: usize,
 }
+
+/// How many cache hits a run embeds again to compare: a cache copied from
+/// elsewhere (the demo's committed one for the Greek codes) must hold this
+/// model's vectors, and a few texts tell that in seconds.
+pub const CHECKED_HITS: usize = 4;
+
+/// The largest difference of one value between a cached vector and the
+/// model's: the model is deterministic on one machine, and another CPU's
+/// kernels differ by far less (values are of an L2-normalised vector).
+const TOLERANCE: f32 = 1e-3;
 
 impl EmbedCache {
     /// Opens or creates the cache at `path` for the model with manifest
@@ -79,6 +91,7 @@ impl EmbedCache {
             out,
             hits: 0,
             misses: 0,
+            checked: 0,
         })
     }
 
@@ -97,6 +110,35 @@ impl EmbedCache {
         let found = self.entries.get(&key).cloned();
         self.hits += usize::from(found.is_some());
         found
+    }
+
+    /// Compares the vectors cached for `key` with `fresh`, the model's for
+    /// the same text; any value further than [`TOLERANCE`] apart means the
+    /// cache is of another model or damaged, and is refused.
+    pub fn check(&mut self, key: u128, fresh: &[f32]) -> Result<()> {
+        let cached = self.entries.get(&key).map_or(&[][..], Vec::as_slice);
+        let close = cached.len() == fresh.len()
+            && cached
+                .iter()
+                .zip(fresh)
+                .all(|(a, b)| (a - b).abs() <= TOLERANCE);
+        if !close {
+            let apart = cached
+                .iter()
+                .zip(fresh)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0f32, f32::max);
+            bail!(
+                "{}: its vectors differ from the model's for the same text ({} values cached, \
+                 {} from the model, {apart:.4} apart at most): the cache was made by another \
+                 model or is damaged; delete it or give another --embed-cache file",
+                self.path.display(),
+                cached.len(),
+                fresh.len()
+            );
+        }
+        self.checked += 1;
+        Ok(())
     }
 
     /// Records `vectors` (a whole number of vectors) for `key`, counted as

@@ -15,7 +15,7 @@ mod cache;
 mod onnx;
 pub mod runtime;
 
-pub use cache::EmbedCache;
+pub use cache::{EmbedCache, CHECKED_HITS};
 
 use std::path::Path;
 
