@@ -93,9 +93,19 @@ src() {
   esac
 }
 
+# The pool's hybrid, where a fusion other than rrf (nomos's default) was
+# measured better: on the Greek pools' known-item sets weighted:w=0.3 is
+# never significantly below BM25 and rrf is, three times; on STARD's real
+# queries rrf is best (docs/benchmarks/el-codes.md, "Which fusion for a
+# hybrid default").
+hybrid() { case "$1" in el-*) echo weighted:w=0.3 ;; esac; }
+
 build() {
   local pool="$1"
   shift
+  if [ "${1:-}" = --embed ] && [ -n "$(hybrid "$pool")" ]; then
+    set -- "$@" --hybrid "$(hybrid "$pool")"
+  fi
   if [ "${1:-}" = --embed ]; then
     mkdir -p .embed-cache
     if [ ! -f ".embed-cache/$pool.emb" ] && [ -f "data/embed-cache/$pool.emb" ]; then

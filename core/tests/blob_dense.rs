@@ -54,6 +54,7 @@ fn text_vectors_alone_are_enough() {
     let mut only_text = input(&s);
     only_text.dense = Some(DenseInput {
         augmented: None,
+        hybrid: None,
         ..only_text.dense.unwrap()
     });
     let blob = Blob::load(&encode(&only_text).unwrap().0).unwrap();
@@ -109,6 +110,7 @@ fn several_vectors_per_document_read_back_and_score_as_the_best() {
         pooling: max,
         text: &multi,
         augmented: None,
+        hybrid: None,
         ..with_max.dense.unwrap()
     });
     let blob = Blob::load(&encode(&with_max).unwrap().0).unwrap();
@@ -142,6 +144,7 @@ fn mismatched_vectors_are_refused_at_encoding() {
         pooling: Pooling::new(Windows::First, false),
         text: &short,
         augmented: None,
+        hybrid: None,
     });
     assert!(matches!(encode(&bad), Err(BlobError::Input(_))));
     let mut unnamed = input(&s);

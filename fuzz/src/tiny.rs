@@ -120,6 +120,7 @@ pub fn tiny_blob() -> Vec<u8> {
             pooling: Pooling::new(Windows::Max, true),
             text: &dense,
             augmented: None,
+            hybrid: None,
         }),
     };
     encode(&input).unwrap().0

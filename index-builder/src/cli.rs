@@ -550,6 +550,13 @@ pub struct BuildArgs {
     /// vector after vector), to measure quantisation against.
     #[arg(long, value_name = "FILE", requires = "embed")]
     pub vectors_out: Option<PathBuf>,
+    /// The pool's hybrid: what the app and `nomos search` rank with when
+    /// nobody chose a method and the vectors can be used (e.g.
+    /// `weighted:w=0.3`, measured best on the Greek known-item sets;
+    /// docs/benchmarks/el-codes.md). Without it, `rrf`.
+    #[arg(long, value_name = "METHOD", requires = "embed",
+          value_parser = |s: &str| Method::parse_hybrid(s).map(|m| m.to_string()))]
+    pub hybrid: Option<String>,
     /// Embedding cache: vectors of texts embedded before are read from
     /// this file, and new ones appended as they are made, so a stopped
     /// build resumes and a rebuild embeds only changed texts (created if

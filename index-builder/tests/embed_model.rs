@@ -427,6 +427,53 @@ fn a_cache_of_other_vectors_is_refused() {
     assert!(!dir.path().join("refused.blob").exists());
 }
 
+/// `--hybrid` names what ranks when no method is chosen: `nomos search`
+/// with the model then ranks as `--method weighted:w=0.3` does, `nomos
+/// info` says so, and a light blob (`nomos split`) keeps it. A method
+/// that does not fuse BM25 and dense is refused up front.
+#[test]
+fn the_pools_own_hybrid_ranks_by_default() {
+    let first = greek_blob();
+    let dir = tempfile::tempdir().unwrap();
+    let blob = dir.path().join("weighted.blob");
+    let cache = first.with_extension("cache");
+    let cache = cache.to_str().unwrap();
+    let out = build_greek(
+        &blob,
+        &["--embed-cache", cache, "--hybrid", "weighted:w=0.3"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let query = "ελευθερία του τύπου";
+    let by_default = search(&blob, None, query);
+    assert!(by_default.status.success(), "{}", stderr(&by_default));
+    assert_eq!(
+        by_default.stdout,
+        search(&blob, Some("weighted:w=0.3"), query).stdout
+    );
+    assert_ne!(by_default.stdout, search(first, None, query).stdout);
+    assert_eq!(first_hit(&by_default), "Syntagma::14");
+
+    nomos(&["split", blob.to_str().unwrap()]);
+    let info = nomos(&["info", blob.to_str().unwrap()]);
+    let info = String::from_utf8_lossy(&info.stdout);
+    assert!(info.contains("sibling:"), "{info}");
+    assert!(
+        info.contains("hybrid:       weighted:w=0.3 (ranks when no method is chosen)"),
+        "{info}"
+    );
+
+    let refused = build_greek(
+        &dir.path().join("prf.blob"),
+        &["--embed-cache", cache, "--hybrid", "prf"],
+    );
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("\"prf\" is not a hybrid"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
 /// Batching changes only the speed: a build that runs each text through
 /// the model alone (`--embed-batch 1`) writes the bytes of one that runs
 /// up to 8 windows at once, the default ([`greek_blob`]; the

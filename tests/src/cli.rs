@@ -34,6 +34,12 @@ pub fn search_method(
     search_with(blob, query, k, &["--method", method, "--model", &model])
 }
 
+/// `nomos search` with no method and the query `model`: the pool's own
+/// default where its vectors can be used.
+pub fn search_default(blob: &Path, query: &str, k: usize, model: &Path) -> Result<Vec<CliHit>> {
+    search_with(blob, query, k, &["--model", &model.to_string_lossy()])
+}
+
 /// `nomos search` with a lexical `method` (`prop:share=0.5`), which needs
 /// no model.
 pub fn search_lexical(blob: &Path, query: &str, k: usize, method: &str) -> Result<Vec<CliHit>> {

@@ -347,11 +347,12 @@ impl Engine {
         self.blob.bm25_params()
     }
 
-    /// The method a newly loaded pool starts with: hybrid where it has
+    /// The method a newly loaded pool starts with: its hybrid where it has
     /// vectors (in the blob or in its vectors file) and `model_served`,
-    /// BM25 elsewhere.
+    /// BM25 elsewhere ([`Pool::default_method`]).
     pub fn default_method(&self, model_served: bool) -> Method {
-        Method::default_for(self.dense_model().is_some() && model_served)
+        self.pool
+            .default_method(self.dense_model().is_some() && model_served)
     }
 
     /// The pool's caveats (e.g. STARD's reduced pool).
@@ -909,6 +910,7 @@ pub(crate) mod tests {
                 pooling: *pooling,
                 text,
                 augmented: None,
+                hybrid: None,
             }),
         })
         .unwrap();

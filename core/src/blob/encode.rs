@@ -120,6 +120,10 @@ pub struct DenseInput<'a> {
     pub text: &'a DenseIndex,
     /// The augmented text's vectors, if any.
     pub augmented: Option<&'a DenseIndex>,
+    /// The method the pool ranks with by default where its vectors can be
+    /// used (`hybrid`), if not the readers' own default; written as given,
+    /// checked when the pool is opened.
+    pub hybrid: Option<String>,
 }
 
 /// What the encoder dropped, for the builder to report. Nothing else is
@@ -222,6 +226,9 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
     }
     if let Some(dense) = &input.dense {
         sections.push((SectionKind::Dense, archive(&dense_section(dense, n_docs)?)?));
+        if let Some(hybrid) = &dense.hybrid {
+            sections.push((SectionKind::Hybrid, archive(hybrid)?));
+        }
     }
     let idf = idf_table(input);
     let idf_section = IdfSection {
@@ -252,6 +259,7 @@ pub fn encode(input: &BlobInput<'_>) -> Result<(Vec<u8>, EncodeReport), BlobErro
             | SectionKind::Idf
             | SectionKind::Sources
             | SectionKind::Definitions
+            | SectionKind::Hybrid
             | SectionKind::LexEditorial => frame::FLAG_OPTIONAL,
             _ => 0,
         };

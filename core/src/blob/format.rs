@@ -50,11 +50,16 @@ pub enum SectionKind {
     /// terms it uses), optional: only score propagation reads it, and a
     /// reader that predates it ranks and shows the pool as before.
     Definitions,
+    /// The pool's hybrid method (a method spec, e.g. `weighted:w=0.3`),
+    /// optional: what ranks by default where the vectors can be used.
+    /// Measured per pool, since no one fusion is best on every pool; a
+    /// reader that predates it uses its own default.
+    Hybrid,
 }
 
 impl SectionKind {
     /// Every kind, in file order.
-    pub const ALL: [SectionKind; 15] = [
+    pub const ALL: [SectionKind; 16] = [
         SectionKind::Header,
         SectionKind::Docs,
         SectionKind::Text,
@@ -70,6 +75,7 @@ impl SectionKind {
         SectionKind::Siblings,
         SectionKind::TextParts,
         SectionKind::Definitions,
+        SectionKind::Hybrid,
     ];
 
     /// The four bytes naming the section in the table.
@@ -90,6 +96,7 @@ impl SectionKind {
             SectionKind::Siblings => *b"SIBL",
             SectionKind::TextParts => *b"TXTP",
             SectionKind::Definitions => *b"DEFN",
+            SectionKind::Hybrid => *b"HYBR",
         }
     }
 
@@ -111,6 +118,7 @@ impl SectionKind {
             SectionKind::Siblings => "siblings",
             SectionKind::TextParts => "text parts",
             SectionKind::Definitions => "definitions",
+            SectionKind::Hybrid => "hybrid default",
         }
     }
 

@@ -269,6 +269,21 @@ impl Blob {
             }
         };
 
+        let hybrid = match found.get(&SectionKind::Hybrid) {
+            None => None,
+            Some(range) => {
+                let section = aligned(&bytes[range.clone()]);
+                let spec: &rkyv::string::ArchivedString = access(&section, "hybrid default")?;
+                if spec.is_empty() || spec.len() > MAX_HYBRID {
+                    return Err(BlobError::invalid(
+                        SectionKind::Hybrid.name(),
+                        format!("{} bytes, not 1 to {MAX_HYBRID}", spec.len()),
+                    ));
+                }
+                Some(spec.as_str().to_owned())
+            }
+        };
+
         Ok(Blob {
             bytes: kept,
             source_info,
@@ -280,6 +295,7 @@ impl Blob {
             editorial,
             dense_model,
             dense,
+            hybrid,
             idf_table,
             doc_order,
             text_cache: Default::default(),
@@ -288,6 +304,10 @@ impl Blob {
         })
     }
 }
+
+/// The longest hybrid method spec a blob may name: a method and its
+/// parameters take a few dozen bytes.
+const MAX_HYBRID: usize = 256;
 
 /// Copies the sections read in place into one aligned buffer, each at a
 /// multiple of 16, and says where each went.

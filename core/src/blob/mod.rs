@@ -173,6 +173,9 @@ pub struct Blob {
     editorial: Option<InvertedIndex>,
     dense_model: Option<DenseModel>,
     dense: Vec<(Field, DenseIndex)>,
+    /// The pool's own hybrid method spec (`HYBR`), unparsed: the
+    /// methods live above the blob.
+    hybrid: Option<String>,
     /// BM25's idf logarithms as the builder computed them (`IDFL`).
     idf_table: Option<IdfTable>,
     /// Document indexes in the order of their ids.

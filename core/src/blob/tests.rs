@@ -48,6 +48,7 @@ pub(super) fn sample() -> Vec<u8> {
         pooling: Pooling::new(Windows::First, false),
         text: &vectors,
         augmented: None,
+        hybrid: None,
     };
     danish_blob(&documents, &queries, &judgments, Some(dense))
 }
@@ -247,6 +248,27 @@ fn a_definition_target_past_the_documents_is_refused() {
         &with(3),
         "blob section `graph` is inconsistent: definitions: target 3 out of range",
     );
+}
+
+/// A hybrid default is read as written; one longer than any method spec,
+/// or bytes that are not an archived string, are refused.
+#[test]
+fn a_hybrid_default_is_read_and_checked() {
+    let with =
+        |bytes: Vec<u8>| crafted(|parts| parts.push((*b"HYBR", frame::FLAG_OPTIONAL, bytes)));
+    let spec = |s: &str| {
+        rkyv::to_bytes::<rancor::Error>(&s.to_owned())
+            .unwrap()
+            .to_vec()
+    };
+    assert_eq!(Blob::load(&sample()).unwrap().hybrid(), None);
+    let blob = Blob::load(&with(spec("weighted:w=0.3"))).unwrap();
+    assert_eq!(blob.hybrid(), Some("weighted:w=0.3"));
+    assert_refused(
+        &with(spec(&"w".repeat(257))),
+        "blob section `hybrid default` is inconsistent: 257 bytes, not 1 to 256",
+    );
+    assert!(Blob::load(&with(vec![0xff; 3])).is_err());
 }
 
 /// A text section of one block holding `raw` for the three documents.

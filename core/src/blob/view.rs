@@ -217,6 +217,12 @@ impl Blob {
         self.dense_model.as_ref()
     }
 
+    /// The method spec the builder chose as the pool's hybrid
+    /// (`nomos build --hybrid`), if any; [`crate::pool::Pool`] parses it.
+    pub fn hybrid(&self) -> Option<&str> {
+        self.hybrid.as_deref()
+    }
+
     /// The document vectors of `field`, for dense ranking.
     pub fn dense(&self, field: Field) -> Option<&DenseIndex> {
         self.dense.iter().find(|(f, _)| *f == field).map(|(_, d)| d)

@@ -58,6 +58,7 @@ fn pool() -> (DenseIndex, Vec<u8>) {
         pooling: Pooling::new(Windows::Max, false),
         text: &dense,
         augmented: None,
+        hybrid: None,
     };
     let blob = danish_blob(&documents, &[], &[], Some(vectors));
     (dense, blob)

@@ -171,6 +171,16 @@ impl Method {
         }
     }
 
+    /// Reads a pool's own hybrid (`nomos build --hybrid`): a method spec
+    /// that fuses BM25 and dense ([`Method::hybrid`]), as `rrf` does.
+    pub fn parse_hybrid(spec: &str) -> Result<Method, MethodError> {
+        let method: Method = spec.parse()?;
+        match method.hybrid() {
+            Some(_) => Ok(method),
+            None => Err(MethodError::NotHybrid(spec.to_owned())),
+        }
+    }
+
     /// The method called `name` with its default parameters.
     pub fn by_name(name: &str) -> Option<Method> {
         Some(match name {
@@ -511,6 +521,8 @@ pub enum MethodError {
         /// The value refused.
         value: String,
     },
+    /// A pool's hybrid that does not fuse BM25 and dense.
+    NotHybrid(String),
 }
 
 impl fmt::Display for MethodError {
@@ -541,6 +553,10 @@ impl fmt::Display for MethodError {
             MethodError::OutOfRange { method, key, value } => {
                 write!(f, "method {method}: {key} = {value} is out of range")
             }
+            MethodError::NotHybrid(spec) => write!(
+                f,
+                "{spec:?} is not a hybrid: a pool's hybrid fuses BM25 and dense (rrf, weighted)"
+            ),
         }
     }
 }

@@ -22,7 +22,9 @@ use crate::blob::{Blob, DenseModel, Field};
 use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
-use crate::methods::{rank, Collection, ForwardIndex, Graph, Method, MethodQuery, RankError};
+use crate::methods::{
+    rank, Collection, ForwardIndex, Graph, Method, MethodError, MethodQuery, RankError,
+};
 use crate::search::{
     editorial, Accumulator, Bm25Params, Bm25Scorer, EditorialShare, Explanation, IdfTable,
     ParamsError,
@@ -55,6 +57,9 @@ pub struct Pool {
     /// The blob's citations and definition edges, both ways, derived at
     /// load (for `prop`); `None` where it has none.
     graph: Option<Graph>,
+    /// The method its builder chose to rank with where the vectors can be
+    /// used ([`Pool::default_method`]).
+    hybrid: Option<Method>,
 }
 
 /// A pool's editorial headings: their index, weight, and the scorer for
@@ -90,6 +95,11 @@ impl Pool {
             out.extend(blob.definition_refs(d));
             out
         });
+        let hybrid = blob
+            .hybrid()
+            .map(Method::parse_hybrid)
+            .transpose()
+            .map_err(PoolError::Hybrid)?;
         let model = blob.dense_model().cloned();
         let dense = OnceLock::new();
         if let Some(pair) = model.zip(blob.take_dense(field).map(Arc::new)) {
@@ -108,7 +118,19 @@ impl Pool {
             scores: Mutex::new(Accumulator::new()),
             editorial,
             graph,
+            hybrid,
         })
+    }
+
+    /// What ranks when nobody chose: where the pool's vectors can be used
+    /// (`can_embed`: it has them, and queries can be embedded with their
+    /// model), the pool's own hybrid if its builder chose one, else
+    /// [`Method::default_for`]'s.
+    pub fn default_method(&self, can_embed: bool) -> Method {
+        match (&self.hybrid, can_embed) {
+            (Some(hybrid), true) => *hybrid,
+            _ => Method::default_for(can_embed),
+        }
     }
 
     /// The pool with its editorial headings weighted `weight` in every
@@ -152,6 +174,7 @@ impl Pool {
             scores: Mutex::new(Accumulator::new()),
             editorial: None,
             graph: None,
+            hybrid: None,
         })
     }
 
@@ -304,6 +327,8 @@ pub enum PoolError {
     Params(ParamsError),
     /// The editorial headings' weight is negative or not a number.
     EditorialWeight(f64),
+    /// The blob's hybrid default is not a fusion method this build reads.
+    Hybrid(MethodError),
 }
 
 impl fmt::Display for PoolError {
@@ -316,6 +341,7 @@ impl fmt::Display for PoolError {
                 f,
                 "the editorial headings' weight must be a number from 0 up, not {w}"
             ),
+            PoolError::Hybrid(e) => write!(f, "the blob's hybrid default: {e}"),
         }
     }
 }

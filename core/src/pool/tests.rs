@@ -1,5 +1,7 @@
 use super::*;
-use crate::blob::test_blob::definition_blobs;
+use crate::blob::test_blob::{danish_blob, definition_blobs};
+use crate::blob::{DenseInput, DocumentInput};
+use crate::embed::{Pooling, Windows};
 
 /// `prop` ranks along a blob's definition edges, and a pool with no edge
 /// refuses it rather than ranking plain BM25.
@@ -21,4 +23,44 @@ fn prop_ranks_along_definition_edges_and_needs_a_graph() {
     let refused = pool.rank(&prop, &params, &shore, None, 10, true);
     assert_eq!(refused, Err(RankError::NoGraph));
     assert!(refused.unwrap_err().to_string().contains("has none"));
+}
+
+/// A pool starts with its builder's hybrid where its vectors can be used,
+/// and BM25 elsewhere; with none named, `rrf`. A blob naming a method that
+/// does not fuse BM25 and dense, or one out of range, does not open.
+#[test]
+fn a_pool_starts_with_its_own_hybrid() {
+    let documents = ["sea", "shore"].map(|text| DocumentInput {
+        id: text.into(),
+        text: text.into(),
+        source: "s".into(),
+        ..DocumentInput::default()
+    });
+    let vectors = DenseIndex::build(&[0.6, 0.8, 1.0, 0.0], 2).unwrap();
+    let open = |hybrid: Option<&str>| {
+        let dense = DenseInput {
+            model: "m".into(),
+            model_hash: "h".into(),
+            pooling: Pooling::new(Windows::First, false),
+            text: &vectors,
+            augmented: None,
+            hybrid: hybrid.map(Into::into),
+        };
+        let bytes = danish_blob(&documents, &[], &[], Some(dense));
+        Pool::from_blob(&mut Blob::load(&bytes).unwrap())
+    };
+    let pool = open(Some("weighted:w=0.3")).unwrap();
+    assert_eq!(pool.default_method(true), "weighted:w=0.3".parse().unwrap());
+    assert_eq!(pool.default_method(false), Method::Bm25);
+    let pool = open(None).unwrap();
+    assert_eq!(pool.default_method(true), Method::by_name("rrf").unwrap());
+    assert_eq!(
+        open(Some("prf")).unwrap_err().to_string(),
+        "the blob's hybrid default: \"prf\" is not a hybrid: a pool's hybrid fuses BM25 and \
+         dense (rrf, weighted)"
+    );
+    assert_eq!(
+        open(Some("weighted:w=2")).unwrap_err().to_string(),
+        "the blob's hybrid default: method weighted: w = 2 is out of range"
+    );
 }

@@ -159,6 +159,7 @@ pub fn input(s: &Sample) -> BlobInput<'_> {
             pooling: Pooling::new(Windows::First, false),
             text: &s.dense,
             augmented: Some(&s.dense_augmented),
+            hybrid: None,
         }),
     }
 }

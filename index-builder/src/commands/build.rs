@@ -103,6 +103,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             pooling,
             text: &v.text,
             augmented: v.augmented.as_ref(),
+            hybrid: args.hybrid.clone(),
         }),
         sources: &sources,
     };

@@ -71,6 +71,12 @@ pub fn run(path: &Path) -> Result<()> {
             model.pooling.describe()
         )?;
     }
+    if let Some(hybrid) = blob.hybrid() {
+        writeln!(
+            out,
+            "hybrid:       {hybrid} (ranks when no method is chosen)"
+        )?;
+    }
     let (explicit, implicit) = blob.unknown_refs();
     writeln!(
         out,

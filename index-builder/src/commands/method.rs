@@ -19,13 +19,16 @@ pub struct MethodRanker {
 
 impl MethodRanker {
     /// Checks up front that a dense method has vectors and a query model
-    /// matching them. Without `--method`, [`Method::default_for`] decides:
-    /// hybrid wherever it can run (vectors and `--model`).
+    /// matching them. Without `--method`, the pool's default
+    /// ([`nomos_core::pool::Pool::default_method`]): hybrid wherever it can run (vectors and
+    /// `--model`).
     pub fn new(args: &RankingArgs, ranking: &Ranking) -> Result<Self> {
         let model = ranking.pool.dense_model();
-        let method = args
-            .method
-            .unwrap_or_else(|| Method::default_for(model.is_some() && args.model.is_some()));
+        let method = args.method.unwrap_or_else(|| {
+            ranking
+                .pool
+                .default_method(model.is_some() && args.model.is_some())
+        });
         if !method.needs_dense() {
             return Ok(MethodRanker {
                 method,

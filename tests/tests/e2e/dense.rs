@@ -201,6 +201,55 @@ pub(crate) async fn hybrid_ranks_as_the_cli(app: &App, blob: &Path, query: &str)
     Ok(())
 }
 
+/// The Greek codes with vectors (CI builds them from the committed
+/// embedding cache, data/embed-cache/): a link with no method opens them
+/// with their own hybrid, `weighted:w=0.3` (`nomos build --hybrid`), which
+/// ranks as `nomos search` does when no method is chosen.
+#[tokio::test]
+async fn the_codes_rank_with_their_own_hybrid_as_the_cli() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let (file, query) = ("el-codes.blob", "προθεσμία άσκησης έφεσης κατά απόφασης");
+    let blob = served_blob(file)?;
+    let link = format!("{}#pool={file}&q={}", server.url(), escape(query));
+    let app = App::open_at(&link, file).await?;
+    let outcome = async {
+        app.poll_for(
+            "the semantic model to load",
+            "return document.querySelector('.fallback')?.textContent ? null : true;",
+            vec![],
+            MODEL_LOAD,
+        )
+        .await?;
+        let rows = app.results(query).await?;
+        let model = model_dir()?;
+        let native = cli::search_method(&blob, query, PARITY_DEPTH, "weighted:w=0.3", &model)?;
+        let by_default = cli::search_default(&blob, query, PARITY_DEPTH, &model)?;
+        let ids = |hits: &[cli::CliHit]| hits.iter().map(|h| h.id.clone()).collect::<Vec<_>>();
+        let shown: Vec<String> = rows
+            .iter()
+            .take(PARITY_DEPTH)
+            .map(|r| r.id.clone())
+            .collect();
+        ensure!(
+            shown == ids(&native) && ids(&by_default) == ids(&native),
+            "the codes' hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {:?}\n\
+             cli with no method: {:?}",
+            ids(&native),
+            ids(&by_default)
+        );
+        let link = app.client().current_url().await?;
+        ensure!(
+            link.fragment()
+                .is_some_and(|f| f.contains("rank=weighted:w=0.3")),
+            "the link does not name the pool's hybrid: {link}"
+        );
+        app.screenshot("search-hybrid-el-codes").await
+    }
+    .await;
+    finish(app, outcome).await
+}
+
 #[tokio::test]
 async fn a_damaged_model_is_reported_and_bm25_goes_on() -> Result<()> {
     let _turn = one_at_a_time().await;
