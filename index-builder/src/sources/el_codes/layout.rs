@@ -130,7 +130,7 @@ pub fn lay_out(lines: &[&str]) -> Laid {
                 }
             }
             headings.push(Heading { kind, text });
-        } else if next.is_some() && in_capitals(lines[k]) {
+        } else if next.is_some() && (in_capitals(lines[k]) || opens_quoted_code(&lines, k)) {
             start = next;
             // The name of the division above, or its name's next line
             // (`ΚΕΦΑΛΑΙΟ ΤΕΤΑΡΤΟ` / `ΑΠΑΛΛΟΤΡΙΩΣΕΙΣ-ΠΕΡΙΟΡΙΣΜΟΙ` /
@@ -278,6 +278,18 @@ fn in_capitals(line: &str) -> bool {
     line.chars().any(char::is_alphabetic)
         && !line.chars().any(char::is_lowercase)
         && !line.starts_with(|c: char| c.is_ascii_digit() || c == '(' || c == '«' || c == '*')
+}
+
+/// A code's title quoted by the act that enacts it, before the code's
+/// first division heading (KPD 1: `«ΚΩΔΙΚΑΣ ΠΟΙΝΙΚΗΣ ΔΙΚΟΝΟΜΙΑΣ` then
+/// `ΠΡΩΤΟ ΒΙΒΛΙΟ`). Other quoted capitals are an amending act's text.
+fn opens_quoted_code(lines: &[&str], k: usize) -> bool {
+    lines[k]
+        .strip_prefix('«')
+        .is_some_and(|title| in_capitals(title) && fold(title).starts_with("κωδικασ"))
+        && lines
+            .get(k + 1)
+            .is_some_and(|next| division(next).is_some())
 }
 
 /// The line after a division word is its name when it is in capitals,

@@ -106,7 +106,7 @@ const FIRST: &[(&str, &str, &str)] = &[
     (
         "KPD::1",
         "Κύρωση του Κώδικα Ποινικής Δικονομίας.",
-        "«ΚΩΔΙΚΑΣ ΠΟΙΝΙΚΗΣ ΔΙΚΟΝΟΜΙΑΣ",
+        "Ποινική δικαιοδοσία ασκούν",
     ),
     (
         "KPolD::1",
@@ -517,6 +517,20 @@ fn each_article_carries_its_division_path_and_version_date() {
             ],
             "2019-07-01".to_string()
         )
+    );
+    // Its first divisions stand inside the enacting act's quotation of the
+    // code (`«ΚΩΔΙΚΑΣ ΠΟΙΝΙΚΗΣ ΔΙΚΟΝΟΜΙΑΣ`), which is no division; they head
+    // KPD 1 and 2, and KPD 3 opens the next chapter.
+    let kpd1 = vec![
+        "ΠΡΩΤΟ ΒΙΒΛΙΟ: ΓΕΝΙΚΟΙ ΟΡΙΣΜΟΙ".to_string(),
+        "ΠΡΩΤΟ ΤΜΗΜΑ: ΠΟΙΝΙΚΑ ΔΙΚΑΣΤΗΡΙΑ ΚΑΙ ΔΙΚΑΣΤΙΚΑ ΠΡΟΣΩΠΑ".to_string(),
+        "ΠΡΩΤΟ ΚΕΦΑΛΑΙΟ: ΠΟΙΝΙΚΗ ΔΙΚΑΙΟΔΟΣΙΑ".to_string(),
+    ];
+    assert_eq!(shown("KPD::1").0, kpd1);
+    assert_eq!(shown("KPD::2").0, kpd1);
+    assert_eq!(
+        shown("KPD::3").0[2],
+        "ΔΕΥΤΕΡΟ ΚΕΦΑΛΑΙΟ: ΤΑ ΠΟΙΝΙΚΑ ΔΙΚΑΣΤΗΡΙΑ"
     );
     // The Lawyers' Code, unlabelled: sections under chapters, a name in
     // lowercase (`Γενικό Μέρος` names the chapter, it is no part), and a
