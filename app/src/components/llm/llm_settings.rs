@@ -11,7 +11,9 @@ use crate::components::ids::LLM_SETTINGS_ID;
 use crate::components::llm::transcripts::TranscriptsPanel;
 use crate::format::megabytes;
 use crate::llm::endpoint::{EndpointConfig, LimitField, MAX_CONCURRENCY};
-use crate::llm::{use_llm, InPageStatus, Llm, TestStatus};
+use crate::llm::{
+    use_llm, InPage, InPageStatus, Llm, Offer, ServedModel, TestStatus, SERVED_MODELS,
+};
 use crate::state::use_app_state;
 use crate::transcript_files::LlmSource;
 use crate::web::{page_origin, show_dialog};
@@ -146,6 +148,7 @@ fn Asks() -> impl IntoView {
 fn InPageForm() -> impl IntoView {
     let llm = use_llm();
     let in_page = llm.in_page;
+    in_page.read_offers();
     let loading = move || matches!(in_page.status.get(), InPageStatus::Loading { .. });
     let status = move || {
         match in_page.status.get() {
@@ -183,18 +186,25 @@ fn InPageForm() -> impl IntoView {
             <fieldset class="llm-in-page">
                 <legend>"In-page model"</legend>
                 <p class="param-note">
-                    "SmolLM2-135M-Instruct (Apache-2.0, 98 MB, downloaded once and kept for                      offline use) runs here with llama.cpp compiled to WebAssembly. It shows the                      methods working end to end, but it is far too small for Greek or Danish legal                      questions: expect repeated or off-topic keywords. The papers' results come                      from large models behind an endpoint. On a laptop it writes a few tokens a                      second, so keep Evaluate to a few queries."
+                    "A model runs here with llama.cpp compiled to WebAssembly, downloaded only \
+                     when you ask (its size is on its button) and kept for offline use. Both \
+                     the site serves are Apache-2.0 and far smaller than the papers' models \
+                     behind an endpoint, so they show the methods working, not the papers' \
+                     results. On a laptop they write a few tokens a second: keep Evaluate to a \
+                     few queries."
                 </p>
+                <ul class="param-note in-page-models">
+                    {SERVED_MODELS
+                        .iter()
+                        .map(|m| view! { <li>{format!("{}: {}.", m.name, m.can)}</li> })
+                        .collect_view()}
+                </ul>
                 <div class="llm-test">
-                    <button
-                        type="button"
-                        class="button primary"
-                        data-testid="in-page-load"
-                        prop:disabled=loading
-                        on:click=move |_| in_page.load_served()
-                    >
-                        "Load SmolLM2-135M-Instruct"
-                    </button>
+                    {SERVED_MODELS
+                        .iter()
+                        .enumerate()
+                        .map(|(i, served)| served_button(in_page, i, served, loading))
+                        .collect_view()}
                     <label class="button file-button">
                         "Pick a GGUF file…"
                         <input
@@ -215,6 +225,46 @@ fn InPageForm() -> impl IntoView {
                 {status}
             </fieldset>
         </Show>
+    }
+}
+
+/// The button that loads served model `i`, its size on it once its
+/// manifest is read; disabled while that is read, when the site does not
+/// serve the model (with why), and while a model loads. SmolLM2's keeps the
+/// test id `in-page-load`; the others are `in-page-load-1`, ….
+fn served_button(
+    in_page: InPage,
+    i: usize,
+    served: &'static ServedModel,
+    loading: impl Fn() -> bool + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let offer = move || {
+        in_page
+            .offers
+            .with(|o| o.get(i).cloned().unwrap_or(Offer::Reading))
+    };
+    let test_id = match i {
+        0 => "in-page-load".to_owned(),
+        _ => format!("in-page-load-{i}"),
+    };
+    view! {
+        <button
+            type="button"
+            class="button primary"
+            data-testid=test_id
+            title=move || match offer() {
+                Offer::Unavailable(why) => format!("Not available here: {why}"),
+                _ => String::new(),
+            }
+            prop:disabled=move || loading() || !matches!(offer(), Offer::Size(_))
+            on:click=move |_| in_page.load_served(served)
+        >
+            {move || match offer() {
+                Offer::Size(bytes) => format!("Load {} ({})", served.name, megabytes(bytes)),
+                Offer::Reading => format!("Load {}", served.name),
+                Offer::Unavailable(_) => format!("{} (not served here)", served.name),
+            }}
+        </button>
     }
 }
 

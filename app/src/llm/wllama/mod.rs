@@ -6,8 +6,9 @@
 //!
 //! - [`load`]: a model the site serves (scripts/build-demo.sh
 //!   `--in-page-llm` puts SmolLM2-135M-Instruct in
-//!   `models/smollm2-135m-instruct/`), downloaded with progress and
-//!   checked against its `gguf-manifest.json`; [`load_file`]: a GGUF the
+//!   `models/smollm2-135m-instruct/` and Qwen2.5-Coder-0.5B-Instruct in
+//!   `models/qwen2.5-coder-0.5b-instruct/`), downloaded with progress and
+//!   checked against its `gguf-manifest.json` ([`served_manifest`]); [`load_file`]: a GGUF the
 //!   user picked. Either fetches wllama's module and wasm on first use
 //!   (never on a first visit), checked against the SHA-256s in
 //!   `runtime_files`.
@@ -78,15 +79,7 @@ pub async fn load(
     base_url: &str,
     progress: impl Fn(u64, u64) + 'static,
 ) -> Result<InPageModel, WllamaError> {
-    let url = format!("{base_url}{MANIFEST}");
-    let bytes = fetch_bytes(&url, Limit::Cap(MODEL_MANIFEST), |_, _| ()).await?;
-    // Its URL names no hash (a rebuilt site's model must be seen): the
-    // service worker is told the one of the bytes read here.
-    let manifest_url = pinned(&url, "sha256", &sha256_hex(&bytes));
-    let manifest = GgufManifest::from_json(&bytes).map_err(|error| WllamaError::BadManifest {
-        url: url.clone(),
-        error,
-    })?;
+    let (manifest, manifest_url) = served_manifest(base_url).await?;
     let gguf = manifest.gguf();
     let runtime_bytes = if runtime::pending() {
         runtime_files::BYTES
@@ -126,6 +119,20 @@ pub async fn load(
         licence: Some(manifest.licence),
         urls,
     })
+}
+
+/// The [`MANIFEST`] of the model served at `base_url`, and its URL pinned
+/// to the bytes read: what the settings show of a model (its size) before
+/// anyone asks for its weights.
+pub async fn served_manifest(base_url: &str) -> Result<(GgufManifest, String), WllamaError> {
+    let url = format!("{base_url}{MANIFEST}");
+    let bytes = fetch_bytes(&url, Limit::Cap(MODEL_MANIFEST), |_, _| ()).await?;
+    // Its URL names no hash (a rebuilt site's model must be seen): the
+    // service worker is told the one of the bytes read here.
+    let pinned_url = pinned(&url, "sha256", &sha256_hex(&bytes));
+    let manifest =
+        GgufManifest::from_json(&bytes).map_err(|error| WllamaError::BadManifest { url, error })?;
+    Ok((manifest, pinned_url))
 }
 
 /// Loads a GGUF the user picked (read by wllama straight from the file;
