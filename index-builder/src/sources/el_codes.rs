@@ -21,6 +21,7 @@
 mod codes;
 mod divisions;
 mod layout;
+mod marks;
 mod records;
 mod refs;
 #[cfg(test)]

@@ -3,13 +3,17 @@
 //! head the division, not the article; [`super::divisions`] makes them
 //! its path), the export's hard wrap at about 100
 //! characters undone, and the database's own notes in the text dropped
-//! with the rest of its editorial layer: pointers to its comments
-//! ("ΠΡΟΣΟΧΗ!!! (βλ. σχόλια)") and paragraphs opening with `*` that are
-//! notes ("*** Σύμφωνα με …", "* Στο κείμενο του νόμου …"). Elsewhere a `*`
-//! only flags the enacted text it opens (AK 16 `***"Το διαζύγιο …"`, KPolD
-//! 675A `*** Το άρθρο 669 εφαρμόζεται …`): the flag goes, the text stays.
+//! with the rest of its editorial layer: paragraphs that point to its
+//! comments ("ΠΡΟΣΟΧΗ!!! (βλ. σχόλια)") and paragraphs opening with `*`
+//! that are notes ("*** Σύμφωνα με …", "* Στο κείμενο του νόμου …").
+//! Elsewhere a `*` only flags the enacted text it opens (AK 16 `***"Το
+//! διαζύγιο …"`, KPolD 675A `*** Το άρθρο 669 εφαρμόζεται …`): the flag
+//! goes, the text stays, and so do the marks inside a paragraph
+//! ([`super::marks`]).
 
 use nomos_core::cite::fold;
+
+use super::marks::without_marks;
 
 /// How the database's notes after a `*` open (folded).
 const NOTE_OPENINGS: &[&str] = &[
@@ -171,11 +175,13 @@ pub fn lay_out(lines: &[&str]) -> Laid {
             None => Some(p),
             Some(rest) => {
                 let rest = rest.trim_start_matches(['*', '&']).trim_start();
-                let opening = fold(rest.trim_start_matches(['(', '[', ' ']));
+                let opening = fold(rest.trim_start_matches(['(', '[', ' ', '!']));
                 let note = rest.is_empty() || NOTE_OPENINGS.iter().any(|o| opening.starts_with(o));
                 (!note).then(|| rest.to_string())
             }
         })
+        .map(|p| without_marks(&p))
+        .filter(|p| !p.is_empty())
         .collect();
     Laid {
         headings,
