@@ -148,7 +148,6 @@ fn Asks() -> impl IntoView {
 fn InPageForm() -> impl IntoView {
     let llm = use_llm();
     let in_page = llm.in_page;
-    in_page.read_offers();
     let loading = move || matches!(in_page.status.get(), InPageStatus::Loading { .. });
     let status = move || {
         match in_page.status.get() {
@@ -183,6 +182,9 @@ fn InPageForm() -> impl IntoView {
     };
     view! {
         <Show when=move || llm.config.with(|c| c.in_page)>
+            // Read once the in-page model is chosen: a first visit fetches
+            // nothing of the LLM.
+            {in_page.read_offers()}
             <fieldset class="llm-in-page">
                 <legend>"In-page model"</legend>
                 <p class="param-note">
