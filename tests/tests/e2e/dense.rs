@@ -244,6 +244,19 @@ async fn the_codes_rank_with_their_own_hybrid_as_the_cli() -> Result<()> {
                 .is_some_and(|f| f.contains("rank=weighted:w=0.3")),
             "the link does not name the pool's hybrid: {link}"
         );
+        // The header leaves the open pool's name readable in this 1280-px
+        // window (it once squeezed the picker to nothing).
+        let picker = app
+            .client()
+            .execute(
+                "return document.getElementById('pool-select').getBoundingClientRect().width;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            picker.as_f64().is_some_and(|w| w >= 140.0),
+            "the pool picker is {picker} px wide: the pool's name does not show"
+        );
         app.screenshot("search-hybrid-el-codes").await
     }
     .await;
