@@ -61,6 +61,8 @@ pub enum TranscriptFileError {
     BadHash { file: String },
     /// An entry of [`SITE_INDEX`] whose path is refused.
     BadEntry(Box<TranscriptFileError>),
+    /// An entry of [`SITE_INDEX`] with an empty search.
+    EmptySearch { file: String },
     /// A transcript with no replies.
     Empty,
     /// A transcript made with two models or temperatures.
@@ -104,6 +106,9 @@ impl fmt::Display for TranscriptFileError {
                 write!(f, "{SITE_INDEX}: {file} has no valid sha256")
             }
             TranscriptFileError::BadEntry(e) => write!(f, "{SITE_INDEX}: {e}"),
+            TranscriptFileError::EmptySearch { file } => {
+                write!(f, "{SITE_INDEX}: {file} lists an empty search")
+            }
             TranscriptFileError::Empty => {
                 f.write_str("the transcript is empty: it has no replies to replay")
             }
@@ -206,6 +211,11 @@ pub struct SiteEntry {
     /// How many of the pool's queries it covers (Evaluate's first N).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queries: Option<usize>,
+    /// The questions it answers, each replayed in Search: for a pool
+    /// without benchmark queries (its queries came from a query set
+    /// beside the pool, so Evaluate cannot replay it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub searches: Vec<String>,
 }
 
 impl SiteEntry {
@@ -231,6 +241,11 @@ impl SiteIndex {
                 });
             }
             site_path(&entry.path()).map_err(|e| TranscriptFileError::BadEntry(Box::new(e)))?;
+            if entry.searches.iter().any(|q| q.trim().is_empty()) {
+                return Err(TranscriptFileError::EmptySearch {
+                    file: entry.file.clone(),
+                });
+            }
         }
         Ok(index)
     }
@@ -489,6 +504,17 @@ mod tests {
         let empty = br#"{"format_version": 1, "transcripts": []}"#;
         assert!(SiteIndex::from_json(empty).unwrap().transcripts.is_empty());
         assert!(SiteIndex::from_json(br#"{"format_version": 2, "transcripts": []}"#).is_err());
+        let searches = good.replace(r#""model": "m""#, r#""model": "m", "searches": ["α β"]"#);
+        let index = SiteIndex::from_json(searches.as_bytes()).unwrap();
+        assert_eq!(index.transcripts[0].searches, ["α β"]);
+        assert!(index.transcripts[0].queries.is_none());
+        let empty_search = searches.replace("α β", " ");
+        assert_eq!(
+            SiteIndex::from_json(empty_search.as_bytes()),
+            Err(TranscriptFileError::EmptySearch {
+                file: "stard.jsonl".into()
+            })
+        );
     }
 
     /// Every transcript the site ships reads back to its own bytes, with

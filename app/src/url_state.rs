@@ -245,6 +245,21 @@ impl LinkState {
         })
     }
 
+    /// One question a shipped transcript answers, replayed from it in
+    /// Search with its pool and method. `None` for an unknown method.
+    pub fn shipped_search(entry: &SiteEntry, query: &str) -> Option<LinkState> {
+        Some(LinkState {
+            pool: Some(entry.pool.clone()),
+            rank: Some(entry.method.parse().ok()?),
+            query: query.to_owned(),
+            transcript: Some(TranscriptLink {
+                sha256: entry.sha256.to_ascii_lowercase(),
+                path: Some(entry.path()),
+            }),
+            ..LinkState::default()
+        })
+    }
+
     /// The fragment's text, without `#`; empty for the default state.
     /// Keys come in a fixed order, so equal states give equal links.
     pub fn encode(&self) -> String {
@@ -565,6 +580,7 @@ mod tests {
             sha256: "AB".repeat(32),
             model: "smollm2-135m-instruct".into(),
             queries: Some(5),
+            searches: Vec::new(),
         };
         let link = LinkState::shipped_run(&entry).expect("a link");
         let back = LinkState::decode(&link.encode());
@@ -587,6 +603,41 @@ mod tests {
             ..entry
         };
         assert_eq!(LinkState::shipped_run(&unknown), None);
+    }
+
+    #[test]
+    fn a_shipped_transcript_opens_each_of_its_searches() {
+        let entry = SiteEntry {
+            file: "el-reform-sparse.jsonl".into(),
+            name: "Greek, reform-sparse".into(),
+            pool: "el-nomothesia.blob".into(),
+            method: "reform-sparse".into(),
+            sha256: "CD".repeat(32),
+            model: "qwen2.5-coder-1.5b-instruct".into(),
+            queries: None,
+            searches: vec!["Οικονομικά θέματα & τέλη".into()],
+        };
+        let link = LinkState::shipped_search(&entry, &entry.searches[0]).expect("a link");
+        let back = LinkState::decode(&link.encode());
+        assert_eq!(back, link);
+        assert_eq!(back.view, View::Search);
+        assert_eq!(back.query, "Οικονομικά θέματα & τέλη");
+        assert_eq!(back.pool.as_deref(), Some("el-nomothesia.blob"));
+        assert_eq!(
+            back.rank.map(|m| m.to_string()).as_deref(),
+            Some("reform-sparse")
+        );
+        let t = back.transcript.expect("the transcript");
+        assert_eq!(t.sha256, "cd".repeat(32));
+        assert_eq!(
+            t.path.as_deref(),
+            Some("transcripts/el-reform-sparse.jsonl")
+        );
+        let unknown = SiteEntry {
+            method: "oracle".into(),
+            ..entry
+        };
+        assert_eq!(LinkState::shipped_search(&unknown, "q"), None);
     }
 
     /// xorshift64*: a fixed-seed generator, so failures reproduce.

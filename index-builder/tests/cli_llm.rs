@@ -318,6 +318,91 @@ fn react_bm25_records_then_replays_byte_for_byte() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
+/// A server that answers the same request differently when asked again,
+/// as llama.cpp did at temperature 0 (its prompt cache changes the
+/// arithmetic): the planner always writes one query, so every round shows
+/// the observer the same candidates, and the observer keeps one more of
+/// them each time it is asked. The run asks a repeated request no more:
+/// it takes the reply recorded first, as its replay will, so the
+/// transcript replays to the same run.
+#[test]
+fn a_request_asked_again_gets_its_first_reply_so_the_run_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let observed = std::sync::atomic::AtomicUsize::new(0);
+    let server = Loopback::start(move |request, n| {
+        let schema = &request.body["response_format"]["json_schema"];
+        match schema["name"].as_str() {
+            Some("keep") => {
+                let ids = schema["schema"]["properties"]["keep"]["items"]["enum"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                let asked = observed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let keep: Vec<Value> = ids.into_iter().take(asked + 1).collect();
+                Reply::completion(&json!({ "keep": keep }).to_string())
+            }
+            Some("query") => Reply::completion(r#"{"query": "πολίτευμα"}"#),
+            _ => model(request, n),
+        }
+    });
+    let url = format!("{}/v1", server.base);
+    let transcript = dir.path().join("transcript.jsonl");
+    let one = queries(dir.path(), 1);
+    let fixture = corpus();
+    let pool = [
+        "--corpus",
+        fixture.to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+    ];
+    let method = "react-bm25:rounds=3,candidates=5,chars=200";
+    let (out, recorded, metrics) = eval(
+        dir.path(),
+        "recorded",
+        &pool,
+        method,
+        &one,
+        &[
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "stand-in",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rounds = &metrics["llm"]["per_query"]["q1"]["rounds"];
+    let kept: Vec<usize> = (0..3)
+        .map(|r| rounds[r]["kept"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(
+        kept,
+        [1, 1, 1],
+        "the repeated observer request's first reply"
+    );
+    let observer_requests = server
+        .requests()
+        .iter()
+        .filter(|r| r.body["response_format"]["json_schema"]["name"] == "keep")
+        .count();
+    assert_eq!(observer_requests, 1, "asked once");
+
+    drop(server);
+    let (out, replayed, _) = eval(
+        dir.path(),
+        "replayed",
+        &pool,
+        method,
+        &one,
+        &["--replay", transcript.to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(replayed, recorded);
+}
+
 #[test]
 fn reform_sparse_search_ranks_the_keywords_with_bm25() {
     let server = Loopback::start(model);

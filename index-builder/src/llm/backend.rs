@@ -167,6 +167,13 @@ impl Chat for Backend {
         if self.stopped.load(Ordering::Relaxed) {
             return Err(LlmError::Cancelled);
         }
+        // A request asked again gets the reply recorded first, as the
+        // transcript's replay will give it: llama.cpp at temperature 0 once
+        // answered a repeated ReAct observer request differently, and the
+        // transcript, which keeps one reply a request, no longer replayed.
+        if let Some(reply) = self.journal.as_ref().and_then(|j| j.recorded(request)) {
+            return Ok(reply);
+        }
         let reply = match &self.source {
             Source::Http(http) => http.chat(request).await?,
             Source::Replay { transcript, .. } => transcript.chat(request).await?,

@@ -53,6 +53,12 @@ impl Journal {
         })
     }
 
+    /// The reply recorded for `request`, if it was asked before.
+    pub fn recorded(&self, request: &ChatRequest) -> Option<ChatReply> {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.transcript.reply(request).cloned()
+    }
+
     /// Keeps one exchange and appends it to the file.
     pub fn record(&self, request: &ChatRequest, reply: &ChatReply) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());

@@ -44,8 +44,11 @@ async fn a_link_cannot_make_the_page_read_a_model_as_a_transcript() -> Result<()
         serde_json::from_slice(&std::fs::read(dist.join("transcripts/index.json"))?)?;
     let entry = index["transcripts"]
         .as_array()
-        .and_then(|t| t.iter().find(|e| e["method"] == "reform-sparse"))
-        .context("transcripts/index.json lists no reform-sparse transcript")?;
+        .and_then(|t| {
+            t.iter()
+                .find(|e| e["method"] == "reform-sparse" && e["pool"] == "stard.blob")
+        })
+        .context("transcripts/index.json lists no reform-sparse transcript on STARD")?;
     let (sha, pool) = (
         entry["sha256"].as_str().context("no sha256")?,
         entry["pool"].as_str().context("no pool")?,

@@ -352,9 +352,11 @@ async fn llm_search_shows_what_the_model_did_and_replays_by_link() -> Result<()>
 
 /// The transcripts the site ships (`public/transcripts/`, recorded by
 /// `nomos eval --transcript` against the local model) replay in the
-/// browser to the run files the CLI's own replays write, byte for byte:
-/// the browser and the CLI send the same requests, rank alike and tag
-/// alike. At least one of them must rank something.
+/// browser as the CLI's own replays do: an entry over its pool's
+/// benchmark (`queries`) to the CLI's run file byte for byte in Evaluate,
+/// an entry over a query set beside the pool (`searches`) to the CLI's
+/// ranking of each search in Search. The browser and the CLI send the
+/// same requests and rank alike. At least one of them must rank something.
 #[tokio::test]
 async fn shipped_transcripts_replay_as_the_cli_does() -> Result<()> {
     let _turn = one_at_a_time().await;
@@ -374,83 +376,39 @@ async fn shipped_transcripts_replay_as_the_cli_does() -> Result<()> {
                 .map(str::to_owned)
                 .with_context(|| format!("transcripts/index.json: an entry has no {key}"))
         };
-        let (file, pool, method, sha) = (
-            field("file")?,
-            field("pool")?,
-            field("method")?,
-            field("sha256")?,
-        );
-        let queries = entry["queries"]
-            .as_u64()
-            .with_context(|| format!("transcripts/index.json: {file} has no queries"))?;
-        let path = dist.join("transcripts").join(&file);
+        let shipped = Shipped {
+            file: field("file")?,
+            pool: field("pool")?,
+            method: field("method")?,
+            sha: field("sha256")?,
+        };
+        let path = dist.join("transcripts").join(&shipped.file);
         ensure!(
-            sha256_hex(&std::fs::read(&path)?) == sha,
-            "{} is not the {sha} its index names",
-            path.display()
+            sha256_hex(&std::fs::read(&path)?) == shipped.sha,
+            "{} is not the {} its index names",
+            path.display(),
+            shipped.sha
         );
-
-        let out = tempfile::tempdir()?;
-        let cli_run = out.path().join("cli.run");
-        let status = Command::new(nomos_cli()?)
-            .args(["eval", "--index"])
-            .arg(served_blob(&pool)?)
-            .args([
-                "--method",
-                &method,
-                "--first",
-                &queries.to_string(),
-                "--replay",
-            ])
-            .arg(&path)
-            .arg("--run")
-            .arg(&cli_run)
-            .arg("--metrics")
-            .arg(out.path().join("cli.metrics.json"))
-            .stdout(Stdio::null())
-            .status()?;
-        ensure!(status.success(), "nomos eval --replay {file}: {status}");
-        let cli_run = std::fs::read_to_string(&cli_run)?;
-        if !cli_run.is_empty() {
-            ranked += 1;
+        let searches: Vec<&str> = entry["searches"]
+            .as_array()
+            .map(|s| s.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let queries = entry["queries"].as_u64();
+        ensure!(
+            queries.is_some() || !searches.is_empty(),
+            "transcripts/index.json: {} has neither queries nor searches",
+            shipped.file
+        );
+        if let Some(queries) = queries {
+            if replay_evaluation(&server, &shipped, &path, queries).await? {
+                ranked += 1;
+            }
         }
-
-        // The settings' "Open its evaluation" link, as a visitor follows it.
-        let app = App::open(&server.url()).await?;
-        let href = async {
-            click(&app, "[data-testid=llm-button]").await?;
-            app.poll(
-                "the shipped transcripts' links",
-                "const links = Array.from(document.querySelectorAll('[data-testid=open-shipped-run]'));
-                 const link = links.find(a => a.getAttribute('href').includes(arguments[0]));
-                 return link ? link.getAttribute('href') : null;",
-                vec![json!(sha)],
-            )
-            .await
+        for query in searches {
+            if replay_search(&server, &shipped, &path, query).await? {
+                ranked += 1;
+            }
         }
-        .await;
-        let closed = app.close().await;
-        let href = href?;
-        closed?;
-        let link = format!("{}{}", server.url(), href.as_str().unwrap_or_default());
-        let receiver = App::start(&link).await?;
-        let outcome = async {
-            receiver.wait_for_evaluate(&pool).await?;
-            click(&receiver, "[data-testid=run-evaluation]").await?;
-            evaluation(&receiver, REPLAY).await?;
-            let run = captured(
-                &receiver,
-                "xpath://div[contains(@class,'exports')]/button[normalize-space(.)='Run (TREC)']",
-            )
-            .await?;
-            ensure!(
-                run == cli_run,
-                "the browser's replay of {file} gives another run file than the CLI's"
-            );
-            Ok(())
-        }
-        .await;
-        finish(receiver, outcome).await?;
     }
     server.stop();
     ensure!(
@@ -505,6 +463,156 @@ async fn the_in_page_models_are_offered_with_their_sizes_before_any_download() -
     }
     .await;
     finish(app, outcome).await
+}
+
+/// A shipped transcript, as `transcripts/index.json` lists it.
+struct Shipped {
+    file: String,
+    pool: String,
+    method: String,
+    sha: String,
+}
+
+/// The settings' link to a shipped transcript's replay: the first
+/// `testid` link naming its hash whose text holds `text`.
+async fn shipped_link(
+    server: &StaticServer,
+    shipped: &Shipped,
+    testid: &str,
+    text: &str,
+) -> Result<String> {
+    let app = App::open(&server.url()).await?;
+    let href = async {
+        click(&app, "[data-testid=llm-button]").await?;
+        app.poll(
+            "the shipped transcripts' links",
+            "const [testid, sha, text] = arguments;
+             const links = Array.from(document.querySelectorAll(`[data-testid=${testid}]`));
+             const link = links.find(a => a.getAttribute('href').includes(sha)
+                 && a.textContent.includes(text));
+             return link ? link.getAttribute('href') : null;",
+            vec![json!(testid), json!(shipped.sha), json!(text)],
+        )
+        .await
+    }
+    .await;
+    let closed = app.close().await;
+    let href = href?;
+    closed?;
+    Ok(format!(
+        "{}{}",
+        server.url(),
+        href.as_str().unwrap_or_default()
+    ))
+}
+
+/// Replays a shipped transcript's first `queries` in Evaluate, as a
+/// visitor follows the settings' "Open its evaluation", and in the CLI;
+/// the run files must be equal. Whether the run ranks anything.
+async fn replay_evaluation(
+    server: &StaticServer,
+    shipped: &Shipped,
+    path: &std::path::Path,
+    queries: u64,
+) -> Result<bool> {
+    let out = tempfile::tempdir()?;
+    let cli_run = out.path().join("cli.run");
+    let status = Command::new(nomos_cli()?)
+        .args(["eval", "--index"])
+        .arg(served_blob(&shipped.pool)?)
+        .args([
+            "--method",
+            &shipped.method,
+            "--first",
+            &queries.to_string(),
+            "--replay",
+        ])
+        .arg(path)
+        .arg("--run")
+        .arg(&cli_run)
+        .arg("--metrics")
+        .arg(out.path().join("cli.metrics.json"))
+        .stdout(Stdio::null())
+        .status()?;
+    ensure!(
+        status.success(),
+        "nomos eval --replay {}: {status}",
+        shipped.file
+    );
+    let cli_run = std::fs::read_to_string(&cli_run)?;
+
+    let link = shipped_link(server, shipped, "open-shipped-run", "").await?;
+    let receiver = App::start(&link).await?;
+    let outcome = async {
+        receiver.wait_for_evaluate(&shipped.pool).await?;
+        click(&receiver, "[data-testid=run-evaluation]").await?;
+        evaluation(&receiver, REPLAY).await?;
+        let run = captured(
+            &receiver,
+            "xpath://div[contains(@class,'exports')]/button[normalize-space(.)='Run (TREC)']",
+        )
+        .await?;
+        ensure!(
+            run == cli_run,
+            "the browser's replay of {} gives another run file than the CLI's",
+            shipped.file
+        );
+        Ok(())
+    }
+    .await;
+    finish(receiver, outcome).await?;
+    Ok(!cli_run.is_empty())
+}
+
+/// Replays one search of a shipped transcript in Search, as a visitor
+/// follows the settings' link, and in the CLI (`nomos search --replay`);
+/// the ids shown must be the CLI's, in its order. Whether it ranks
+/// anything.
+async fn replay_search(
+    server: &StaticServer,
+    shipped: &Shipped,
+    path: &std::path::Path,
+    query: &str,
+) -> Result<bool> {
+    let link = shipped_link(server, shipped, "open-shipped-search", query).await?;
+    let receiver = App::open_at(&link, &shipped.pool).await?;
+    let mut shown = Vec::new();
+    let outcome = async {
+        llm_done(&receiver).await?;
+        shown = receiver.results(query).await?;
+        Ok(())
+    }
+    .await;
+    finish(receiver, outcome).await?;
+    let output = Command::new(nomos_cli()?)
+        .args(["search", "--index"])
+        .arg(served_blob(&shipped.pool)?)
+        .args([
+            "--method",
+            &shipped.method,
+            "--top",
+            &shown.len().max(1).to_string(),
+            "--replay",
+        ])
+        .arg(path)
+        .arg(query)
+        .stderr(Stdio::null())
+        .output()?;
+    ensure!(
+        output.status.success(),
+        "nomos search --replay {} {query:?}: {}",
+        shipped.file,
+        output.status
+    );
+    let stdout = String::from_utf8(output.stdout)?;
+    let cli_ids = cli_search_ids(&stdout);
+    let shown_ids: Vec<&str> = shown.iter().map(|r| r.id.as_str()).collect();
+    ensure!(
+        shown_ids == cli_ids,
+        "the browser's replay of {} for {query:?} shows {shown_ids:?}, the CLI ranks {cli_ids:?}",
+        shipped.file
+    );
+    Ok(!shown.is_empty())
 }
 
 /// The settings' in-page model (wllama, the SmolLM2 GGUF the site
@@ -917,4 +1025,18 @@ fn site_index(file: &str, method: &str, sha: &str) -> Vec<u8> {
             "method": method, "sha256": sha, "model": DEFAULT_MODEL}],
     }))
     .expect("JSON")
+}
+
+/// The ids `nomos search` prints, in rank order (its lines `RANK\tID\tSCORE`;
+/// what it says about the LLM is not a hit).
+fn cli_search_ids(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split('\t');
+            let rank = fields.next()?;
+            let id = fields.next()?;
+            (rank.parse::<usize>().is_ok() && fields.next().is_some()).then_some(id)
+        })
+        .collect()
 }

@@ -88,6 +88,19 @@ pub fn TranscriptsPanel() -> impl IntoView {
                                             )}
                                         </a>
                                     })}
+                                    {e.searches.iter().filter_map(|q| {
+                                        let run = LinkState::shipped_search(&e, q)?;
+                                        Some(view! {
+                                            <a
+                                                class="button"
+                                                data-testid="open-shipped-search"
+                                                href=format!("#{}", run.encode())
+                                                on:click=move |_| close_dialog(LLM_SETTINGS_ID)
+                                            >
+                                                {format!("Search \u{201c}{q}\u{201d}")}
+                                            </a>
+                                        })
+                                    }).collect_view()}
                                 </li>
                             }
                         })
