@@ -218,7 +218,7 @@ impl Blob {
     }
 
     /// The method spec the builder chose as the pool's hybrid
-    /// (`nomos build --hybrid`), if any; [`crate::pool::Pool`] parses it.
+    /// (`nomos build --hybrid`), if any, unparsed: the pool above parses it.
     pub fn hybrid(&self) -> Option<&str> {
         self.hybrid.as_deref()
     }
