@@ -235,4 +235,14 @@ if [ ! -f "$frag_dir/meta" ] || [ "$nomos" -nt "$frag_dir/meta" ]; then
     -o "$synth/blob/$frag_pool.blob" \
     --title "SYNTHETIC Danish, not law (100,000 chunks, fragmented)"
 fi
+# Danish law's CI sample (data/da-law-sample: 139 Retsinformation documents
+# that cite each other, its PROVENANCE.md) as all of Danish law is served
+# (scripts/danish-law.sh): fragmented, into indexes/da-law-sample/, and as a
+# whole blob beside it, so that the browser tests run one check over both
+# storages (filters.rs). A few seconds; always redone.
+rm -rf "$out/da-law-sample" "$out/da-law-sample.blob"
+"$nomos" build --format da-law data/da-law-sample --split "$out/da-law-sample" \
+  --title "Danish law, a sample of 139 documents (fragmented, as all of Danish law)"
+"$nomos" build --format da-law data/da-law-sample -o "$out/da-law-sample.blob" \
+  --title "Danish law, a sample of 139 documents (one file)"
 "$nomos" manifest "$out"

@@ -11,6 +11,7 @@ use nomos_core::search::Bm25Params;
 use crate::eval_config::{Config, RunLink};
 use crate::transcript_files::LlmSource;
 pub use crate::views::{EvalSort, View};
+use nomos_core::facets::Narrowing;
 
 /// Benchmark queries an LLM method is evaluated on by default (the first
 /// ten): a small local model takes minutes per query.
@@ -46,6 +47,10 @@ pub struct AppState {
     pub source: RwSignal<Option<String>>,
     /// Show only results in this legal area.
     pub area: RwSignal<Option<String>>,
+    /// Show only results of this document type (`LBK`).
+    pub kind: RwSignal<Option<String>>,
+    /// Show only results of this year.
+    pub year: RwSignal<Option<String>>,
     /// The id of the article being read.
     pub article: RwSignal<Option<String>>,
     /// The citation that opened it (a "Go to" row or a link's `cite=`),
@@ -91,6 +96,8 @@ impl AppState {
             field: RwSignal::new(Field::Text),
             source: RwSignal::new(None),
             area: RwSignal::new(None),
+            kind: RwSignal::new(None),
+            year: RwSignal::new(None),
             article: RwSignal::new(None),
             cite: RwSignal::new(None),
             eval_query: RwSignal::new(None),
@@ -133,6 +140,16 @@ impl AppState {
         }
     }
 
+    /// The filters chosen (tracked).
+    pub fn narrowing(&self) -> Narrowing {
+        Narrowing {
+            source: self.source.get(),
+            area: self.area.get(),
+            kind: self.kind.get(),
+            year: self.year.get(),
+        }
+    }
+
     /// Clears what only makes sense within one pool.
     pub fn reset_for_new_pool(&self, method: Method, params: Bm25Params) {
         self.method.set(method);
@@ -140,6 +157,8 @@ impl AppState {
         self.field.set(Field::Text);
         self.source.set(None);
         self.area.set(None);
+        self.kind.set(None);
+        self.year.set(None);
         self.article.set(None);
         self.cite.set(None);
         self.eval_query.set(None);

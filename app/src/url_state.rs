@@ -70,7 +70,7 @@ pub const CITE_MAX: usize = 200;
 const POOL_MAX: usize = 255;
 /// The keys a link may have; a key is looked up here, never in what the
 /// link said before.
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 24] = [
     "view",
     "pool",
     "hash",
@@ -80,6 +80,8 @@ const KEYS: [&str; 22] = [
     "q",
     "source",
     "area",
+    "type",
+    "year",
     "doc",
     "cite",
     "eq",
@@ -116,6 +118,10 @@ pub struct LinkState {
     pub query_cut: bool,
     pub source: Option<String>,
     pub area: Option<String>,
+    /// A document type filter (`type=LBK`).
+    pub kind: Option<String>,
+    /// A year filter.
+    pub year: Option<String>,
     /// The open article's id.
     pub article: Option<String>,
     /// A citation to open (`cite=strfl.%20§%20244`): the article it names,
@@ -211,6 +217,8 @@ impl Default for LinkState {
             query_cut: false,
             source: None,
             area: None,
+            kind: None,
+            year: None,
             article: None,
             cite: None,
             eval_query: None,
@@ -280,6 +288,8 @@ impl LinkState {
         text("q", &Some(self.query.clone()).filter(|q| !q.is_empty()));
         text("source", &self.source);
         text("area", &self.area);
+        text("type", &self.kind);
+        text("year", &self.year);
         text("doc", &self.article);
         text("cite", &self.cite);
         text("eq", &self.eval_query);
@@ -364,6 +374,8 @@ impl LinkState {
                 }
                 "source" => state.source = text(),
                 "area" => state.area = text(),
+                "type" => state.kind = text(),
+                "year" => state.year = text(),
                 "doc" => state.article = text(),
                 "cite" => state.cite = text().filter(|c| c.chars().count() <= CITE_MAX),
                 "eq" => state.eval_query = text(),
@@ -692,6 +704,8 @@ mod tests {
                 query_cut: false,
                 source: self.some_text(),
                 area: self.some_text(),
+                kind: self.some_text(),
+                year: self.some_text(),
                 article: self.some_text(),
                 cite: self.some_text(),
                 eval_query: self.some_text(),

@@ -168,6 +168,8 @@ impl LinkSync {
         }
         state.source.set(link.source);
         state.area.set(link.area);
+        state.kind.set(link.kind);
+        state.year.set(link.year);
         // A citation opens what it names, unless the link names the
         // article too (the one opened from the citation's list).
         let cited = link.cite.as_deref().and_then(|c| {
@@ -211,7 +213,7 @@ impl LinkSync {
     }
 
     /// [`Self::write`] for a fragmented pool: its pool, version, query,
-    /// method, BM25 settings and article.
+    /// method, BM25 settings, filters and article.
     fn write_fragmented(self, store: FragStore) {
         let state = self.state;
         let pool = state.pool.get();
@@ -219,7 +221,8 @@ impl LinkSync {
             return;
         }
         if let Some(link) = self.pending.try_update_value(Option::take).flatten() {
-            // The link's method, settings and article, once its pool is here.
+            // The link's method, settings, filters and article, once its
+            // pool is here.
             if let Some(method) = link.rank {
                 state.method.set(method);
             }
@@ -227,6 +230,10 @@ impl LinkSync {
             state
                 .params
                 .set(link.bm25.map_or(defaults, |m| m.apply_to(defaults)));
+            state.source.set(link.source);
+            state.area.set(link.area);
+            state.kind.set(link.kind);
+            state.year.set(link.year);
             state.article.set(link.article);
         }
         let Some(PoolChoice::Listed(file)) = pool else {
@@ -239,6 +246,10 @@ impl LinkSync {
             rank: Some(state.method.get()),
             bm25: Some(Bm25Link::from_params(&state.params.get())),
             query: state.query.get(),
+            source: state.source.get(),
+            area: state.area.get(),
+            kind: state.kind.get(),
+            year: state.year.get(),
             article: state.article.get(),
             ..LinkState::default()
         };
@@ -381,6 +392,8 @@ impl LinkSync {
             query_cut: false,
             source: state.source.get(),
             area: state.area.get(),
+            kind: state.kind.get(),
+            year: state.year.get(),
             article: state.article.get(),
             cite: state.cite.get(),
             eval_query: state.eval_query.get(),

@@ -31,6 +31,9 @@
 //!    content-addressed fragments for a static host; the caller fetches
 //!    the files [`fragments::Meta`] names for a query, core checks and
 //!    ranks them to the bit as over the blob; on blob, methods and below.
+//!    Beside both, [`facets`]: a result list's facets (source, area,
+//!    document type, year) and filters, counted alike over a blob and a
+//!    fragmented pool's meta; on blob, fragments, eli and hits.
 //! 6. [`pool`]: a loaded [`pool::Pool`] ready to rank with any method
 //!    ([`pool::Pool::rank`], the one entry point; BM25 parameters per call)
 //!    and, read beside it when evaluating, its [`pool::Benchmark`]
@@ -117,6 +120,7 @@ pub mod digest;
 pub mod eli;
 pub mod embed;
 pub mod eval;
+pub mod facets;
 pub mod fragments;
 pub mod hits;
 pub mod index;

@@ -92,6 +92,9 @@ fn exercise(meta: &Meta, files: &[Vec<u8>]) {
         }
     }
     let all: Vec<u32> = (0..meta.n_docs().min(1000) as u32).collect();
+    for name in meta.sources() {
+        let _ = meta.source_docs(name);
+    }
     let _ = meta.needed_pages(&all);
     for &p in meta.pages() {
         let Ok(page) = meta.open_page(p, file(p)) else {
@@ -103,7 +106,12 @@ fn exercise(meta: &Meta, files: &[Vec<u8>]) {
                 continue;
             };
             for doc in docs.docs() {
-                let _ = (docs.id(doc), docs.title(doc), docs.source(doc));
+                let _ = (
+                    docs.id(doc),
+                    docs.title(doc),
+                    meta.source(doc),
+                    meta.area(doc),
+                );
                 let _ = (docs.explicit_refs(doc), docs.implicit_refs(doc));
                 let _ = docs.article(doc);
             }

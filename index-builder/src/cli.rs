@@ -365,8 +365,45 @@ pub struct SearchArgs {
     /// contribution, with the document's length normalisation.
     #[arg(long)]
     pub explain: bool,
+    #[command(flatten)]
+    pub narrowing: NarrowingArgs,
+    /// After the hits, how many of all the hits each source, legal area,
+    /// document type and year holds, as the app's filters count them:
+    /// `facet<TAB>source|area|type|year<TAB>VALUE<TAB>COUNT`, before
+    /// the filters.
+    #[arg(long)]
+    pub facets: bool,
     /// The query text.
     pub query: String,
+}
+
+/// The app's filters: keep only the hits that pass every one given.
+#[derive(Args, Debug, Default)]
+pub struct NarrowingArgs {
+    /// Only hits from this source (its id: `straffeloven`, `LBK-2025-1129`).
+    #[arg(long)]
+    pub source: Option<String>,
+    /// Only hits in this legal area.
+    #[arg(long)]
+    pub area: Option<String>,
+    /// Only hits of this document type (`LBK`, `BEK`; Retsinformation pools).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+    /// Only hits of this year (Retsinformation pools).
+    #[arg(long)]
+    pub year: Option<String>,
+}
+
+impl NarrowingArgs {
+    /// As core narrows by.
+    pub fn narrowing(&self) -> nomos_core::facets::Narrowing {
+        nomos_core::facets::Narrowing {
+            source: self.source.clone(),
+            area: self.area.clone(),
+            kind: self.kind.clone(),
+            year: self.year.clone(),
+        }
+    }
 }
 
 #[derive(Args, Debug)]

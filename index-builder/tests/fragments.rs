@@ -248,7 +248,8 @@ fn assert_documents(built: &Built, article_stride: usize) {
         let d = doc as usize;
         assert_eq!(f.id(doc), blob.doc_id(d));
         assert_eq!(f.title(doc), blob.title(d));
-        assert_eq!(f.source(doc), blob.source(d));
+        assert_eq!(meta.source(doc), blob.source(d));
+        assert_eq!(meta.area(doc), blob.area(d));
         assert_eq!(f.explicit_refs(doc).unwrap(), blob.explicit_refs(d));
         assert_eq!(f.implicit_refs(doc).unwrap(), blob.implicit_refs(d));
         if d.is_multiple_of(article_stride) {
@@ -610,7 +611,7 @@ fn relisted_flips_never_panic() {
             let file = page.fragment(n).unwrap().file.clone();
             let result = meta.open_docs(&page, n, &damaged).map(|f| {
                 for doc in f.docs() {
-                    let _ = (f.id(doc), f.title(doc), f.source(doc), f.article(doc));
+                    let _ = (f.id(doc), f.title(doc), f.article(doc));
                     let _ = (f.explicit_refs(doc), f.implicit_refs(doc));
                 }
             });

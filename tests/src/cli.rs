@@ -78,6 +78,44 @@ fn search_with(blob: &Path, query: &str, k: usize, extra: &[&str]) -> Result<Vec
     out.lines().map(parse_line).collect()
 }
 
+/// One facet count of `nomos search --facets`: facet (`source`, `area`,
+/// `type`, `year`), value and count.
+pub type FacetLine = (String, String, usize);
+
+/// `nomos search --index BLOB` (a file) or `--fragments DIR` (a
+/// directory) with the `extra` flags (filters, `--facets`): its hits, and
+/// its facet counts when asked.
+pub fn search_narrowed(
+    pool: &Path,
+    query: &str,
+    k: usize,
+    extra: &[&str],
+) -> Result<(Vec<CliHit>, Vec<FacetLine>)> {
+    let storage = match pool.is_dir() {
+        true => "--fragments",
+        false => "--index",
+    };
+    let out = run(Command::new(nomos_cli()?)
+        .args(["search", storage])
+        .arg(pool)
+        .args(["--top", &k.to_string()])
+        .args(extra)
+        .arg(query))?;
+    let (facets, hits): (Vec<&str>, Vec<&str>) =
+        out.lines().partition(|l| l.starts_with("facet\t"));
+    let facets = facets
+        .into_iter()
+        .map(|line| match line.split('\t').collect::<Vec<_>>()[..] {
+            [_, facet, value, n] => Ok((facet.to_owned(), value.to_owned(), n.parse()?)),
+            _ => bail!("not a facet line: {line:?}"),
+        })
+        .collect::<Result<_>>()?;
+    Ok((
+        hits.into_iter().map(parse_line).collect::<Result<_>>()?,
+        facets,
+    ))
+}
+
 /// `nomos search` over `field` (`text` or `augmented`) with BM25.
 pub fn search_field(blob: &Path, query: &str, k: usize, field: &str) -> Result<Vec<CliHit>> {
     search_with(blob, query, k, &["--field", field])

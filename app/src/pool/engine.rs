@@ -17,17 +17,13 @@ use nomos_core::cite::CiteIndex;
 use nomos_core::hits::Hit;
 use nomos_core::llm::estimate::{estimate, Estimate};
 use nomos_core::llm::{Prompts, Settings};
-use nomos_core::methods::{Method, RankError};
+use nomos_core::methods::{result_depth, Method, RankError};
 use nomos_core::pool::{Benchmark, Pool, PoolError};
 use nomos_core::search::highlight::{self, QueryTerms, Segment};
 use nomos_core::search::{cap_runs, Bm25Params, Explanation, ParamsError};
 
 /// Characters of article text shown under a result.
 const SNIPPET_CHARS: usize = 220;
-/// Results of the purely dense methods: every document has a cosine, so
-/// they list the nearest ones only (the fusions list the union of their
-/// inputs' top 100, and the lexical methods every matching document).
-pub const DENSE_RESULTS: usize = 100;
 
 pub struct Engine {
     /// What the user calls this pool (manifest title or file name).
@@ -420,7 +416,7 @@ impl Engine {
 
     /// `query` ranked on `field` with `method` and BM25 `params`: every
     /// document the lexical methods match, the fusions' union, the dense
-    /// methods' [`DENSE_RESULTS`] nearest. `embedding` is the query's,
+    /// methods' nearest ([`result_depth`]). `embedding` is the query's,
     /// from the pool's model, for the dense methods.
     pub fn rank(
         &self,
@@ -433,10 +429,7 @@ impl Engine {
         let analyzer = self.pool.analyzer();
         let mut tokens = analyzer.tokens(query);
         let cut = cap_runs(&mut tokens);
-        let k = match method.needs_lexical() {
-            true => usize::MAX,
-            false => DENSE_RESULTS,
-        };
+        let k = result_depth(method);
         let hits = self
             .pool_of(field)
             .rank(method, params, &tokens, embedding, k, true)

@@ -17,13 +17,11 @@ use nomos_core::fragments::{
     ListsFragment, Meta, TermFragment,
 };
 use nomos_core::hits::Hit;
-use nomos_core::methods::Method;
+use nomos_core::methods::{result_depth, Method};
 use nomos_core::search::highlight::QueryTerms;
 use nomos_core::search::{cap_runs, Bm25Params};
 
-use crate::pool::engine::{
-    marked_paragraphs, marked_snippet, Article, DocLink, ResultRow, DENSE_RESULTS,
-};
+use crate::pool::engine::{marked_paragraphs, marked_snippet, Article, DocLink, ResultRow};
 
 /// Bytes of fragments kept in memory (their file sizes): enough for a
 /// session of search-as-you-type over a 10⁶-chunk pool, far below what
@@ -63,7 +61,7 @@ pub struct FragmentCache {
 pub struct FragRanking {
     pub terms: QueryTerms,
     /// Best first: every document BM25 scores above zero, the fusions'
-    /// union, dense methods' [`DENSE_RESULTS`] nearest (as over a blob).
+    /// union, dense methods' nearest ([`result_depth`], as over a blob).
     pub hits: Vec<Hit>,
     /// Only the query's first [`nomos_core::search::QUERY_RUNS_MAX`] runs of words were ranked.
     pub cut: bool,
@@ -273,10 +271,7 @@ impl FragPool {
             centroids: dense.map(|(_, c)| c),
             lists: &lists,
         };
-        let k = match method.needs_lexical() {
-            true => usize::MAX,
-            false => DENSE_RESULTS,
-        };
+        let k = result_depth(method);
         let embedding = dense.map(|(e, _)| e);
         let hits = self
             .meta
@@ -331,7 +326,7 @@ impl FragPool {
                     title: d.title(hit.doc).unwrap_or_default().to_owned(),
                     // Fragments do not carry the editorial headings field.
                     editorial_title: false,
-                    source: d.source(hit.doc).unwrap_or_default().to_owned(),
+                    source: self.meta.source(hit.doc).unwrap_or_default().to_owned(),
                     score: hit.score,
                     snippet,
                     cut_start,
@@ -403,7 +398,7 @@ impl FragPool {
         let siblings = links(d.implicit_refs(doc).unwrap_or_default());
         let id = d.id(doc).unwrap_or_default().to_owned();
         let title = d.title(doc).unwrap_or_default().to_owned();
-        let source = d.source(doc).unwrap_or_default().to_owned();
+        let source = self.meta.source(doc).unwrap_or_default().to_owned();
         Ok(Article {
             citation: format!("{title}, {source}"),
             id,

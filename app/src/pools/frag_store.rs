@@ -24,7 +24,7 @@ use nomos_core::fragments::Centroids;
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Params;
 
-use crate::format::{plural, quoted, ranked_cut};
+use crate::format::{plural, quoted, ranked_cut, thousands};
 use crate::latest::{Latest, Ticket};
 use crate::pool::engine::{Article, ResultRow};
 use crate::pool::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
@@ -35,6 +35,8 @@ use crate::web::{
     ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
     worker_controls_page_within, Limit,
 };
+use nomos_core::facets::Narrowing;
+use nomos_core::facets::{self, FacetCounts};
 
 /// Result rows shown first, and added by "Show more". Fewer than a blob's
 /// 25: each row costs its documents fragment (about 8 KB of text that is
@@ -62,10 +64,14 @@ const BUILD_KEY: &str = "#build";
 pub struct FragResult {
     pub query: String,
     pub method: Method,
-    /// The rows shown, every matching document's count; or why not.
+    /// The rows shown, and how many pass the filters; or why not.
     pub outcome: Result<(Vec<ResultRow>, usize), String>,
-    /// The whole ranking, for "Show more".
+    /// The ranking narrowed by the filters, for "Show more".
     pub ranking: Option<Arc<FragRanking>>,
+    /// The filters it was narrowed by.
+    pub narrowed: Narrowing,
+    /// The whole ranking's facets, and how many hits it has.
+    pub facets: Option<(FacetCounts, usize)>,
     /// From the query to its rows, fetches (and embedding) included.
     pub millis: f64,
     /// Embedding the query, for a dense method.
@@ -75,6 +81,19 @@ pub struct FragResult {
     /// The chosen method, while BM25's rows stand in for it until its
     /// query is embedded.
     pub follows: Option<Method>,
+}
+
+/// `ranked` narrowed by `by`, with the whole ranking's facets and
+/// length: filters and facets come from the meta, so only the narrowed
+/// rows' documents fragments are fetched.
+fn narrowed(
+    pool: &FragPool,
+    ranked: FragRanking,
+    by: &Narrowing,
+) -> (Arc<FragRanking>, (FacetCounts, usize)) {
+    let counted = (facets::counts(pool, &ranked.hits), ranked.hits.len());
+    let hits = facets::narrow(pool, &ranked.hits, by);
+    (Arc::new(FragRanking { hits, ..ranked }), counted)
 }
 
 /// Where "Make available offline" stands.
@@ -142,10 +161,11 @@ impl FragStore {
             let query = state.query.get();
             let method = state.method.get();
             let params = state.params.get();
+            let by = state.narrowing();
             if let Some(t) = timer.get_value() {
                 t.clear();
             }
-            let run = move || self.search(query, method, params);
+            let run = move || self.search(query, method, params, by);
             timer.set_value(set_timeout_with_handle(run, DEBOUNCE).ok());
         });
         Effect::new(move |_| self.prepare(&state.method.get()));
@@ -167,13 +187,22 @@ impl FragStore {
         if q.is_empty() {
             return String::new();
         }
+        let cut = ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut));
+        let ranked = r.facets.as_ref().map_or(0, |(_, n)| *n);
+        let by = r.narrowed.chosen();
         match &r.outcome {
-            Ok((_, 0)) => format!("No article matches {}", quoted(q)),
-            Ok((_, total)) => format!(
-                "{} for {}{}",
-                plural(*total, "result", "results"),
+            Ok(_) if ranked == 0 => format!("No article matches {}", quoted(q)),
+            Ok(_) if by.is_empty() => format!(
+                "{} for {}{cut}",
+                plural(ranked, "result", "results"),
                 quoted(q),
-                ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut))
+            ),
+            Ok((_, shown)) => format!(
+                "{} of {} for {} in {}{cut}",
+                thousands(*shown),
+                plural(ranked, "result", "results"),
+                quoted(q),
+                by.join(", ")
             ),
             Err(_) => format!("The search for {} failed", quoted(q)),
         }
@@ -369,7 +398,7 @@ impl FragStore {
     /// has lists: the others say why not), fetching what it lacks, and
     /// publishes its first [`PAGE`] rows unless a newer query started
     /// meanwhile.
-    pub fn search(self, query: String, method: Method, params: Bm25Params) {
+    pub fn search(self, query: String, method: Method, params: Bm25Params, by: Narrowing) {
         let ticket = self.searches.begin();
         // Typing supersedes queries still waiting for the model or the
         // centroids: each step that fetches asks first, and stops quietly
@@ -382,6 +411,7 @@ impl FragStore {
             let started = now();
             let mut fetched = (0, 0);
             let mut ranking = None;
+            let mut facets = None;
             let mut embed_millis = None;
             let outcome = async {
                 let pool = self.pool.get_value();
@@ -398,7 +428,7 @@ impl FragStore {
                 let dense = match dense {
                     true => {
                         let (_, embedded) = futures::join!(
-                            self.stand_in(&query, method, params, started, ticket),
+                            self.stand_in(&query, method, params, &by, started, ticket),
                             self.embed(&query, wanted)
                         );
                         let (embedding, millis) = embedded?;
@@ -429,19 +459,18 @@ impl FragStore {
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
                 let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
-                let ranked = Arc::new(
-                    self.cache
-                        .with_value(|c| {
-                            pool.rank(&query, &method, params, given, &mut c.borrow_mut())
-                        })
-                        .map_err(|e| e.to_string())?,
-                );
-                ranking = Some(ranked.clone());
+                let ranked = self
+                    .cache
+                    .with_value(|c| pool.rank(&query, &method, params, given, &mut c.borrow_mut()))
+                    .map_err(|e| e.to_string())?;
+                let (narrowed, counted) = narrowed(&pool, ranked, &by);
+                ranking = Some(narrowed.clone());
+                facets = Some(counted);
                 wanted()?;
-                let (rows, got) = self.page(&ranked, 0).await?;
+                let (rows, got) = self.page(&narrowed, 0).await?;
                 fetched.0 += got.0;
                 fetched.1 += got.1;
-                Ok((rows, ranked.hits.len()))
+                Ok((rows, narrowed.hits.len()))
             }
             .await;
             if ticket.is_current() {
@@ -450,6 +479,8 @@ impl FragStore {
                     method,
                     outcome,
                     ranking,
+                    narrowed: by,
+                    facets,
                     millis: now() - started,
                     embed_millis,
                     fetched,
@@ -469,6 +500,7 @@ impl FragStore {
         query: &str,
         chosen: Method,
         params: Bm25Params,
+        by: &Narrowing,
         started: f64,
         ticket: Ticket,
     ) {
@@ -485,18 +517,21 @@ impl FragStore {
                 .cache
                 .with_value(|c| pool.rank(query, &Method::Bm25, params, None, &mut c.borrow_mut()))
                 .map_err(|e| e.to_string())?;
+            let (ranked, counted) = narrowed(&pool, ranked, by);
             let (rows, got) = self.page(&ranked, 0).await?;
             fetched.0 += got.0;
             fetched.1 += got.1;
-            Ok::<_, String>((rows, Arc::new(ranked), fetched))
+            Ok::<_, String>((rows, ranked, counted, fetched))
         }
         .await;
-        if let (Ok((rows, ranked, fetched)), true) = (ranked, ticket.is_current()) {
+        if let (Ok((rows, ranked, counted, fetched)), true) = (ranked, ticket.is_current()) {
             self.result.set(Some(FragResult {
                 query: query.to_owned(),
                 method: Method::Bm25,
                 outcome: Ok((rows, ranked.hits.len())),
                 ranking: Some(ranked),
+                narrowed: by.clone(),
+                facets: Some(counted),
                 millis: now() - started,
                 embed_millis: None,
                 fetched,

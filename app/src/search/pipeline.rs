@@ -3,11 +3,9 @@
 //! method really ranks (BM25 stands in while a dense method cannot run
 //! yet, or until an LLM method has ranked, and says why; BM25 shows
 //! while the query is embedded, and the semantic ranking then replaces
-//! it, saying so), the ranking,
-//! the source and area filters, and the facet counts. The reactive glue (debounce, embedding, memos) is the
-//! search store's.
-
-use std::collections::BTreeMap;
+//! it, saying so) and the ranking; the facets and filters are
+//! [`nomos_core::facets`]'. The reactive glue (debounce, embedding, memos) is
+//! the search store's.
 
 use nomos_core::blob::Field;
 use nomos_core::hits::Hit;
@@ -157,33 +155,6 @@ pub fn rank(
         pending,
         updated,
     })
-}
-
-/// The hits from `source` (a law, a code) and in `area`, where given.
-pub fn filter(engine: &Engine, hits: &[Hit], source: Option<&str>, area: Option<&str>) -> Vec<Hit> {
-    hits.iter()
-        .copied()
-        .filter(|h| source.is_none_or(|s| engine.source(h.doc) == s))
-        .filter(|h| area.is_none_or(|a| engine.area(h.doc) == Some(a)))
-        .collect()
-}
-
-/// How many hits fall in each value of `key` (documents without one are
-/// not counted), most first, then by name.
-pub fn facet_counts<'e>(
-    hits: &[Hit],
-    key: impl Fn(u32) -> Option<&'e str>,
-) -> Vec<(String, usize)> {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for h in hits {
-        if let Some(k) = key(h.doc).filter(|k| !k.is_empty()) {
-            *counts.entry(k).or_default() += 1;
-        }
-    }
-    let mut out: Vec<(String, usize)> =
-        counts.into_iter().map(|(k, n)| (k.to_owned(), n)).collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    out
 }
 
 #[cfg(test)]
@@ -365,29 +336,5 @@ mod tests {
         let changed = rank(&e, &a, None, CLOCK).unwrap();
         assert_eq!(default.ranking.hits.len(), changed.ranking.hits.len());
         assert_ne!(default.ranking.hits, changed.ranking.hits);
-    }
-
-    #[test]
-    fn filters_and_facets() {
-        let e = engine();
-        let t = rank(
-            &e,
-            &request("skat lov", Method::Bm25, QueryVector::Embedding),
-            None,
-            CLOCK,
-        )
-        .unwrap();
-        let hits = &t.ranking.hits;
-        assert_eq!(hits.len(), 3);
-        let in_a = filter(&e, hits, Some("Lov A"), None);
-        assert!(in_a.iter().all(|h| e.source(h.doc) == "Lov A"));
-        assert_eq!(in_a.len(), 2);
-        assert_eq!(filter(&e, hits, None, Some("skat")).len(), 1);
-        assert_eq!(filter(&e, hits, Some("Lov B"), Some("skat")).len(), 0);
-        assert_eq!(
-            facet_counts(hits, |d| Some(e.source(d))),
-            [("Lov A".to_owned(), 2), ("Lov B".to_owned(), 1)]
-        );
-        assert_eq!(facet_counts(hits, |d| e.area(d)), [("skat".to_owned(), 1)]);
     }
 }

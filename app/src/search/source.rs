@@ -2,17 +2,19 @@
 //! components (the search box, the result list, the article pane), a
 //! whole or light blob's [`SearchStore`] or a fragmented pool's
 //! [`FragStore`]. The components ask it for rows, the article and the
-//! status lines, so that every pool gets the same view; what only one
-//! storage has ("Go to", filters, explain; fetching fragments) the view
-//! adds beside them.
+//! status lines, and the filters for their facets, so that every pool
+//! gets the same view; what only one storage has ("Go to", explain;
+//! fetching fragments) the view adds beside them.
 
 use leptos::prelude::*;
+use nomos_core::eli::DocRef;
 use nomos_core::methods::Method;
 
 use crate::format::thousands;
 use crate::pool::engine::{Article, ResultRow};
 use crate::pools::frag_store::{self, FragStore};
 use crate::search::store::{self, SearchStore};
+use nomos_core::facets::FacetCounts;
 
 /// What the Search view shows. `Copy`; each store (many signal handles)
 /// is held in a stored value, so that the closures which hold a source
@@ -77,6 +79,37 @@ impl SearchSource {
                     .map_or(0, |(_, total)| *total)
             }),
         }
+    }
+
+    /// The whole ranking's facets (before filtering), and how many hits
+    /// it has; `None` before anything ranked.
+    pub fn facets(self) -> Option<(FacetCounts, usize)> {
+        match self {
+            SearchSource::Blob(s) => {
+                let s = s.get_value();
+                let total = s
+                    .ranking
+                    .with(|r| r.as_ref().map(|t| t.ranking.hits.len()))?;
+                Some((s.facet_counts.get()?, total))
+            }
+            SearchSource::Fragmented(s) => {
+                s.get_value().result.with(|r| r.as_ref()?.facets.clone())
+            }
+        }
+    }
+
+    /// What source `id` is called: its name where the pool says, a
+    /// Retsinformation document's citation (`LBK nr. 1129 af 2025`), else
+    /// the id.
+    pub fn source_name(self, id: &str) -> String {
+        let named = match self {
+            SearchSource::Blob(s) => s.get_value().source_name(id),
+            SearchSource::Fragmented(_) => None,
+        };
+        named
+            .filter(|n| n != id)
+            .or_else(|| DocRef::parse(id).map(|r| r.citation()))
+            .unwrap_or_else(|| id.to_owned())
     }
 
     /// Rows added by "Show more": fewer where each row is fetched.

@@ -26,6 +26,7 @@ use crate::search::pipeline::{self, LlmHits, QueryVector, Request, Timed};
 use crate::semantic::{ModelStatus, Semantic};
 use crate::state::AppState;
 use crate::web::now;
+use nomos_core::facets::{self, FacetCounts};
 
 /// Typing restarts this timer, so a burst of keystrokes ranks once.
 const DEBOUNCE: Duration = Duration::from_millis(100);
@@ -40,8 +41,8 @@ pub struct SearchStore {
     pub ranking: Memo<Option<Timed>>,
     /// The ranking's hits that pass the source and area filters.
     pub filtered: Memo<Option<Vec<Hit>>>,
-    pub source_counts: Memo<Option<Vec<(String, usize)>>>,
-    pub area_counts: Memo<Option<Vec<(String, usize)>>>,
+    /// The ranking's facets, before filtering.
+    pub facet_counts: Memo<Option<FacetCounts>>,
     /// How many of the filtered hits are shown as rows.
     pub limit: RwSignal<usize>,
     /// The first `limit` filtered hits' rows.
@@ -142,32 +143,13 @@ impl SearchStore {
             pipeline::rank(&session.engine, &request, previous, &now)
         });
         let filtered = Memo::new(move |_| {
-            let source = state.source.get();
-            let area = state.area.get();
+            let by = state.narrowing();
             let engine = pools.engine()?;
-            ranking.with(|r| {
-                let hits = &r.as_ref()?.ranking.hits;
-                Some(pipeline::filter(
-                    &engine,
-                    hits,
-                    source.as_deref(),
-                    area.as_deref(),
-                ))
-            })
+            ranking.with(|r| Some(facets::narrow(&*engine, &r.as_ref()?.ranking.hits, &by)))
         });
-        let source_counts = Memo::new(move |_| {
+        let facet_counts = Memo::new(move |_| {
             let engine = pools.engine()?;
-            ranking.with(|r| {
-                let hits = &r.as_ref()?.ranking.hits;
-                Some(pipeline::facet_counts(hits, |d| Some(engine.source(d))))
-            })
-        });
-        let area_counts = Memo::new(move |_| {
-            let engine = pools.engine()?;
-            ranking.with(|r| {
-                let hits = &r.as_ref()?.ranking.hits;
-                Some(pipeline::facet_counts(hits, |d| engine.area(d)))
-            })
+            ranking.with(|r| Some(facets::counts(&*engine, &r.as_ref()?.ranking.hits)))
         });
         let (limit, rows) = shown_rows(ranking, filtered, pools);
         let article = open_article(ranking, state, pools);
@@ -214,8 +196,7 @@ impl SearchStore {
             committed,
             ranking,
             filtered,
-            source_counts,
-            area_counts,
+            facet_counts,
             limit,
             rows,
             article,
@@ -252,15 +233,13 @@ impl SearchStore {
         }
         let total = timed.ranking.hits.len();
         let shown = self.filtered.with(|f| f.as_ref().map_or(0, Vec::len));
-        let source = state.source.get().map(|s| {
+        let mut by = state.narrowing();
+        by.source = by.source.map(|s| {
             pools
                 .engine()
                 .map_or_else(|| s.clone(), |e| e.source_name(&s))
         });
-        let filter = [source, state.area.get()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>();
+        let filter = by.chosen();
         let by_llm = timed.method.needs_llm();
         let counted = match (total, filter.is_empty()) {
             (0, _) if by_llm => format!("The LLM's ranking has no article for {}", quoted(query)),
@@ -283,6 +262,11 @@ impl SearchStore {
             true => format!("{counted}, updated with semantic results{cut}"),
             false => format!("{counted}{cut}"),
         }
+    }
+
+    /// What source `id` is called, where the loaded blob says.
+    pub fn source_name(&self, id: &str) -> Option<String> {
+        self.pools.engine().map(|e| e.source_name(id))
     }
 
     /// How the shown ranking was made, and how long it took.

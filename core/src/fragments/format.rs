@@ -27,6 +27,10 @@
 //! the xxh3-128 of the meta file's bytes, computed on load
 //! ([`super::Meta::content_hash`]), since a stored one vouched only for
 //! itself and an altered meta kept it.
+//! Version 6 moved each document's source from its documents fragment
+//! into the meta, as runs of consecutive documents, and added their legal
+//! areas likewise: filters, facets and "Go to" need every hit's source
+//! before any documents fragment is fetched.
 //!
 //! A fragment's file name is the lower-case hex [`fragment_hash`] of all
 //! its bytes plus `.frag`, and the meta lists each fragment's hash and
@@ -39,7 +43,7 @@ use crate::blob::format::{Bm25Defaults, Csr, IdfSection, StrTable, TextSection};
 use crate::blob::Field;
 
 /// Version of the fragment format (meta and fragments together).
-pub const FRAGMENT_VERSION: u32 = 5;
+pub const FRAGMENT_VERSION: u32 = 6;
 /// The first eight bytes of a meta file.
 pub const META_MAGIC: [u8; 8] = *b"NOMOSMET";
 /// The first eight bytes of a fragment file.
@@ -110,6 +114,12 @@ pub struct MetaSection {
     pub fields: Vec<FieldMeta>,
     /// Distinct source names (the blob's order); documents index them.
     pub sources: StrTable,
+    /// Each document's index into `sources`, in runs.
+    pub source_runs: Vec<DocRun>,
+    /// Distinct legal area names, in first-seen order.
+    pub areas: StrTable,
+    /// Each document's index into `areas`, or `NONE`, in runs.
+    pub area_runs: Vec<DocRun>,
     /// Where the documents fragments are listed.
     pub docs: DocsMeta,
     /// Every fragment but the documents fragments (their pages list
@@ -118,6 +128,15 @@ pub struct MetaSection {
     /// The document vectors' inverted lists, when the pool has vectors
     /// and was cut with them.
     pub dense: Option<DenseMeta>,
+}
+
+/// Consecutive documents that share a value (a source, an area).
+#[derive(Archive, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocRun {
+    /// How many documents.
+    pub docs: u32,
+    /// Their value: an index into the meta's table of names.
+    pub value: u32,
 }
 
 /// The documents fragments' directory, in pages: the documents fragments
@@ -245,7 +264,8 @@ pub struct PostingsSection {
 }
 
 /// A range of consecutive documents: what a result list shows of them
-/// (id, title, source), their display text, and their cross-references.
+/// (id, title; the meta knows their sources), their display text, and
+/// their cross-references.
 /// The text is the blob's deflated blocks verbatim, with document and byte
 /// offsets counted from the range's start.
 #[derive(Archive, Serialize, Debug)]
@@ -256,8 +276,6 @@ pub struct DocsSection {
     pub ids: StrTable,
     /// Document titles.
     pub titles: StrTable,
-    /// Index into the meta's sources per document.
-    pub source_of: Vec<u32>,
     /// The range's text blocks.
     pub text: TextSection,
     /// Citations: a row per document of the range, targets in the pool.

@@ -4,6 +4,7 @@
 use rkyv::util::AlignedVec;
 use xxhash_rust::xxh3::xxh3_128;
 
+use super::doc_runs::DocRuns;
 use super::format::{
     fragment_file, fragment_hash, ArchivedDenseMeta, ArchivedDocsMeta, ArchivedMetaSection,
     PoolInfo, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
@@ -25,6 +26,11 @@ pub struct Meta {
     pub(super) n_docs: u32,
     pub(super) fields: Vec<FieldDirectory>,
     pub(super) sources: Vec<String>,
+    /// Each document's source: an index into `sources`.
+    source_runs: DocRuns,
+    areas: Vec<String>,
+    /// Each document's area, where it has one: an index into `areas`.
+    area_runs: DocRuns,
     /// Where the documents fragments are listed.
     pub(super) docs: DocsDirectory,
     /// The fragments the meta lists (all but the documents fragments).
@@ -193,6 +199,14 @@ impl Meta {
         m.sources
             .validate(SECTION, "sources", None)
             .map_err(FragmentError::Meta)?;
+        m.areas
+            .validate(SECTION, "areas", None)
+            .map_err(FragmentError::Meta)?;
+        let source_runs =
+            DocRuns::load(&m.source_runs, "sources", n_docs, m.sources.count(), false)
+                .map_err(bad)?;
+        let area_runs =
+            DocRuns::load(&m.area_runs, "areas", n_docs, m.areas.count(), true).map_err(bad)?;
         let docs = docs_directory(&m.docs, n_docs).map_err(bad)?;
         // The sizes are untrusted: their sum is what an offline copy fetches.
         if fragments
@@ -237,6 +251,9 @@ impl Meta {
             n_docs,
             fields,
             sources: m.sources.iter().map(str::to_owned).collect(),
+            source_runs,
+            areas: m.areas.iter().map(str::to_owned).collect(),
+            area_runs,
             docs,
             fragments,
             dense,
@@ -270,6 +287,31 @@ impl Meta {
     /// Documents in the pool.
     pub fn n_docs(&self) -> usize {
         self.n_docs as usize
+    }
+
+    /// Distinct source names (the acts, codes), in the pool's order.
+    pub fn sources(&self) -> &[String] {
+        &self.sources
+    }
+
+    /// Document `doc`'s source; `None` past the documents.
+    pub fn source(&self, doc: u32) -> Option<&str> {
+        let i = self.source_runs.value(doc)?;
+        self.sources.get(i as usize).map(String::as_str)
+    }
+
+    /// The documents of source `name`, run by run (consecutive documents).
+    pub fn source_docs(&self, name: &str) -> Vec<std::ops::Range<u32>> {
+        match self.sources.iter().position(|s| s == name) {
+            Some(i) => self.source_runs.docs_of(i as u32).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Document `doc`'s legal area, if it has one.
+    pub fn area(&self, doc: u32) -> Option<&str> {
+        let i = self.area_runs.value(doc)?;
+        self.areas.get(i as usize).map(String::as_str)
     }
 
     /// The fragments the meta lists, by number: every kind but the

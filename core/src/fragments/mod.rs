@@ -43,6 +43,7 @@
 //! [`crate::dense::DenseIndex::search_ivf`]. [`Meta::rank_method`] ranks
 //! with `dense`, `rrf` and `weighted` too, fused as over a blob.
 
+mod doc_runs;
 mod error;
 pub mod format;
 mod lists;

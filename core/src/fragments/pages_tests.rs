@@ -93,7 +93,8 @@ fn every_document_is_found_through_its_page_and_pages_tile_the_fragments() {
             let d = doc as usize;
             assert_eq!(f.id(doc), blob.doc_id(d));
             assert_eq!(f.title(doc), blob.title(d));
-            assert_eq!(f.source(doc), blob.source(d));
+            assert_eq!(meta.source(doc), blob.source(d));
+            assert_eq!(meta.area(doc), blob.area(d));
             assert_eq!(f.explicit_refs(doc).unwrap(), blob.explicit_refs(d));
             // The text, cut again in smaller blocks, reads the same.
             assert_eq!(f.article(doc).unwrap(), blob.article(d).unwrap());

@@ -38,6 +38,8 @@ pub(super) trait Documents {
     fn title(&self, doc: usize) -> &str;
     /// Index into [`Parts::sources`].
     fn source(&self, doc: usize) -> u32;
+    /// Its legal area, if it has one.
+    fn area(&self, doc: usize) -> Option<&str>;
     /// Documents it cites.
     fn explicit_refs(&self, doc: usize) -> Vec<u32>;
     /// Its siblings.
@@ -91,6 +93,9 @@ impl Documents for BlobDocs<'_> {
             .and_then(|s| self.sources.get(s))
             .copied()
             .unwrap_or_default()
+    }
+    fn area(&self, doc: usize) -> Option<&str> {
+        self.blob.area(doc)
     }
     fn explicit_refs(&self, doc: usize) -> Vec<u32> {
         self.blob.explicit_refs(doc)
@@ -185,6 +190,9 @@ impl Documents for InputDocs<'_> {
     }
     fn source(&self, doc: usize) -> u32 {
         self.parts.source_of[doc]
+    }
+    fn area(&self, doc: usize) -> Option<&str> {
+        self.documents[doc].area.as_deref()
     }
     fn explicit_refs(&self, doc: usize) -> Vec<u32> {
         neighbours(&self.parts.explicit, doc)

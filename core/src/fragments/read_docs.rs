@@ -1,4 +1,4 @@
-//! Opening documents fragments: ids, titles, sources, display text and
+//! Opening documents fragments: ids, titles, display text and
 //! cross-references of a range of documents.
 
 use std::ops::Range;
@@ -19,7 +19,6 @@ pub struct DocFragment {
     docs: Range<u32>,
     ids: Vec<String>,
     titles: Vec<String>,
-    sources: Vec<String>,
     /// The checked `DocsSection`, for its text.
     section: AlignedVec<16>,
     explicit: Vec<Vec<u32>>,
@@ -29,7 +28,7 @@ pub struct DocFragment {
 impl Meta {
     /// Checks `bytes` as documents fragment `number`, which `page` lists:
     /// its frame, that it is the file the page lists, its archive, and its
-    /// contents (the range the page gives it, sources, the text blocks as
+    /// contents (the range the page gives it, the text blocks as
     /// a blob's are checked, every block inflated, and the references).
     pub fn open_docs(
         &self,
@@ -67,19 +66,11 @@ impl Meta {
             d.implicit
                 .validate_rows("implicit", n, self.n_docs as usize),
         )?;
-        let sources = d
-            .source_of
-            .iter()
-            .map(|s| self.sources.get(s.to_native() as usize).cloned())
-            .collect::<Option<Vec<String>>>()
-            .filter(|s| s.len() == n)
-            .ok_or_else(|| inconsistent("source indices out of range".into()))?;
         let rows = |csr: &ArchivedCsr| (0..n).map(|i| csr.neighbours(i).collect()).collect();
         Ok(DocFragment {
             number,
             ids: d.ids.iter().map(str::to_owned).collect(),
             titles: d.titles.iter().map(str::to_owned).collect(),
-            sources,
             explicit: rows(&d.explicit),
             implicit: rows(&d.implicit),
             docs: range,
@@ -114,11 +105,6 @@ impl DocFragment {
     /// Document `doc`'s title.
     pub fn title(&self, doc: u32) -> Option<&str> {
         self.titles.get(self.local(doc)?).map(String::as_str)
-    }
-
-    /// Document `doc`'s source name.
-    pub fn source(&self, doc: u32) -> Option<&str> {
-        self.sources.get(self.local(doc)?).map(String::as_str)
     }
 
     /// The documents `doc` cites.

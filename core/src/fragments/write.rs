@@ -3,16 +3,19 @@
 //! and documents fragments by document range, each of bounded size, by
 //! one cutting code over [`Parts`].
 
+use std::collections::HashMap;
+
+use super::doc_runs::runs_of;
 use super::format::{
-    fragment_file, fragment_hash, DocsMeta, FieldMeta, FieldTag, FragmentEntry, MetaSection,
-    PoolInfo, PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
+    fragment_file, fragment_hash, DocRun, DocsMeta, FieldMeta, FieldTag, FragmentEntry,
+    MetaSection, PoolInfo, PostingsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, META_MAGIC, META_TAG,
     POSTINGS_TAG,
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
 use super::write_docs::{docs_files, docs_pages, DOCS_PER_PAGE};
 use super::write_lists::lists_files;
 use super::{FragmentError, FragmentKind, FragmentRef};
-use crate::blob::format::{IdfSection, StrTable};
+use crate::blob::format::{IdfSection, StrTable, NONE};
 use crate::blob::DenseModel;
 use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport, Field};
 use crate::dense::{DenseIndex, Ivf};
@@ -204,6 +207,7 @@ fn cut(
     for (_, bytes) in docs_files {
         fragments.push((listed(FragmentKind::Docs, &bytes), bytes));
     }
+    let (areas, area_runs) = area_runs(pool);
     let meta = MetaSection {
         analyzer: pool.analyzer.to_owned(),
         bm25: pool.bm25,
@@ -215,6 +219,9 @@ fn cut(
         n_docs: count(pool.n_docs)?,
         fields,
         sources: StrTable::build(pool.sources.iter().copied()).map_err(input)?,
+        source_runs: runs_of((0..pool.n_docs).map(|d| pool.docs.source(d))),
+        areas: StrTable::build(areas).map_err(input)?,
+        area_runs,
         docs,
         fragments: listed_fragments,
         dense,
@@ -223,6 +230,23 @@ fn cut(
     let meta =
         frame::assemble_as(META_MAGIC, FRAGMENT_VERSION, &[(META_TAG, 0, &meta)]).map_err(input)?;
     Ok(Fragmented { meta, fragments })
+}
+
+/// The documents' distinct areas in first-seen order, and each
+/// document's index into them ([`NONE`] for none) in runs.
+fn area_runs<'a>(pool: &'a Parts<'_>) -> (Vec<&'a str>, Vec<DocRun>) {
+    let mut names: Vec<&str> = Vec::new();
+    let mut index: HashMap<&str, u32> = HashMap::new();
+    let values: Vec<u32> = (0..pool.n_docs)
+        .map(|d| match pool.docs.area(d) {
+            None => NONE,
+            Some(area) => *index.entry(area).or_insert_with(|| {
+                names.push(area);
+                names.len() as u32 - 1
+            }),
+        })
+        .collect();
+    (names, runs_of(values))
 }
 
 /// How the meta lists a fragment of these bytes.

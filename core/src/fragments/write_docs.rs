@@ -1,5 +1,5 @@
 //! The documents fragments of [`super::fragment`]: one text block each,
-//! with its documents' ids, titles, sources and cross-references, and the
+//! with its documents' ids, titles and cross-references, and the
 //! directory pages that list them.
 
 use super::format::{
@@ -92,7 +92,6 @@ fn section(pool: &Parts<'_>, first: usize, end: usize) -> Result<DocsSection, Fr
         first_doc: doc0,
         ids: StrTable::build(docs.clone().map(|i| d.id(i))).map_err(input)?,
         titles: StrTable::build(docs.clone().map(|i| d.title(i))).map_err(input)?,
-        source_of: docs.clone().map(|i| d.source(i)).collect(),
         text: TextSection {
             block_docs: text.block_docs[first..=end]
                 .iter()

@@ -23,5 +23,20 @@ pub use rank::RankError;
 pub(crate) use rank::{rank, Collection, MethodQuery};
 pub use spec::{Method, MethodError};
 
+/// How deep a ranking goes when every result is listed (the app's result
+/// list and its facets, the CLI's filters): the lexical methods list every
+/// matching document, the fusions the union of their inputs' top 100, and
+/// the purely dense ones, since every document has a cosine, the 100
+/// nearest.
+pub fn result_depth(method: &Method) -> usize {
+    match method.needs_lexical() {
+        true => usize::MAX,
+        false => DENSE_RESULTS,
+    }
+}
+
+/// Results of the purely dense methods where every result is listed.
+const DENSE_RESULTS: usize = 100;
+
 #[cfg(test)]
 mod tests;

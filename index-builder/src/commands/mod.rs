@@ -21,6 +21,7 @@ mod manifest;
 mod method;
 mod metrics_json;
 mod model;
+mod narrowed;
 mod plan;
 mod ranking;
 mod search;

@@ -20,6 +20,7 @@ use crate::error::bad_input;
 use crate::progress;
 use crate::sources::beir::read_beir;
 use crate::sources::dataset::{Article, Dataset};
+use nomos_core::facets::DocFacets;
 
 /// The k-means seed of `--lists`.
 const IVF_SEED: u64 = 1;
@@ -41,6 +42,25 @@ pub enum Texts {
     Blob(Box<Blob>),
     /// The articles of a directory indexed on the fly.
     Articles(Vec<Article>),
+}
+
+/// Facets from the blob, or from the articles' own sources and areas.
+impl DocFacets for Texts {
+    fn source(&self, doc: u32) -> Option<&str> {
+        match self {
+            Texts::Blob(blob) => DocFacets::source(blob.as_ref(), doc),
+            Texts::Articles(articles) => articles
+                .get(doc as usize)
+                .map(|a| a.source.as_str())
+                .filter(|s| !s.is_empty()),
+        }
+    }
+    fn area(&self, doc: u32) -> Option<&str> {
+        match self {
+            Texts::Blob(blob) => DocFacets::area(blob.as_ref(), doc),
+            Texts::Articles(articles) => articles.get(doc as usize)?.area.as_deref(),
+        }
+    }
 }
 
 impl Ranking {

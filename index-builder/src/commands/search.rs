@@ -1,7 +1,10 @@
 //! `nomos search`: rank a pool for one query; prints `rank<TAB>id<TAB>score`,
 //! and with `--explain` how BM25 scored each hit, term by term. An LLM
-//! method first says on stderr what the model made of the query. With
-//! `--fragments DIR`, a fragmented pool (`search_fragments`).
+//! method first says on stderr what the model made of the query. The
+//! app's filters (`--source`, `--area`, `--type`, `--year`) narrow the
+//! whole ranking before the top k, and `--facets` counts it, by core's
+//! `facets` as the app does. With `--fragments DIR`, a fragmented pool
+//! (`search_fragments`).
 
 use std::io::Write;
 
@@ -10,10 +13,13 @@ use anyhow::Result;
 use super::llm_report::print_trace;
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
+use super::narrowed;
 use super::ranking::Ranking;
 use crate::cli::SearchArgs;
 use crate::error::bad_input;
+use nomos_core::facets;
 use nomos_core::llm::rank::Trace;
+use nomos_core::methods::result_depth;
 
 pub fn run(args: &SearchArgs) -> Result<()> {
     if let Some(dir) = &args.fragments {
@@ -57,8 +63,17 @@ pub fn run(args: &SearchArgs) -> Result<()> {
             }
             hits
         }
-        None => ranker.rank(&ranking, &args.query, &tokens, args.k, true)?,
+        None => {
+            let depth = match narrowed::wanted(args) {
+                true => result_depth(&ranker.method()),
+                false => args.k,
+            };
+            ranker.rank(&ranking, &args.query, &tokens, depth, true)?
+        }
     };
+    let facets = args.facets.then(|| facets::counts(&ranking.texts, &hits));
+    let mut hits = facets::narrow(&ranking.texts, &hits, &args.narrowing.narrowing());
+    hits.truncate(args.k);
     let mut out = std::io::stdout().lock();
     if hits.is_empty() {
         match ranker.method().needs_llm() {
@@ -83,6 +98,9 @@ pub fn run(args: &SearchArgs) -> Result<()> {
                 .expect("hits are documents of the pool");
             write!(out, "{}", indent(&format!("BM25 {explanation}")))?;
         }
+    }
+    if let Some(counts) = facets {
+        narrowed::print_facets(&mut out, &counts)?;
     }
     Ok(())
 }

@@ -11,8 +11,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use nomos_core::blob::Field;
+use nomos_core::facets;
 use nomos_core::fragments::{Fetched, ListsFragment, Meta, TermFragment};
-use nomos_core::methods::Method;
+use nomos_core::methods::{result_depth, Method};
 
 use super::plan::{shown_docs, META_FILE};
 use super::ranking::bm25_params;
@@ -65,14 +66,22 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
         centroids: centroids.as_ref(),
         lists: &lists,
     };
+    let depth = match super::narrowed::wanted(args) {
+        true => result_depth(&method),
+        false => args.k,
+    };
     let hits = meta.rank_method(
         &method,
         params,
         &tokens,
         embedding.as_deref(),
         &fetched,
-        args.k,
+        depth,
     )?;
+    // Filters and facets come from the meta, as in the browser.
+    let facets = args.facets.then(|| facets::counts(&meta, &hits));
+    let mut hits = facets::narrow(&meta, &hits, &args.narrowing.narrowing());
+    hits.truncate(args.k);
     let docs: Vec<u32> = hits.iter().map(|h| h.doc).collect();
     let (_, opened) = shown_docs(dir, &meta, &docs)?;
     if hits.is_empty() {
@@ -85,6 +94,9 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
             .find_map(|(f, _)| f.id(hit.doc))
             .context("a hit's documents fragment lacks it")?;
         writeln!(out, "{}\t{id}\t{}", rank + 1, hit.score)?;
+    }
+    if let Some(counts) = facets {
+        super::narrowed::print_facets(&mut out, &counts)?;
     }
     Ok(())
 }

@@ -16,6 +16,7 @@ mod dense;
 mod evaluate;
 mod explain;
 mod fetch_limits;
+mod filters;
 mod fragmented;
 mod fragmented_dense;
 mod fragmented_pool;

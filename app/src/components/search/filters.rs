@@ -1,46 +1,66 @@
-//! Filters by source (law, code) and legal area, each value with how many
-//! of the current results it holds. A group is shown only when the pool
-//! has more than one value for it. Sources show their names
-//! (`Straffeloven`), not their ids (`straffeloven`).
+//! Filters by source (law, code), legal area, document type and year,
+//! each value with how many of the current results it holds, on every
+//! storage (the counts are [`nomos_core::facets`]'). A group is shown
+//! only when the results have more than one value for it; past
+//! [`SHOWN_VALUES`] the rest fold under "N more". Sources show their
+//! names (`Straffeloven`), not their ids (`straffeloven`).
 
 use leptos::prelude::*;
 
 use crate::format::thousands;
-use crate::pools::store::use_pools;
+use crate::search::source::SearchSource;
 use crate::state::use_app_state;
+use nomos_core::facets::FacetCounts;
 
-type Counts = Memo<Option<Vec<(String, usize)>>>;
+type Counts = Signal<Vec<(String, usize)>>;
+
+/// Values a facet lists before the rest fold away.
+const SHOWN_VALUES: usize = 12;
 
 #[component]
-pub fn Filters(
-    source_counts: Counts,
-    area_counts: Counts,
-    /// Results before filtering.
-    total: Signal<usize>,
-) -> impl IntoView {
+pub fn Filters(source: SearchSource) -> impl IntoView {
     let state = use_app_state();
-    let pools = use_pools();
-    let source_name = Callback::new(move |id: String| {
-        pools
-            .engine()
-            .map_or_else(|| id.clone(), |e| e.source_name(&id))
-    });
+    let facets = Memo::new(move |_| source.facets());
+    let group = move |pick: fn(&FacetCounts) -> &Vec<(String, usize)>| -> Counts {
+        Signal::derive(move || {
+            facets
+                .with(|f| f.as_ref().map(|(c, _)| pick(c).clone()))
+                .unwrap_or_default()
+        })
+    };
+    let total = Signal::derive(move || facets.with(|f| f.as_ref().map_or(0, |(_, n)| *n)));
     view! {
         <FilterGroup
             legend="Source"
             name="source"
-            counts=source_counts
+            counts=group(|c| &c.source)
             chosen=state.source
             total=total
-            label=source_name
+            label=Callback::new(move |id: String| source.source_name(&id))
         />
         <FilterGroup
             legend="Legal area"
             name="area"
-            counts=area_counts
+            counts=group(|c| &c.area)
             chosen=state.area
             total=total
             label=Callback::new(|area| area)
+        />
+        <FilterGroup
+            legend="Type"
+            name="type"
+            counts=group(|c| &c.kind)
+            chosen=state.kind
+            total=total
+            label=Callback::new(|kind: String| kind_label(&kind))
+        />
+        <FilterGroup
+            legend="Year"
+            name="year"
+            counts=group(|c| &c.year)
+            chosen=state.year
+            total=total
+            label=Callback::new(|year| year)
         />
     }
 }
@@ -56,7 +76,7 @@ fn FilterGroup(
     label: Callback<String, String>,
 ) -> impl IntoView {
     move || {
-        let mut counts = counts.get().unwrap_or_default();
+        let mut counts = counts.get();
         let selected = chosen.get();
         // A chosen value the new results lack stays listed, so it can be
         // cleared.
@@ -68,15 +88,26 @@ fn FilterGroup(
         if counts.is_empty() || (counts.len() == 1 && selected.is_none()) {
             return None;
         }
+        // The chosen value is never folded away.
+        if let Some(at) = selected
+            .as_ref()
+            .and_then(|s| counts.iter().position(|(v, _)| v == s))
+            .filter(|&at| at >= SHOWN_VALUES)
+        {
+            let picked = counts.remove(at);
+            counts.insert(0, picked);
+        }
         let total = total.get();
         let option = move |value: Option<String>, label: String, n: usize| {
             let checked = selected_eq(chosen, value.clone());
+            let raw = value.clone().unwrap_or_default();
             view! {
                 <li>
                     <label class="facet" class:zero=n == 0>
                         <input
                             type="radio"
                             name=name
+                            value=raw
                             prop:checked=checked
                             on:change=move |_| chosen.set(value.clone())
                         />
@@ -86,6 +117,23 @@ fn FilterGroup(
                 </li>
             }
         };
+        let rest = counts.split_off(SHOWN_VALUES.min(counts.len()));
+        let folded = (!rest.is_empty()).then(|| {
+            let more = format!("{} more", thousands(rest.len()));
+            view! {
+                <li>
+                    <details class="facet-more">
+                        <summary>{more}</summary>
+                        <ul class="facets">
+                            {rest
+                                .into_iter()
+                                .map(|(value, n)| option(Some(value.clone()), label.run(value), n))
+                                .collect_view()}
+                        </ul>
+                    </details>
+                </li>
+            }
+        });
         Some(view! {
             <fieldset class="filter">
                 <legend>{legend}</legend>
@@ -95,12 +143,38 @@ fn FilterGroup(
                         .into_iter()
                         .map(|(value, n)| option(Some(value.clone()), label.run(value), n))
                         .collect_view()}
+                    {folded}
                 </ul>
             </fieldset>
         })
     }
 }
 
+/// A document type as a lawyer reads it (`Consolidated act (LBK)`); the
+/// code itself for types without a name here.
+pub fn kind_label(kind: &str) -> String {
+    let name = match kind {
+        "LOV" => "Act",
+        "LBK" => "Consolidated act",
+        "BEK" => "Executive order",
+        "CIR" => "Circular",
+        "VEJ" => "Guidance",
+        _ => return kind.to_owned(),
+    };
+    format!("{name} ({kind})")
+}
+
 fn selected_eq(chosen: RwSignal<Option<String>>, value: Option<String>) -> impl Fn() -> bool {
     move || chosen.with(|c| *c == value)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::components::search::filters::kind_label;
+
+    #[test]
+    fn types_read_as_a_lawyer_names_them() {
+        assert_eq!(kind_label("LBK"), "Consolidated act (LBK)");
+        assert_eq!(kind_label("ABK"), "ABK");
+    }
 }

@@ -1,4 +1,5 @@
-//! What only a fragmented pool's Search view has, in its sidebar: the
+//! What only a fragmented pool's Search view has, in its sidebar below
+//! the filters: the
 //! methods fragments can rank, what the pool is, and "Make available
 //! offline" with the pool's total size. The search box, rows and article
 //! are the shared ones ([`crate::components::search`]); searching and fetching are
@@ -37,7 +38,7 @@ pub fn FragSidebar(store: FragStore) -> impl IntoView {
     let unavailable = move || pool.unavailable(&state.method.get());
 
     view! {
-        <aside class="sidebar" aria-label="Method and offline use">
+        <div class="frag-sidebar">
             <label for="method">"Method"</label>
             <select id="method" on:change=on_method>{methods}</select>
             <p class="fallback-note" role="status">{unavailable}</p>
@@ -46,7 +47,7 @@ pub fn FragSidebar(store: FragStore) -> impl IntoView {
                  its words need, and the articles it shows."
             </p>
             <OfflinePrefetch store=store />
-        </aside>
+        </div>
     }
 }
 

@@ -1,9 +1,9 @@
 //! The Search view of every pool: the query box with a live status line,
 //! then the sidebar, results and the open article side by side (stacked
 //! on narrow screens). The box, the rows and the article are the same
-//! components whichever store feeds them ([`SearchSource`]); a blob adds
-//! filters, the method settings, "Go to" and the LLM run, a fragmented
-//! pool its own sidebar ([`FragSidebar`]).
+//! components whichever store feeds them ([`SearchSource`]), and so are
+//! the filters; a blob adds the method settings, "Go to" and the LLM run,
+//! a fragmented pool its methods and offline use ([`FragSidebar`]).
 
 pub mod advanced;
 pub mod filters;
@@ -62,27 +62,19 @@ pub fn SearchView() -> impl IntoView {
 fn SearchLayout(source: SearchSource) -> impl IntoView {
     let state = use_app_state();
     let reading = move || state.article.with(Option::is_some);
-    let sidebar = match source {
-        SearchSource::Blob(store) => {
-            let store = store.get_value();
-            let ranking = store.ranking;
-            view! {
-                <aside class="sidebar" aria-label="Filters and method">
-                    <Filters
-                        source_counts=store.source_counts
-                        area_counts=store.area_counts
-                        total=Signal::derive(move || {
-                            ranking.with(|r| r.as_ref().map_or(0, |t| t.ranking.hits.len()))
-                        })
-                    />
-                    <AdvancedPanel />
-                </aside>
-            }
-            .into_any()
-        }
+    // The filters are every pool's; the method settings a blob's, the
+    // methods fragments rank and offline use a fragmented pool's.
+    let storage = match source {
+        SearchSource::Blob(_) => view! { <AdvancedPanel /> }.into_any(),
         SearchSource::Fragmented(store) => {
             view! { <FragSidebar store=store.get_value() /> }.into_any()
         }
+    };
+    let sidebar = view! {
+        <aside class="sidebar" aria-label="Filters and method">
+            <Filters source=source />
+            {storage}
+        </aside>
     };
     let go_to = match source {
         SearchSource::Blob(store) => Some(view! { <GoToList store=store.get_value() /> }),
