@@ -2,12 +2,14 @@
 //! components (the search box, the result list, the article pane), a
 //! whole or light blob's [`SearchStore`] or a fragmented pool's
 //! [`FragStore`]. The components ask it for rows, the article and the
-//! status lines, so that every pool gets the same view; what only one
-//! storage has ("Go to", filters, explain; fetching fragments) the view
-//! adds beside them.
+//! status lines and the open article's explanation, so that every pool
+//! gets the same view; what only one storage has ("Go to", filters;
+//! fetching fragments) the view adds beside them.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use nomos_core::methods::Method;
+use nomos_core::search::{Bm25Params, Explanation};
 
 use crate::format::thousands;
 use crate::pool::engine::{Article, ResultRow};
@@ -124,6 +126,29 @@ impl SearchSource {
         match self {
             SearchSource::Blob(s) => s.get_value().article.get(),
             SearchSource::Fragmented(s) => s.get_value().article.get(),
+        }
+    }
+
+    /// Article `id`'s BM25 score for `query` with `params` taken apart,
+    /// given to `done` (`Ok(None)`: the article has none of the query's
+    /// terms): at once on a blob, over `field`; on a fragmented pool, which
+    /// ranks its text, once the query's postings fragments are held.
+    /// Nothing while no pool is loaded.
+    pub fn explain(
+        self,
+        id: &str,
+        field: Field,
+        params: Bm25Params,
+        query: String,
+        done: impl FnOnce(Result<Option<Explanation>, String>) + 'static,
+    ) {
+        match self {
+            SearchSource::Blob(s) => {
+                if let Some(explained) = s.get_value().explain(id, field, &params, &query) {
+                    done(explained.map(Some));
+                }
+            }
+            SearchSource::Fragmented(s) => s.get_value().explain(id, query, params, done),
         }
     }
 
