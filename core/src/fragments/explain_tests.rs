@@ -1,7 +1,7 @@
 //! A document's score explained over fragments is the blob's explanation,
 //! field for field, and totals the fragmented ranking's score to the bit.
 
-use super::{fragment, FragmentError, Meta, TermFragment, MIN_FRAGMENT_BYTES};
+use super::{fragment, relist, FragmentError, Meta, TermFragment, MIN_FRAGMENT_BYTES};
 use crate::blob::test_blob::danish_blob;
 use crate::blob::{Blob, DocumentInput, Field};
 use crate::pool::Pool;
@@ -10,13 +10,17 @@ use crate::search::{Bm25Params, Bm25Variant};
 /// Documents of different lengths over a vocabulary of 512 made-up words,
 /// enough for several postings fragments of the smallest size.
 fn blob() -> Vec<u8> {
+    danish_blob(&documents(), &[], &[], None)
+}
+
+fn documents() -> Vec<DocumentInput> {
     let syllables = ["ka", "lo", "mi", "nu", "sa", "ro", "ti", "vo"];
     let word = |n: usize| {
         (0..3)
             .map(|s| syllables[(n >> (3 * s)) % 8])
             .collect::<String>()
     };
-    let documents: Vec<DocumentInput> = (0..300)
+    (0..300)
         .map(|d| DocumentInput {
             id: format!("d{d}"),
             text: (0..(3 + d % 41))
@@ -26,8 +30,7 @@ fn blob() -> Vec<u8> {
             source: "s".into(),
             ..DocumentInput::default()
         })
-        .collect();
-    danish_blob(&documents, &[], &[], None)
+        .collect()
 }
 
 #[test]
@@ -106,4 +109,45 @@ fn an_unknown_document_or_a_missing_fragment_is_refused() {
         panic!("explained without the query's fragment");
     };
     assert_eq!(file, meta.fragments()[n].file);
+}
+
+/// Document 0's postings in one fragment from a pool where it is a word
+/// longer: two of its terms' fragments give it two lengths.
+#[test]
+fn fragments_that_disagree_on_a_documents_length_are_refused() {
+    let made = fragment(&Blob::load(&blob()).unwrap(), MIN_FRAGMENT_BYTES).unwrap();
+    let mut longer = documents();
+    // A word past every other, so in the last fragment alone.
+    longer[0].text.push_str(" vyvyvy");
+    let longer = danish_blob(&longer, &[], &[], None);
+    let other = fragment(&Blob::load(&longer).unwrap(), MIN_FRAGMENT_BYTES).unwrap();
+    let meta = Meta::load(&made.meta).unwrap();
+    let mut tokens = meta.analyzer().tokens(&documents()[0].text);
+    tokens.dedup();
+    let number = |t: &String| meta.needed(Field::Text, &[t]).unwrap()[0];
+    let last = *meta.needed(Field::Text, &tokens).unwrap().last().unwrap();
+    let first = tokens.iter().find(|t| number(t) != last).unwrap();
+    let second = tokens.iter().find(|t| number(t) != number(first)).unwrap();
+    let (n, m) = (number(first), number(second));
+    let swapped = &other.fragments[n].1;
+    let mut relisted = made.meta.clone();
+    relist(&mut relisted, n, swapped).unwrap();
+    let relisted = Meta::load(&relisted).unwrap();
+    let held = [
+        relisted.open(n, swapped).unwrap(),
+        relisted.open(m, &made.fragments[m].1).unwrap(),
+    ];
+    let query = [first.clone(), second.clone()];
+    let given: Vec<&TermFragment> = held.iter().collect();
+    let params = Bm25Params::default();
+    let Err(FragmentError::Fragment { file, problem }) =
+        relisted.explain(Field::Text, params, &query, &given, 0)
+    else {
+        panic!("explained a document two fragments give two lengths");
+    };
+    assert!(
+        problem.contains("gives document 0 a length of"),
+        "{problem}"
+    );
+    assert!(file == relisted.fragments()[n].file || file == relisted.fragments()[m].file);
 }
