@@ -65,7 +65,7 @@ fn relist_docs(meta: &mut [u8], files: &mut [Vec<u8>], number: usize, fragment: 
 }
 
 /// Everything a page asks of a meta and fragment `n` being `files[n]`:
-/// BM25 over each field, the documents of the directory's pages, and a
+/// BM25 over each field and each document's explanation, the documents of the directory's pages, and a
 /// dense query over every list.
 fn exercise(meta: &Meta, files: &[Vec<u8>]) {
     let file = |n: usize| files.get(n).map_or(&[][..], Vec::as_slice);
@@ -89,6 +89,9 @@ fn exercise(meta: &Meta, files: &[Vec<u8>]) {
                 .collect();
             let refs: Vec<_> = opened.iter().collect();
             let _ = meta.rank(field, meta.bm25_params(), &tokens, &refs, 10);
+            for doc in 0..=meta.n_docs().min(1000) as u32 {
+                let _ = meta.explain(field, meta.bm25_params(), &tokens, &refs, doc);
+            }
         }
     }
     let all: Vec<u32> = (0..meta.n_docs().min(1000) as u32).collect();

@@ -354,7 +354,7 @@ pub struct SearchArgs {
     /// to rank instead, reading only the fragments the query needs, as
     /// the browser does: bm25, and on a pool cut with `--lists` dense, rrf
     /// and weighted (their `probes` choose the lists).
-    #[arg(long, value_name = "DIR", group = "PoolArg", conflicts_with_all = ["lists", "explain"])]
+    #[arg(long, value_name = "DIR", group = "PoolArg", conflicts_with = "lists")]
     pub fragments: Option<PathBuf>,
     #[command(flatten)]
     pub ranking: RankingArgs,

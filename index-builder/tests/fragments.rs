@@ -681,7 +681,7 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
 }
 
 /// `search --fragments` and `plan` read the shown documents through their
-/// directory pages: the ids and scores are the blob's; a damaged page or
+/// directory pages: the ids, scores and `--explain` lines are the blob's; a damaged page or
 /// documents fragment fails them naming the file, and a meta of the
 /// previous format says to cut the pool again.
 #[test]
@@ -706,6 +706,21 @@ fn the_cli_reads_documents_through_pages_and_names_a_damaged_one() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(String::from_utf8(out.stdout).unwrap(), from_blob);
+    // --explain sets the blob's explanations under the same hits.
+    let dir = built.frag_dir.to_str().unwrap();
+    let explained = nomos(&["search", "--fragments", dir, "--explain", query]);
+    let blob_explained = nomos(&[
+        "search",
+        "--index",
+        blob.to_str().unwrap(),
+        "--explain",
+        query,
+    ]);
+    assert_eq!(explained, blob_explained);
+    assert!(
+        explained.lines().any(|l| l.starts_with("\tBM25 ")),
+        "{explained}"
+    );
     let planned = nomos(&["plan", built.frag_dir.to_str().unwrap(), query]);
     let line: serde_json::Value = serde_json::from_str(planned.lines().nth(1).unwrap()).unwrap();
     assert!(line["pages"].as_u64().unwrap() >= 1, "{planned}");

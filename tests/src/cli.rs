@@ -56,12 +56,22 @@ pub fn search_fragments(
     method: &str,
     model: &Path,
 ) -> Result<Vec<CliHit>> {
+    let model = model.to_string_lossy();
+    fragments_with(dir, query, k, &["--method", method, "--model", &model])
+}
+
+/// `nomos search --fragments <dir>` with BM25 and the pool's settings.
+pub fn search_fragments_bm25(dir: &Path, query: &str, k: usize) -> Result<Vec<CliHit>> {
+    fragments_with(dir, query, k, &[])
+}
+
+fn fragments_with(dir: &Path, query: &str, k: usize, extra: &[&str]) -> Result<Vec<CliHit>> {
     let out = run(Command::new(nomos_cli()?)
         .arg("search")
         .arg("--fragments")
         .arg(dir)
-        .args(["--top", &k.to_string(), "--method", method, "--model"])
-        .arg(model)
+        .args(["--top", &k.to_string()])
+        .args(extra)
         .arg(query))?;
     out.lines().map(parse_line).collect()
 }

@@ -19,7 +19,7 @@ use nomos_core::fragments::{
 use nomos_core::hits::Hit;
 use nomos_core::methods::{result_depth, Method};
 use nomos_core::search::highlight::QueryTerms;
-use nomos_core::search::{cap_runs, Bm25Params};
+use nomos_core::search::{cap_runs, Bm25Params, Explanation};
 
 use crate::pool::engine::{marked_paragraphs, marked_snippet, Article, DocLink, ResultRow};
 
@@ -281,6 +281,34 @@ impl FragPool {
             hits,
             cut,
         })
+    }
+
+    /// Document `doc`'s BM25 score for `query` with `params` over the text
+    /// (the field a fragmented pool ranks), term by term, from the cached
+    /// postings fragments, which must hold those
+    /// [`Self::missing_postings`] named for BM25 (core's `Meta::explain`:
+    /// `None` when the document has none of the query's terms).
+    pub fn explain(
+        &self,
+        query: &str,
+        params: Bm25Params,
+        doc: u32,
+        cache: &mut FragmentCache,
+    ) -> Result<Option<Explanation>, FragmentError> {
+        let tokens = self.tokens(query);
+        let held: Vec<Arc<Opened>> = self
+            .postings(&Method::Bm25, &tokens)?
+            .into_iter()
+            .filter_map(|n| cache.get(n))
+            .collect();
+        let terms: Vec<&TermFragment> = held
+            .iter()
+            .filter_map(|o| match o.as_ref() {
+                Opened::Terms(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        self.meta.explain(Field::Text, params, &tokens, &terms, doc)
     }
 
     /// The number of the documents fragment holding `doc`, if its page
@@ -589,6 +617,34 @@ mod tests {
         assert_eq!(article.paragraphs, blob_article.paragraphs);
         assert_eq!(article.cites, blob_article.cites);
         assert_eq!(article.siblings, blob_article.siblings);
+    }
+
+    #[test]
+    fn explains_as_the_blob_once_the_postings_are_cached() {
+        let (pool, files, engine) = pool();
+        let mut cache = FragmentCache::new(CACHE_BYTES);
+        let params = Bm25Params::default();
+        let query = "skat lov skat";
+        let Err(FragmentError::Missing { .. }) = pool.explain(query, params, 0, &mut cache) else {
+            panic!("explained without the query's postings");
+        };
+        let missing = pool
+            .missing_postings(&Method::Bm25, &pool.tokens(query), &cache)
+            .unwrap();
+        fill(&pool, &files, &missing, &mut cache);
+        let mut explained = 0;
+        for doc in 0..pool.n_docs() as u32 {
+            let blob = engine.explain(Field::Text, &params, query, doc).unwrap();
+            match pool.explain(query, params, doc, &mut cache).unwrap() {
+                Some(cut) => {
+                    assert_eq!(cut, blob, "document {doc}");
+                    assert_eq!(cut.total.to_bits(), blob.total.to_bits());
+                    explained += 1;
+                }
+                None => assert_eq!(blob.total.to_bits(), 0, "document {doc}"),
+            }
+        }
+        assert!(explained > 1, "{explained} documents explained");
     }
 
     /// The dense test engine's blob cut with lists, every stage of a dense

@@ -22,7 +22,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use nomos_core::fragments::Centroids;
 use nomos_core::methods::Method;
-use nomos_core::search::Bm25Params;
+use nomos_core::search::{Bm25Params, Explanation};
 
 use crate::format::{plural, quoted, ranked_cut, thousands};
 use crate::latest::{Latest, Ticket};
@@ -659,6 +659,38 @@ impl FragStore {
             if ticket.is_current() {
                 self.article.set(outcome.transpose());
             }
+        });
+    }
+
+    /// Article `id`'s BM25 score for `query` with `params` taken apart
+    /// ([`FragPool::explain`]), given to `done`, once the query's postings
+    /// fragments the cache lacks (an article opened by a link before its
+    /// query ranked) are fetched as a query fetches them.
+    pub fn explain(
+        self,
+        id: &str,
+        query: String,
+        params: Bm25Params,
+        done: impl FnOnce(Result<Option<Explanation>, String>) + 'static,
+    ) {
+        let Some(doc) = self.doc_of(id) else {
+            return done(Err(format!("article {id} is not among the results shown")));
+        };
+        self.scope.spawn(async move {
+            let explained = async {
+                let pool = self.pool.get_value();
+                let tokens = pool.tokens(&query);
+                let missing = self
+                    .cache
+                    .with_value(|c| pool.missing_postings(&Method::Bm25, &tokens, &c.borrow()))
+                    .map_err(|e| e.to_string())?;
+                self.fetch_all(missing).await?;
+                self.cache
+                    .with_value(|c| pool.explain(&query, params, doc, &mut c.borrow_mut()))
+                    .map_err(|e| e.to_string())
+            }
+            .await;
+            done(explained);
         });
     }
 

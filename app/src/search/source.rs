@@ -2,19 +2,21 @@
 //! components (the search box, the result list, the article pane), a
 //! whole or light blob's [`SearchStore`] or a fragmented pool's
 //! [`FragStore`]. The components ask it for rows, the article and the
-//! status lines, and the filters for their facets, so that every pool
-//! gets the same view; what only one storage has ("Go to", explain;
-//! fetching fragments) the view adds beside them.
+//! status lines, the filters for their facets and the open article's
+//! explanation, so that every pool gets the same view; what only one
+//! storage has ("Go to"; fetching fragments) the view adds beside them.
 
 use leptos::prelude::*;
+use nomos_core::blob::Field;
 use nomos_core::eli::DocRef;
+use nomos_core::facets::FacetCounts;
 use nomos_core::methods::Method;
+use nomos_core::search::{Bm25Params, Explanation};
 
 use crate::format::thousands;
 use crate::pool::engine::{Article, ResultRow};
 use crate::pools::frag_store::{self, FragStore};
 use crate::search::store::{self, SearchStore};
-use nomos_core::facets::FacetCounts;
 
 /// What the Search view shows. `Copy`; each store (many signal handles)
 /// is held in a stored value, so that the closures which hold a source
@@ -157,6 +159,29 @@ impl SearchSource {
         match self {
             SearchSource::Blob(s) => s.get_value().article.get(),
             SearchSource::Fragmented(s) => s.get_value().article.get(),
+        }
+    }
+
+    /// Article `id`'s BM25 score for `query` with `params` taken apart,
+    /// given to `done` (`Ok(None)`: the article has none of the query's
+    /// terms): at once on a blob, over `field`; on a fragmented pool, which
+    /// ranks its text, once the query's postings fragments are held.
+    /// Nothing while no pool is loaded.
+    pub fn explain(
+        self,
+        id: &str,
+        field: Field,
+        params: Bm25Params,
+        query: String,
+        done: impl FnOnce(Result<Option<Explanation>, String>) + 'static,
+    ) {
+        match self {
+            SearchSource::Blob(s) => {
+                if let Some(explained) = s.get_value().explain(id, field, &params, &query) {
+                    done(explained.map(Some));
+                }
+            }
+            SearchSource::Fragmented(s) => s.get_value().explain(id, query, params, done),
         }
     }
 

@@ -14,6 +14,7 @@ use leptos::task::spawn_local;
 use nomos_core::blob::Field;
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
+use nomos_core::search::{Bm25Params, Explanation};
 
 use crate::article::go_to::{self, GoTo, GoToRow};
 use crate::format::{duration, plural, quoted, ranked_cut, thousands};
@@ -212,6 +213,26 @@ impl SearchStore {
     /// The loaded pool's size and name.
     pub fn pool_named(&self) -> Option<(usize, String)> {
         self.pools.engine().map(|e| (e.n_docs(), e.name.clone()))
+    }
+
+    /// Article `id`'s BM25 score for `query` over `field` with `params`,
+    /// taken apart; `None` while no pool is loaded.
+    pub fn explain(
+        &self,
+        id: &str,
+        field: Field,
+        params: &Bm25Params,
+        query: &str,
+    ) -> Option<Result<Explanation, String>> {
+        let engine = self.pools.engine()?;
+        let Some(doc) = engine.doc_index(id) else {
+            return Some(Err(format!("article {id} is not in {}", engine.name)));
+        };
+        Some(
+            engine
+                .explain(field, params, query, doc)
+                .map_err(|e| e.to_string()),
+        )
     }
 
     /// What screen readers hear after each ranking (the live region).

@@ -23,10 +23,11 @@
 //! Reading is I/O-free, like the rest of the crate: [`Meta::load`] checks
 //! the meta file's bytes, [`Meta::needed`] says which fragments a query's
 //! tokens need (a caller fetches them, in parallel), [`Meta::open`] checks
-//! each fragment against the meta, and [`Meta::rank`] ranks over them,
+//! each fragment against the meta, [`Meta::rank`] ranks over them,
 //! equal to the bit to ranking the blob with
-//! [`crate::search::Bm25Scorer`]; [`Meta::needed_pages`] and
-//! [`Meta::open_page`] give the directory pages of a result list's
+//! [`crate::search::Bm25Scorer`], and [`Meta::explain`] takes a
+//! document's score apart as that scorer does; [`Meta::needed_pages`]
+//! and [`Meta::open_page`] give the directory pages of a result list's
 //! documents, then [`Meta::needed_docs`] and [`Meta::open_docs`] their
 //! ids, titles, text and references. A damaged, missing or foreign
 //! fragment fails with a [`FragmentError`] naming the file; it never
@@ -45,6 +46,9 @@
 
 mod doc_runs;
 mod error;
+mod explain;
+#[cfg(test)]
+mod explain_tests;
 pub mod format;
 mod lists;
 #[cfg(test)]

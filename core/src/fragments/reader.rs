@@ -50,6 +50,17 @@ impl TermFragment {
         let lens = &self.lens[self.len_starts[t]..self.len_starts[t] + df as usize];
         Some((df, Postings::new(bytes), lens))
     }
+
+    /// The idf of a term of this fragment with `df` documents, as the
+    /// blob's scorer has it for `params` (okapi floored at `floor`).
+    pub(super) fn idf(&self, params: Bm25Params, n_docs: u64, floor: f64, df: u32) -> f64 {
+        match params.variant {
+            Bm25Variant::Okapi => {
+                okapi_floored(IdfTable::okapi(Some(&self.idf), n_docs, df), floor)
+            }
+            Bm25Variant::Lucene => lucene_term_idf(Some(&self.idf), n_docs, df),
+        }
+    }
 }
 
 impl Meta {
@@ -166,22 +177,11 @@ impl Meta {
         // (document, distinct term, one occurrence's contribution).
         let mut contributions: Vec<(u32, usize, f64)> = Vec::new();
         for (term, &(token, position)) in known.distinct.iter().enumerate() {
-            let number = dir.fragments[position];
-            let fragment = fragments
-                .iter()
-                .find(|f| f.number == number && f.field == field)
-                .ok_or_else(|| FragmentError::Missing {
-                    file: self.fragments[number].file.clone(),
-                })?;
+            let fragment = self.holder(dir, position, fragments)?;
             let Some((df, postings, lens)) = fragment.postings(token) else {
                 continue;
             };
-            let idf = match params.variant {
-                Bm25Variant::Okapi => {
-                    okapi_floored(IdfTable::okapi(Some(&fragment.idf), n_docs, df), floor)
-                }
-                Bm25Variant::Lucene => lucene_term_idf(Some(&fragment.idf), n_docs, df),
-            };
+            let idf = fragment.idf(params, n_docs, floor, df);
             for (p, &len) in postings.zip(lens) {
                 let norm = doc_norm(len, params.k1, params.b, avgdl);
                 let mut once = 0.0;
@@ -202,6 +202,24 @@ impl Meta {
             scores.push((group[0].0, summer.sum(&of_doc)));
         }
         Ok(scores)
+    }
+
+    /// The fragment among `fragments` that holds the terms at `position`
+    /// of `dir` (see [`FieldDirectory::position`]).
+    pub(super) fn holder<'f>(
+        &self,
+        dir: &FieldDirectory,
+        position: usize,
+        fragments: &[&'f TermFragment],
+    ) -> Result<&'f TermFragment, FragmentError> {
+        let number = dir.fragments[position];
+        fragments
+            .iter()
+            .find(|f| f.number == number && f.field == dir.field)
+            .copied()
+            .ok_or_else(|| FragmentError::Missing {
+                file: self.fragments[number].file.clone(),
+            })
     }
 
     /// The best `k` documents scoring above zero, in the order

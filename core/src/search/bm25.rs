@@ -247,55 +247,74 @@ impl Bm25Scorer {
     pub fn explain<S: AsRef<str>>(&self, query: &[S], doc: u32) -> Option<Explanation> {
         let doc_len = *self.index.doc_lens().get(doc as usize)?;
         let avg_len = avg_len(self.index.total_len(), self.index.n_docs());
-        let norm = doc_norm(doc_len, self.params.k1, self.params.b, avg_len);
-        let k1_plus_1 = self.params.k1 + 1.0;
-        let mut total = 0.0;
-        let mut terms = Vec::with_capacity(query.len());
-        let mut runs_of_tokens = Vec::new();
-        runs(query.iter().map(AsRef::as_ref), &mut runs_of_tokens);
-        for (token, count) in runs_of_tokens {
-            let term = self.index.term_id(token);
-            let tf = term.map_or(0, |t| {
-                self.index
-                    .postings(t)
-                    .find(|p| p.doc == doc)
-                    .map_or(0, |p| p.tf)
-            });
-            let idf = term.map_or(0.0, |t| self.idf[t as usize]);
-            let mut contribution = 0.0;
-            // Like score_into, which visits only the term's postings.
-            if tf > 0 {
-                match self.params.variant {
-                    Bm25Variant::Okapi => {
-                        add_okapi(&mut contribution, idf, k1_plus_1, tf, norm);
-                        total = add_repeated(total, contribution, count, Precision::F64);
-                    }
-                    Bm25Variant::Lucene => {
-                        let impact = lucene_impact(idf, tf, norm);
-                        contribution = f64::from(impact);
-                        total = add_repeated(total, contribution, count, Precision::F32);
-                    }
+        let explained = explain_doc(self.params, doc, doc_len, avg_len, query, |token| {
+            let term = self.index.term_id(token)?;
+            let tf = self
+                .index
+                .postings(term)
+                .find(|p| p.doc == doc)
+                .map_or(0, |p| p.tf);
+            Some((self.idf[term as usize], tf))
+        });
+        Some(explained)
+    }
+}
+
+/// Document `doc`'s score for `query` term by term, `term` giving each
+/// token's idf and the document's occurrences of it (`None`: not in the
+/// index): each contribution computed with the very operations of
+/// [`Bm25Scorer::score_into`] and summed in its order and precision. The
+/// one explanation, whatever storage the postings come from.
+pub(crate) fn explain_doc<S: AsRef<str>>(
+    params: Bm25Params,
+    doc: u32,
+    doc_len: u32,
+    avg_len: f64,
+    query: &[S],
+    mut term: impl FnMut(&str) -> Option<(f64, u32)>,
+) -> Explanation {
+    let norm = doc_norm(doc_len, params.k1, params.b, avg_len);
+    let k1_plus_1 = params.k1 + 1.0;
+    let mut total = 0.0;
+    let mut terms = Vec::with_capacity(query.len());
+    let mut runs_of_tokens = Vec::new();
+    runs(query.iter().map(AsRef::as_ref), &mut runs_of_tokens);
+    for (token, count) in runs_of_tokens {
+        let found = term(token);
+        let (idf, tf) = found.unwrap_or((0.0, 0));
+        let mut contribution = 0.0;
+        // Like score_into, which visits only the term's postings.
+        if tf > 0 {
+            match params.variant {
+                Bm25Variant::Okapi => {
+                    add_okapi(&mut contribution, idf, k1_plus_1, tf, norm);
+                    total = add_repeated(total, contribution, count, Precision::F64);
+                }
+                Bm25Variant::Lucene => {
+                    let impact = lucene_impact(idf, tf, norm);
+                    contribution = f64::from(impact);
+                    total = add_repeated(total, contribution, count, Precision::F32);
                 }
             }
-            let explained = TermExplanation {
-                token: token.to_owned(),
-                in_index: term.is_some(),
-                idf,
-                tf,
-                contribution,
-            };
-            terms.extend(std::iter::repeat_n(explained, count as usize));
         }
-        Some(Explanation {
-            doc,
-            params: self.params,
-            doc_len,
-            avg_len,
-            norm,
-            terms,
-            total,
-            editorial: None,
-        })
+        let explained = TermExplanation {
+            token: token.to_owned(),
+            in_index: found.is_some(),
+            idf,
+            tf,
+            contribution,
+        };
+        terms.extend(std::iter::repeat_n(explained, count as usize));
+    }
+    Explanation {
+        doc,
+        params,
+        doc_len,
+        avg_len,
+        norm,
+        terms,
+        total,
+        editorial: None,
     }
 }
 

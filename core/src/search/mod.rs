@@ -34,8 +34,8 @@ mod searcher;
 pub use accumulator::Accumulator;
 pub use bm25::Bm25Scorer;
 pub(crate) use bm25::{
-    add_lucene, add_okapi, avg_len, doc_norm, lucene_term_idf, okapi_floor, okapi_floored,
-    okapi_sum,
+    add_lucene, add_okapi, avg_len, doc_norm, explain_doc, lucene_term_idf, okapi_floor,
+    okapi_floored, okapi_sum,
 };
 pub use explain::{EditorialShare, Explanation, TermExplanation};
 pub use idf_table::{IdfTable, IdfTableError};

@@ -9,6 +9,7 @@ mod context_field;
 mod context_report;
 mod dense_probe;
 mod eval;
+mod explained;
 mod fetch;
 mod fragment;
 mod info;

@@ -10,6 +10,7 @@ use std::io::Write;
 
 use anyhow::Result;
 
+use super::explained::under_hit;
 use super::llm_report::print_trace;
 use super::llm_run::{Depth, LlmRun};
 use super::method::MethodRanker;
@@ -96,16 +97,11 @@ pub fn run(args: &SearchArgs) -> Result<()> {
                 .explain(&ranking.params, &tokens, hit.doc)
                 .map_err(bad_input)?
                 .expect("hits are documents of the pool");
-            write!(out, "{}", indent(&format!("BM25 {explanation}")))?;
+            write!(out, "{}", under_hit(Some(&explanation)))?;
         }
     }
     if let Some(counts) = facets {
         narrowed::print_facets(&mut out, &counts)?;
     }
     Ok(())
-}
-
-/// Every line of `text` indented by a tab, to set it under its hit.
-fn indent(text: &str) -> String {
-    text.lines().map(|l| format!("\t{l}\n")).collect()
 }

@@ -3,8 +3,9 @@
 //! postings fragments of its tokens for a method with BM25, for a dense
 //! method the centroids and the probed lists — through core's
 //! `Meta::rank_method`, then the shown documents' directory pages and
-//! fragments for their ids. The reference the browser's
-//! ranking of a fragmented pool is tested against.
+//! fragments for their ids; with `--explain`, each hit's BM25 taken apart
+//! over the postings fragments, as over the blob. The reference the
+//! browser's ranking of a fragmented pool is tested against.
 
 use std::io::Write;
 use std::path::Path;
@@ -15,6 +16,7 @@ use nomos_core::facets;
 use nomos_core::fragments::{Fetched, ListsFragment, Meta, TermFragment};
 use nomos_core::methods::{result_depth, Method};
 
+use super::explained::under_hit;
 use super::plan::{shown_docs, META_FILE};
 use super::ranking::bm25_params;
 use crate::cli::SearchArgs;
@@ -37,8 +39,9 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
     };
     let fragment = |n: usize| read(&meta.fragments()[n].file);
     let tokens = meta.analyzer().tokens(&args.query);
-    // `dense` ranks without BM25: its query reads no postings.
-    let postings = match method.needs_lexical() {
+    // `dense` ranks without BM25: its query reads no postings, unless
+    // asked to explain its hits' BM25.
+    let postings = match method.needs_lexical() || args.explain {
         true => meta.needed(Field::Text, &tokens)?,
         false => Vec::new(),
     };
@@ -94,6 +97,10 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
             .find_map(|(f, _)| f.id(hit.doc))
             .context("a hit's documents fragment lacks it")?;
         writeln!(out, "{}\t{id}\t{}", rank + 1, hit.score)?;
+        if args.explain {
+            let explanation = meta.explain(Field::Text, params, &tokens, &terms, hit.doc)?;
+            write!(out, "{}", under_hit(explanation.as_ref()))?;
+        }
     }
     if let Some(counts) = facets {
         super::narrowed::print_facets(&mut out, &counts)?;

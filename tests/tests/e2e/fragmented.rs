@@ -24,10 +24,9 @@ use nomos_e2e::server::StaticServer;
 use serde_json::json;
 
 use crate::dense::escape;
-use crate::fragmented_pool::{whole_blob, POOL, QUERY};
+use crate::fragmented_pool::{whole_blob, DIR, POOL, QUERY};
 use crate::search;
 
-const DIR: &str = "indexes/synth-da-1e5/";
 /// A query of other words, for offline use and after a failure.
 const OTHER: &str = "klage over afgørelse";
 /// The first page of rows (the app shows 10, then 10 more a click).

@@ -1,7 +1,8 @@
 //! The demo's fragmented pool (`synth-da-1e5`, cut by `nomos fragment`
 //! in `scripts/build-demo.sh`), which the tests shared by every storage
-//! run on: its name, a query, the whole blob it was cut from (for the
-//! CLI's ranking and the reference graph) and an article to open.
+//! run on: its name and directory, a query, the whole blob it was cut
+//! from (for the CLI's ranking and the reference graph) and an article
+//! to open.
 
 use std::path::PathBuf;
 
@@ -11,6 +12,8 @@ use nomos_e2e::paths::repo_root;
 
 /// The manifest's name for the pool: its meta file.
 pub const POOL: &str = "synth-da-1e5/meta";
+/// Where the served app holds the pool's files.
+pub const DIR: &str = "indexes/synth-da-1e5/";
 /// Three words of the synthetic text (damages to property).
 pub const QUERY: &str = "erstatning for skade på ejendom";
 /// How deep in the CLI's ranking [`top_article`] looks.

@@ -3,28 +3,38 @@
 //! share, as core's `Bm25Scorer::explain` computes it, and the editorial
 //! heading's weighted share where the pool has one (one more row, summed
 //! last, as the ranking sums it). Its total is the score to the last bit.
-//! Computed only when the reader opens it.
+//! Computed only when the reader opens it, through the [`SearchSource`],
+//! so a fragmented pool's article is explained as a blob's.
 
 use leptos::prelude::*;
 use nomos_core::methods::Method;
+use nomos_core::search::Explanation;
 
-use crate::pools::store::use_pools;
+use crate::latest::Latest;
+use crate::search::source::SearchSource;
 use crate::state::use_app_state;
 
 /// The explanation of article `id` for the `query` that ranked it.
 #[component]
-pub fn Explain(id: String, query: Signal<String>) -> impl IntoView {
+pub fn Explain(id: String, query: Signal<String>, source: SearchSource) -> impl IntoView {
     let state = use_app_state();
-    let pools = use_pools();
     let open = RwSignal::new(false);
-    let explanation = move || {
+    let explanation = RwSignal::new(None::<Result<Option<Explanation>, String>>);
+    // A fragmented pool's answer may come after the query changed again.
+    let asked = Latest::new();
+    Effect::new(move |_| {
+        explanation.set(None);
         if !open.get() {
-            return None;
+            return;
         }
-        let engine = pools.engine()?;
-        let doc = engine.blob().doc_index(&id)?;
-        Some(engine.explain(state.field.get(), &state.params.get(), &query.get(), doc))
-    };
+        let ticket = asked.begin();
+        let (field, params) = (state.field.get(), state.params.get());
+        source.explain(&id, field, params, query.get(), move |explained| {
+            if ticket.is_current() {
+                explanation.try_set(Some(explained));
+            }
+        });
+    });
     let context = move || {
         let method = state.method.get();
         let bm25 = format!("BM25 {}", state.params.get().describe());
@@ -39,9 +49,13 @@ pub fn Explain(id: String, query: Signal<String>) -> impl IntoView {
         }
     };
     let body = move || {
-        explanation().map(|e| match e {
-            Err(e) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
-            Ok(e) => view! {
+        explanation.get().map(|e| match e {
+            Err(e) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+            Ok(None) => view! {
+                <p class="muted">"None of the query's terms is in this article: BM25 scores it 0."</p>
+            }
+            .into_any(),
+            Ok(Some(e)) => view! {
                 <p class="muted">{context}</p>
                 <table class="metric-table compact explain-table">
                     <caption class="visually-hidden">"Each query term's share of the score"</caption>

@@ -158,9 +158,7 @@ pub fn ArticlePane(source: SearchSource) -> impl IntoView {
                 }
             </div>
             <PrintNote citation=a.citation.clone() />
-            {pools
-                .engine()
-                .map(|_| view! { <Explain id=a.id.clone() query=Signal::derive(move || source.query()) /> })}
+            <Explain id=a.id.clone() query=Signal::derive(move || source.query()) source=source />
             <RefGroup title="Cites" hint="articles this one refers to" links=a.cites follow=follow />
             <RefGroup
                 title="Cited by"
