@@ -43,6 +43,11 @@ pub struct AppState {
     /// The field ranked (the text, or the augmented text where the pool
     /// has it); reset to the text when a pool loads.
     pub field: RwSignal<Field>,
+    /// The ranking method a followed link asks of the pool it waits for.
+    /// The pool starts with it rather than its own default, so that a
+    /// BM25 link to a pool with vectors never starts the model's
+    /// download; taken when the pool loads.
+    pub linked_method: RwSignal<Option<Method>>,
     /// Show only results from this source (law, code).
     pub source: RwSignal<Option<String>>,
     /// Show only results in this legal area.
@@ -96,6 +101,7 @@ impl AppState {
             field: RwSignal::new(Field::Text),
             source: RwSignal::new(None),
             area: RwSignal::new(None),
+            linked_method: RwSignal::new(None),
             kind: RwSignal::new(None),
             year: RwSignal::new(None),
             article: RwSignal::new(None),

@@ -115,6 +115,7 @@ impl LinkSync {
         if let Some(file) = &link.pool {
             let choice = Some(PoolChoice::Listed(file.clone()));
             if state.pool.get_untracked() != choice {
+                state.linked_method.set(link.rank);
                 state.pool.set(choice);
             }
         }

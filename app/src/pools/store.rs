@@ -259,6 +259,8 @@ impl Pools {
                         })
                     });
                     self.semantic.set_source(model);
+                    // The link's method is applied with its other parts.
+                    self.state.linked_method.set(None);
                     self.state
                         .reset_for_new_pool(Method::Bm25, pool.meta().bm25_params());
                     let choice = self.state.pool.get_untracked();
@@ -424,8 +426,17 @@ impl Pools {
                     })
                 });
                 let served = matches!(model, Some(Ok(_)));
+                // A link's method first, where the pool can rank with it
+                // here (else the link says why, once it is applied).
+                let linked = self
+                    .state
+                    .linked_method
+                    .try_update_untracked(Option::take)
+                    .flatten()
+                    .filter(|m| served || !m.needs_dense());
+                let method = linked.unwrap_or_else(|| engine.default_method(served));
                 self.state
-                    .reset_for_new_pool(engine.default_method(served), engine.default_params());
+                    .reset_for_new_pool(method, engine.default_params());
                 self.semantic.set_source(model.clone());
                 let choice = self.state.pool.get_untracked();
                 let engine = Arc::new(engine);

@@ -1,7 +1,8 @@
 //! A light first visit: the Danish acts' first results need only the app
 //! and the light blob, measured as the browser received them from a host
 //! that compresses with brotli; the text follows with the snippets, only
-//! the parts the rows need (the Greek codes). A pool
+//! the parts the rows need (the Greek codes), and a BM25 link starts no
+//! download of the semantic model though the pool defaults to hybrid. A pool
 //! whose vectors file is missing (404) still searches with BM25, and its
 //! dense method says why it cannot run.
 //!
@@ -162,6 +163,15 @@ async fn a_first_visit_fetches_the_text_parts_of_its_rows_not_all() -> Result<()
             vec![],
         )
         .await?;
+        // A BM25 link starts no download of the semantic model, though
+        // the pool's own default is hybrid.
+        let model: Vec<String> = server
+            .sent()
+            .into_iter()
+            .map(|(target, _)| target)
+            .filter(|t| t.contains("/models/") || t.ends_with(".vectors"))
+            .collect();
+        ensure!(model.is_empty(), "a BM25 link fetched {model:?}");
         let mut first = Vec::new();
         for (target, bytes) in server.sent() {
             if !first.iter().any(|(t, _)| *t == target) {
