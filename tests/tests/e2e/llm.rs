@@ -1,7 +1,8 @@
-//! The LLM methods in the browser against a real LLM: SmolLM2-135M
-//! behind llama.cpp's OpenAI-compatible server on loopback (see
-//! `nomos_e2e::llm_server`). A tiny model: the tests check the machinery
-//! (requests, progress, recording, replay, links), not legal quality.
+//! The LLM methods in the browser against a real LLM:
+//! Qwen2.5-Coder-0.5B-Instruct behind llama.cpp's OpenAI-compatible
+//! server on loopback (see `nomos_e2e::llm_server`). A small model: the
+//! tests check the machinery (requests, progress, recording, replay,
+//! links), not legal quality.
 //!
 //! Each run's transcript is exported, and a fresh browser with no
 //! endpoint set up opens the run's link: without the transcript it says
