@@ -29,40 +29,33 @@ pub fn Filters(source: SearchSource) -> impl IntoView {
         })
     };
     let total = Signal::derive(move || facets.with(|f| f.as_ref().map_or(0, |(_, n)| *n)));
-    view! {
-        <FilterGroup
-            legend="Source"
-            name="source"
-            counts=group(|c| &c.source)
-            chosen=state.source
-            total=total
-            label=Callback::new(move |id: String| source.source_name(&id))
-        />
-        <FilterGroup
-            legend="Legal area"
-            name="area"
-            counts=group(|c| &c.area)
-            chosen=state.area
-            total=total
-            label=Callback::new(|area| area)
-        />
-        <FilterGroup
-            legend="Type"
-            name="type"
-            counts=group(|c| &c.kind)
-            chosen=state.kind
-            total=total
-            label=Callback::new(|kind: String| kind_label(&kind))
-        />
-        <FilterGroup
-            legend="Year"
-            name="year"
-            counts=group(|c| &c.year)
-            chosen=state.year
-            total=total
-            label=Callback::new(|year| year)
-        />
-    }
+    let as_is = Callback::new(|value: String| value);
+    // Each group: its legend, its radio buttons' name (the link's key),
+    // its counts, the chosen value and what a value is called.
+    let groups = [
+        (
+            "Source",
+            "source",
+            group(|c| &c.source),
+            state.source,
+            Callback::new(move |id: String| source.source_name(&id)),
+        ),
+        ("Legal area", "area", group(|c| &c.area), state.area, as_is),
+        (
+            "Type",
+            "type",
+            group(|c| &c.kind),
+            state.kind,
+            Callback::new(|kind: String| kind_label(&kind)),
+        ),
+        ("Year", "year", group(|c| &c.year), state.year, as_is),
+    ];
+    groups
+        .into_iter()
+        .map(|(legend, name, counts, chosen, label)| {
+            view! { <FilterGroup legend name counts chosen total label /> }
+        })
+        .collect_view()
 }
 
 #[component]
