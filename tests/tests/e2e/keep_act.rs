@@ -2,10 +2,12 @@
 //! sample): the open article's act shows its size first, the sum of the
 //! listed lengths of its documents fragments and the directory pages
 //! naming them (computed here from the served files), then every one of
-//! them is kept by the service worker. With the server gone, a reload
-//! reopens the article, and an article of the act that no query had
-//! fetched before opens too; an act not kept fails with a message saying
-//! so, rather than hanging.
+//! them is kept by the service worker. With room for half the act (the
+//! origin's quota lowered), the download stops saying the storage is
+//! full, what was kept staying kept. With
+//! the server gone, a reload reopens the article, and an article of the
+//! act whose fragment the worker did not keep before opens too; an act
+//! not kept fails with a message saying so, rather than hanging.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,6 +16,7 @@ use nomos_core::eli::DocRef;
 use nomos_core::fragments::{DocsPage, Meta};
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::cli;
+use nomos_e2e::devtools::devtools;
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -76,8 +79,47 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
             rows.len() == 10 && rows.iter().all(|r| r.id.starts_with(ACT)),
             "the act's rows: {rows:?}"
         );
-        let first = app.open_result(0).await?;
         app.wait_for_worker().await?;
+        // Room for half the act: the download stops saying so. (Chromium
+        // lowers the quota writes meet, not the one `estimate()` reports,
+        // so the note beside the size is not checked here.)
+        let origin = server.url().trim_end_matches('/').to_owned();
+        let usage = app
+            .client()
+            .execute("return navigator.storage.estimate().then(e => e.usage);", vec![])
+            .await?;
+        let quota = usage.as_u64().context("usage")? + act.bytes / 2;
+        let cdp = "Storage.overrideQuotaForOrigin";
+        devtools(app.client(), cdp, json!({ "origin": origin, "quotaSize": quota })).await?;
+        let first = app.open_result(0).await?;
+        let sized = "return document.querySelector('[data-testid=keep-act]') ? true : null;";
+        app.poll("the act's size", sized, vec![]).await?;
+        let cached = "return caches.open('nomos-fragments').then(c => c.keys())
+                          .then(k => k.map(r => r.url));";
+        let before: HashSet<String> =
+            serde_json::from_value(app.client().execute(cached, vec![]).await?)?;
+        app.client()
+            .execute("document.querySelector('[data-testid=keep-act]').click();", vec![])
+            .await?;
+        let full = app
+            .poll(
+                "the download to stop for lack of room",
+                "return document.querySelector('.keep-act.error[role=alert]')?.textContent ?? null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            full.as_str()
+                .is_some_and(|f| f.contains("storage for this site is full") && f.contains("stays kept")),
+            "out of room, the page says {full}"
+        );
+        let after: HashSet<String> =
+            serde_json::from_value(app.client().execute(cached, vec![]).await?)?;
+        ensure!(before.is_subset(&after), "a file kept before was dropped");
+        devtools(app.client(), cdp, json!({ "origin": origin })).await?;
+        app.client().refresh().await?;
+        app.wait_for_pool(POOL).await?;
+        app.article(&first.id).await?;
         let shown = app
             .poll(
                 "the act's size",
@@ -94,12 +136,14 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
             "the button shows {shown}, the act's files list {} bytes",
             act.bytes
         );
-        // What the page fetched so far: the act's other fragments it
-        // never needed are what keeping the act brings.
-        let fetched: HashSet<String> = server
-            .sent()
-            .into_iter()
-            .filter_map(|(path, _)| path.strip_prefix(&format!("/{DIR}")).map(str::to_owned))
+        // What the worker keeps so far (the rows' and articles' files, and
+        // what the stopped download kept): the act's other files are what
+        // keeping it brings.
+        let prefix = format!("{}{DIR}", server.url());
+        let urls: Vec<String> = serde_json::from_value(app.client().execute(cached, vec![]).await?)?;
+        let fetched: HashSet<String> = urls
+            .iter()
+            .filter_map(|u| u.strip_prefix(&prefix).map(str::to_owned))
             .collect();
         app.client()
             .execute(
@@ -157,7 +201,7 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
         app.wait_for_pool(POOL).await?;
         let reopened = app.article(&first.id).await?;
         ensure!(reopened.text == first.text, "the article differs offline");
-        // An article of a documents fragment no query fetched.
+        // An article of a documents fragment the worker did not keep before.
         let mut other = None;
         for _ in 0..MORE {
             let ids = app
@@ -202,7 +246,7 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
             article.id
         );
 
-        // An act of which nothing was fetched fails by saying so.
+        // An act of which nothing was kept fails by saying so.
         let (_, facets) = cli::search_narrowed(&dir, QUERY, 1, &["--facets"])?;
         let untouched = facets
             .iter()
