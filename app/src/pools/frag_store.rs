@@ -17,6 +17,7 @@
 //! The Search view's status lines are written here, from the result.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -142,8 +143,9 @@ pub struct FragStore {
     pub result: RwSignal<Option<FragResult>>,
     pub article: RwSignal<Option<Result<Article, String>>>,
     pub offline: RwSignal<OfflineStatus>,
-    /// The open article's act, and where keeping it offline stands.
-    pub act: RwSignal<Option<(String, ActStatus)>>,
+    /// Where keeping each act shown so far offline stands, by source id
+    /// (a download goes on while other acts are shown).
+    pub acts: RwSignal<HashMap<String, ActStatus>>,
     /// The acts this browser keeps offline.
     pub kept_acts: RwSignal<KeptActs>,
     /// The room the browser gives the site, read before each download.
@@ -177,7 +179,7 @@ impl FragStore {
             result: RwSignal::new(None),
             article: RwSignal::new(None),
             offline: RwSignal::new(OfflineStatus::Idle),
-            act: RwSignal::new(None),
+            acts: RwSignal::new(HashMap::new()),
             kept_acts: RwSignal::new(kept),
             space: RwSignal::new(None),
             persisted: RwSignal::new(None),
@@ -881,29 +883,29 @@ impl FragStore {
         });
     }
 
-    /// Sets act `source`'s status, if it is still the act shown.
+    /// Sets act `source`'s status.
     fn set_act(self, source: &str, status: ActStatus) {
-        self.act.update(|a| match a {
-            Some((s, st)) if s == source => *st = status,
-            _ => {}
+        self.acts.update(|a| {
+            a.insert(source.to_owned(), status);
         });
     }
 
-    /// Shows act `source` (the open article's) with its size: kept
-    /// already, or its directory pages fetched to name its files and add
-    /// up their listed lengths; the room the browser gives is read too.
+    /// Act `source` (the open article's) with its size: kept already, or
+    /// being kept, or its directory pages fetched to name its files and
+    /// add up their listed lengths (again after a failure); the room the
+    /// browser gives is read too.
     pub fn size_act(self, source: String) {
-        let shown = self.act.with_untracked(|a| {
-            a.as_ref()
-                .is_some_and(|(s, st)| *s == source && !matches!(st, ActStatus::Failed(_)))
+        let known = self.acts.with_untracked(|a| {
+            a.get(&source)
+                .is_some_and(|st| !matches!(st, ActStatus::Failed(_)))
         });
-        if shown {
+        if known {
             return;
         }
         if let Some(bytes) = self.kept_acts.with_untracked(|k| k.bytes(&source)) {
-            return self.act.set(Some((source, ActStatus::Kept(bytes))));
+            return self.set_act(&source, ActStatus::Kept(bytes));
         }
-        self.act.set(Some((source.clone(), ActStatus::Sizing)));
+        self.set_act(&source, ActStatus::Sizing);
         self.scope.spawn(async move {
             let pool = self.pool.get_value();
             let sized = async {
@@ -926,11 +928,13 @@ impl FragStore {
         });
     }
 
-    /// Keeps the shown act for use with no network: every directory page
-    /// and documents fragment it needs, fetched, checked and handed to
-    /// the service worker, with progress; then the act is listed as kept.
-    pub fn keep_act(self) {
-        let Some((source, ActStatus::Sized(files))) = self.act.get_untracked() else {
+    /// Keeps act `source`, once sized, for use with no network: every
+    /// directory page and documents fragment it needs, fetched, checked
+    /// and handed to the service worker, with progress; then the act is
+    /// listed as kept.
+    pub fn keep_act(self, source: String) {
+        let Some(ActStatus::Sized(files)) = self.acts.with_untracked(|a| a.get(&source).cloned())
+        else {
             return;
         };
         let total = files.bytes;

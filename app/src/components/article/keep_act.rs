@@ -16,13 +16,8 @@ pub fn KeepAct(store: FragStore, source: String) -> impl IntoView {
     let name = act_name(&source);
     let wanted = source.clone();
     Effect::new(move |_| store.size_act(wanted.clone()));
-    let status = move || {
-        store
-            .act
-            .get()
-            .filter(|(s, _)| *s == source)
-            .map(|(_, status)| status)
-    };
+    let shown = source.clone();
+    let status = move || store.acts.with(|a| a.get(&shown).cloned());
     move || {
         let name = name.clone();
         match status()? {
@@ -42,7 +37,10 @@ pub fn KeepAct(store: FragStore, source: String) -> impl IntoView {
                                 class="button"
                                 data-testid="keep-act"
                                 data-bytes=files.bytes.to_string()
-                                on:click=move |_| store.keep_act()
+                                on:click={
+                                    let source = source.clone();
+                                    move |_| store.keep_act(source.clone())
+                                }
                             >
                                 {format!(
                                     "Keep this act offline ({}, {})",
