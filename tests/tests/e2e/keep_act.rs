@@ -28,8 +28,8 @@ const DIR: &str = "indexes/da-law-sample/";
 const QUERY: &str = "stk";
 /// The act kept: the sample's largest consolidated act.
 const ACT: &str = "LBK-2025-282";
-/// "Show more" clicks allowed before an article of a fragment no query
-/// fetched must be shown.
+/// "Show more" clicks allowed before an article of a fragment the worker
+/// did not keep before the act must be shown.
 const MORE: usize = 20;
 
 #[tokio::test]
@@ -141,7 +141,7 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
         // keeping it brings.
         let prefix = format!("{}{DIR}", server.url());
         let urls: Vec<String> = serde_json::from_value(app.client().execute(cached, vec![]).await?)?;
-        let fetched: HashSet<String> = urls
+        let kept_before: HashSet<String> = urls
             .iter()
             .filter_map(|u| u.strip_prefix(&prefix).map(str::to_owned))
             .collect();
@@ -213,8 +213,8 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
                 )
                 .await?;
             let ids: Vec<String> = serde_json::from_value(ids)?;
-            let unfetched = |id: &String| fragment_of.get(id).is_some_and(|f| !fetched.contains(f));
-            if let Some(at) = ids.iter().position(unfetched) {
+            let not_kept = |id: &String| fragment_of.get(id).is_some_and(|f| !kept_before.contains(f));
+            if let Some(at) = ids.iter().position(not_kept) {
                 other = Some(at);
                 break;
             }
@@ -238,7 +238,7 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
                 None => Ok(()),
             })?;
         }
-        let at = other.context("no row of an unfetched fragment of the act")?;
+        let at = other.context("no row of a fragment of the act not kept before")?;
         let article = app.open_result(at).await?;
         ensure!(
             !article.text.is_empty(),
@@ -246,16 +246,18 @@ async fn an_act_kept_offline_opens_with_the_network_cut() -> Result<()> {
             article.id
         );
 
-        // An act of which nothing was kept fails by saying so.
+        // An act none of whose documents fragments is kept fails by saying
+        // so.
         let (_, facets) = cli::search_narrowed(&dir, QUERY, 1, &["--facets"])?;
         let untouched = facets
             .iter()
             .filter(|(facet, source, _)| facet == "source" && source != ACT)
             .find(|(_, source, _)| {
                 meta.source_files(&given, source).is_ok_and(|f| {
-                    f.docs
-                        .iter()
-                        .all(|&n| file_of(n).is_ok_and(|f| !fetched.contains(&f)))
+                    f.docs.iter().all(|&n| {
+                        !act.docs.contains(&n)
+                            && file_of(n).is_ok_and(|f| !kept_before.contains(&f))
+                    })
                 })
             })
             .map(|(_, source, _)| source.clone())
