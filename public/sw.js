@@ -340,6 +340,8 @@ async function fromCache(key, request, event) {
 //   drops the other files of that pool's directory;
 // - `{ forget: [url, ...] }`: files that failed its check, dropped from
 //   every cache.
+// A failure for lack of room (QuotaExceededError) is answered with
+// `full: true`; what was kept before it stays.
 // Only the app's own pages are heard, and every URL must be under this
 // worker's scope: on a shared origin (a GitHub Pages project site)
 // another site's page can reach this worker too, and must not make it
@@ -361,7 +363,14 @@ self.addEventListener("message", (event) => {
   event.waitUntil(
     work.then(
       () => port.postMessage({ ok: true }),
-      (e) => port.postMessage({ ok: false, error: String(e && e.message ? e.message : e), missing: (e && e.missing) || [] }),
+      (e) =>
+        port.postMessage({
+          ok: false,
+          error: String(e && e.message ? e.message : e),
+          missing: (e && e.missing) || [],
+          // The origin's storage is full: the app stops and says so.
+          full: !!e && e.name === "QuotaExceededError",
+        }),
     ),
   );
 });

@@ -31,6 +31,31 @@ pub fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
+/// What a download of `bytes` leaves of the room the browser reports
+/// (`usage` of `quota` bytes), and whether it fits: said before the
+/// download starts. No estimate (`None`) says so rather than guess.
+pub fn room(bytes: u64, estimate: Option<(u64, u64)>) -> (String, bool) {
+    let Some((usage, quota)) = estimate else {
+        return (
+            "this browser does not say how much room it gives this site".into(),
+            true,
+        );
+    };
+    let free = quota.saturating_sub(usage);
+    match bytes <= free {
+        true => (format!("{} free for this site", megabytes(free)), true),
+        false => (
+            format!(
+                "not enough room: it needs {}, this browser gives this site {} more \
+                 (free some space first)",
+                megabytes(bytes),
+                megabytes(free)
+            ),
+            false,
+        ),
+    }
+}
+
 /// `840 B`, `12.3 KB`, `4.5 MB`: a file's size.
 pub fn size(bytes: usize) -> String {
     match bytes {
@@ -196,6 +221,17 @@ mod tests {
         assert_eq!(plural(1543, "query", "queries"), "1,543 queries");
         assert_eq!(fraction(1543, 3086), "1,543 of 3,086");
         assert_eq!(megabytes(27_460_000), "27.5 MB");
+        assert_eq!(
+            room(2_000_000, Some((1_000_000, 10_000_000))),
+            ("9.0 MB free for this site".into(), true)
+        );
+        let (short, fits) = room(2_000_000, Some((9_500_000, 10_000_000)));
+        assert!(
+            !fits && short.starts_with("not enough room: it needs 2.0 MB"),
+            "{short}"
+        );
+        assert!(short.contains("0.5 MB more"), "{short}");
+        assert!(room(1, None).1);
         assert_eq!(size(840), "840 B");
         assert_eq!(size(12_345), "12.3 KB");
         assert_eq!(size(4_500_000), "4.5 MB");

@@ -65,8 +65,8 @@ fn relist_docs(meta: &mut [u8], files: &mut [Vec<u8>], number: usize, fragment: 
 }
 
 /// Everything a page asks of a meta and fragment `n` being `files[n]`:
-/// BM25 over each field and each document's explanation, the documents of the directory's pages, and a
-/// dense query over every list.
+/// BM25 over each field and each document's explanation, the documents of the directory's pages, each
+/// source's files (what keeping an act offline fetches), and a dense query over every list.
 fn exercise(meta: &Meta, files: &[Vec<u8>]) {
     let file = |n: usize| files.get(n).map_or(&[][..], Vec::as_slice);
     let _ = (
@@ -95,17 +95,21 @@ fn exercise(meta: &Meta, files: &[Vec<u8>]) {
         }
     }
     let all: Vec<u32> = (0..meta.n_docs().min(1000) as u32).collect();
-    for name in meta.sources() {
-        let _ = meta.source_docs(name);
-    }
     let _ = meta.needed_pages(&all);
-    for &p in meta.pages() {
-        let Ok(page) = meta.open_page(p, file(p)) else {
-            continue;
-        };
-        let _ = meta.needed_docs(&[&page], &all);
+    let pages: Vec<_> = meta
+        .pages()
+        .iter()
+        .filter_map(|&p| meta.open_page(p, file(p)).ok())
+        .collect();
+    let given: Vec<_> = pages.iter().collect();
+    for name in meta.sources() {
+        let _ = (meta.source_docs(name), meta.source_pages(name));
+        let _ = meta.source_files(&given, name);
+    }
+    for page in &pages {
+        let _ = meta.needed_docs(&[page], &all);
         for (n, _) in page.fragments() {
-            let Ok(docs) = meta.open_docs(&page, n, file(n)) else {
+            let Ok(docs) = meta.open_docs(page, n, file(n)) else {
                 continue;
             };
             for doc in docs.docs() {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use nomos_core::blob::Field;
 use nomos_core::fragments::{
     Centroids, DocFragment, DocsPage, Fetched, FragmentError, FragmentKind, FragmentRef,
-    ListsFragment, Meta, TermFragment,
+    ListsFragment, Meta, SourceFiles, TermFragment,
 };
 use nomos_core::hits::Hit;
 use nomos_core::methods::{result_depth, Method};
@@ -184,6 +184,30 @@ impl FragPool {
         }
         let needed = self.meta.needed_docs(&cache.pages(&pages), docs)?;
         Ok(needed.into_iter().filter(|&n| !cache.has(n)).collect())
+    }
+
+    /// The directory pages listing act `source`'s documents fragments
+    /// that `cache` lacks: fetched before [`Self::act_files`] can name
+    /// them (a few KB).
+    pub fn missing_act_pages(
+        &self,
+        source: &str,
+        cache: &FragmentCache,
+    ) -> Result<Vec<usize>, FragmentError> {
+        let pages = self.meta.source_pages(source)?;
+        Ok(pages.into_iter().filter(|&n| !cache.has(n)).collect())
+    }
+
+    /// What keeping act `source` offline fetches: its directory pages and
+    /// documents fragments, and their size (core's `Meta::source_files`,
+    /// through the pages `cache` holds).
+    pub fn act_files(
+        &self,
+        source: &str,
+        cache: &FragmentCache,
+    ) -> Result<SourceFiles, FragmentError> {
+        let pages = self.meta.source_pages(source)?;
+        self.meta.source_files(&cache.pages(&pages), source)
     }
 
     /// Fragment `number` as the meta lists it, or a directory page in
@@ -715,6 +739,40 @@ mod tests {
             assert!(!ranked.hits.is_empty());
             assert_eq!(ranked.hits, whole.hits, "{method}");
         }
+    }
+
+    /// An act's files are named once its pages are held, and they are
+    /// every fragment its documents need: all of them held, each of its
+    /// articles shows.
+    #[test]
+    fn an_acts_files_hold_every_article_of_it() {
+        let (pool, files, _) = pool();
+        let mut cache = FragmentCache::new(CACHE_BYTES);
+        let source = pool.meta().sources()[0].clone();
+        let pages = pool.missing_act_pages(&source, &cache).unwrap();
+        assert!(!pages.is_empty());
+        let Err(FragmentError::Missing { .. }) = pool.act_files(&source, &cache) else {
+            panic!("an act's files named without its pages");
+        };
+        fill(&pool, &files, &pages, &mut cache);
+        assert!(pool.missing_act_pages(&source, &cache).unwrap().is_empty());
+        let act = pool.act_files(&source, &cache).unwrap();
+        assert_eq!(act.pages, pages);
+        let listed = |n: usize| files[n].len() as u64;
+        let bytes: u64 = act.pages.iter().chain(&act.docs).map(|&n| listed(n)).sum();
+        assert_eq!(act.bytes, bytes);
+        fill(&pool, &files, &act.docs, &mut cache);
+        let terms = QueryTerms::new(&pool.meta().analyzer(), "");
+        let docs = (0..pool.n_docs() as u32).filter(|&d| pool.meta().source(d) == Some(&source));
+        for doc in docs {
+            assert!(pool.missing_docs(&[doc], &cache).unwrap().is_empty());
+            let article = pool.article(doc, &terms, &mut cache).unwrap();
+            assert_eq!(article.source, source);
+        }
+        let Err(e) = pool.act_files("no such act", &cache) else {
+            panic!("an unknown act has files");
+        };
+        assert!(e.to_string().contains("no source named"), "{e}");
     }
 
     #[test]

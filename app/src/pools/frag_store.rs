@@ -1,8 +1,11 @@
 //! A fragmented pool's store: the loaded meta, the fragments fetched so
 //! far (kept in memory within a byte budget, so search-as-you-type reuses
 //! them; the lists' centroids kept apart, once fetched), the Search
-//! view's latest result and open article, "Make available offline", and
-//! dropping what earlier builds of the pool left in the worker's cache.
+//! view's latest result and open article, "Make available offline" for
+//! the whole pool and "Keep this act offline" for one act (the room the
+//! browser gives the site read first, its storage asked to persist, and a
+//! lack of room reported while what was kept stays kept), and dropping
+//! what earlier builds of the pool left in the worker's cache.
 //! A query fetches the fragments it lacks in parallel: a dense or hybrid
 //! one first embeds the query with the pool's model (BM25's rows
 //! standing in meanwhile, as on a blob) and fetches the centroids, then
@@ -14,26 +17,29 @@
 //! The Search view's status lines are written here, from the result.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use nomos_core::fragments::Centroids;
+use nomos_core::fragments::{Centroids, FragmentKind, SourceFiles};
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
 
-use crate::format::{plural, quoted, ranked_cut, thousands};
+use crate::format::{megabytes, plural, quoted, ranked_cut, thousands};
 use crate::latest::{Latest, Ticket};
 use crate::pool::engine::{Article, ResultRow};
 use crate::pool::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::pool::scope::PoolScope;
+use crate::pools::kept_acts::KeptActs;
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{
     ask_service_worker, fetch_bytes, forget_cached, keep_fragment_bytes, local_get, local_set, now,
-    worker_controls_page_within, Limit,
+    persist_storage, storage_estimate, worker_controls_page_within, FetchError, Limit,
+    ServiceWorkerError, StorageEstimate,
 };
 use nomos_core::facets::Narrowing;
 use nomos_core::facets::{self, FacetCounts};
@@ -105,6 +111,22 @@ pub enum OfflineStatus {
     Failed(String),
 }
 
+/// Where "Keep this act offline" stands for one act.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActStatus {
+    /// Its directory pages are being fetched, to name its files.
+    Sizing,
+    /// Its files and their size: shown before anything is downloaded.
+    Sized(SourceFiles),
+    Fetching {
+        done: u64,
+        total: u64,
+    },
+    /// Every file of it is kept by the service worker: its bytes.
+    Kept(u64),
+    Failed(String),
+}
+
 /// A loaded fragmented pool. `Copy`: signal and stored-value handles.
 #[derive(Clone, Copy)]
 pub struct FragStore {
@@ -121,6 +143,15 @@ pub struct FragStore {
     pub result: RwSignal<Option<FragResult>>,
     pub article: RwSignal<Option<Result<Article, String>>>,
     pub offline: RwSignal<OfflineStatus>,
+    /// Where keeping each act shown so far offline stands, by source id
+    /// (a download goes on while other acts are shown).
+    pub acts: RwSignal<HashMap<String, ActStatus>>,
+    /// The acts this browser keeps offline.
+    pub kept_acts: RwSignal<KeptActs>,
+    /// The room the browser gives the site, read before each download.
+    pub space: RwSignal<Option<StorageEstimate>>,
+    /// Whether the browser made the site's storage persistent, once asked.
+    pub persisted: RwSignal<Option<bool>>,
     /// The ids and documents of the references of every article opened
     /// (for following them, and "Back" to an earlier one).
     linked: StoredValue<Vec<(String, u32)>>,
@@ -136,6 +167,7 @@ impl FragStore {
         dir: String,
         semantic: Semantic,
     ) -> Self {
+        let kept = KeptActs::load(&dir, &pool.content_hash());
         FragStore {
             scope,
             choice: StoredValue::new(choice),
@@ -147,6 +179,10 @@ impl FragStore {
             result: RwSignal::new(None),
             article: RwSignal::new(None),
             offline: RwSignal::new(OfflineStatus::Idle),
+            acts: RwSignal::new(HashMap::new()),
+            kept_acts: RwSignal::new(kept),
+            space: RwSignal::new(None),
+            persisted: RwSignal::new(None),
             linked: StoredValue::new(Vec::new()),
             searches: Latest::new(),
             articles: Latest::new(),
@@ -263,7 +299,22 @@ impl FragStore {
             .await
             .map_err(|e| {
                 forget_cached(vec![url.clone()]);
-                e.to_string()
+                match e {
+                    FetchError::Network { .. } => {
+                        let hint = match listed.kind {
+                            FragmentKind::Docs | FragmentKind::DocsPage => {
+                                " (keep its act offline while online to read it with no network)"
+                            }
+                            _ => "",
+                        };
+                        format!(
+                            "{} is not kept for use offline, and the network did not \
+                             answer{hint}: {e}",
+                            listed.file
+                        )
+                    }
+                    e => e.to_string(),
+                }
             })?;
         let checked = check(&bytes).inspect_err(|_| forget_cached(vec![url.clone()]))?;
         Ok((checked, bytes.len() as u64, url))
@@ -708,6 +759,87 @@ impl FragStore {
         })
     }
 
+    /// Reads the room the browser gives the site (shown beside a
+    /// download's size).
+    pub fn measure_space(self) {
+        self.scope
+            .spawn(async move { self.space.set(storage_estimate().await) });
+    }
+
+    /// Before a download to keep: a service worker must control the page
+    /// (past it nothing is kept), and the site's storage is asked to
+    /// persist, so that the browser does not clear it when space runs low.
+    async fn ready_to_keep(self) -> Result<(), String> {
+        // Fetched through the worker, which holds each answer for the
+        // app's check and keeps only those.
+        if !worker_controls_page_within(CONTROL_WAIT_MS).await {
+            return Err(
+                "no service worker controls this page (a private window, or a host \
+                 without https): it cannot be kept for offline use"
+                    .into(),
+            );
+        }
+        self.persisted.set(Some(persist_storage().await));
+        Ok(())
+    }
+
+    /// Fetches and checks fragments `numbers`, [`OFFLINE_PARALLEL`] at a
+    /// time, and waits for the service worker to keep each batch, adding
+    /// their bytes to `done` and reporting it after each batch (directory
+    /// pages stay in memory too: they name the documents fragments). Stops
+    /// at the first failure, saying plainly when the browser's storage is
+    /// full; what earlier batches kept stays kept. The URLs kept.
+    async fn keep_in_batches(
+        self,
+        numbers: &[usize],
+        done: &mut u64,
+        progress: impl Fn(u64),
+    ) -> Result<Vec<String>, String> {
+        let pool = self.pool.get_value();
+        let mut kept = Vec::new();
+        for batch in numbers.chunks(OFFLINE_PARALLEL) {
+            let checks = batch.iter().map(|&n| {
+                let pool = pool.clone();
+                async move {
+                    // Checked, not kept in memory (but pages): the service
+                    // worker keeps it.
+                    let check = |bytes: &[u8]| {
+                        self.cache
+                            .with_value(|c| pool.check(n, bytes, &c.borrow()))
+                            .map_err(|e| e.to_string())
+                    };
+                    let (page, len, url) = self.fetch_checked(&pool, n, check).await?;
+                    if let Some(page) = page {
+                        self.cache
+                            .with_value(|c| c.borrow_mut().insert(n, len, page));
+                    }
+                    Ok::<_, String>((len, url))
+                }
+            });
+            let mut urls = Vec::new();
+            let mut bytes = 0;
+            for checked in join_all(checks).await {
+                let (len, url) = checked?;
+                bytes += len;
+                urls.push(url);
+            }
+            ask_service_worker("keepFragments", &urls)
+                .await
+                .map_err(|e| match e {
+                    ServiceWorkerError::Full(_) => format!(
+                        "{e}: stopped after {} kept, which stays kept; free some space \
+                         and try again",
+                        megabytes(*done)
+                    ),
+                    e => format!("the service worker did not keep the fragments: {e}"),
+                })?;
+            *done += bytes;
+            kept.extend(urls);
+            progress(*done);
+        }
+        Ok(kept)
+    }
+
     /// Fetches, checks and keeps every fragment for use with no network,
     /// reporting the bytes done of the total.
     pub fn make_offline(self) {
@@ -718,74 +850,123 @@ impl FragStore {
         let total = pool.total_bytes();
         self.offline.set(OfflineStatus::Fetching { done: 0, total });
         self.scope.spawn(async move {
-            // Fetched through the worker, which holds each answer for the
-            // app's check and keeps only those: past it, nothing is kept.
-            if !worker_controls_page_within(CONTROL_WAIT_MS).await {
-                return self.offline.set(OfflineStatus::Failed(
-                    "no service worker controls this page (a private window, or a host \
-                     without https): it cannot be kept for offline use"
-                        .into(),
-                ));
+            let kept = async {
+                self.ready_to_keep().await?;
+                let progress = |done| self.offline.set(OfflineStatus::Fetching { done, total });
+                let mut done = 0;
+                // The listed fragments first: their directory pages (kept
+                // in memory) list the documents fragments, fetched next.
+                let listed: Vec<usize> = (0..pool.meta().fragments().len()).collect();
+                let mut urls = vec![self.url("meta")];
+                urls.extend(self.keep_in_batches(&listed, &mut done, progress).await?);
+                let docs = self.cache.with_value(|c| c.borrow().listed_docs());
+                urls.extend(self.keep_in_batches(&docs, &mut done, progress).await?);
+                // The meta's total counts the documents fragments as its
+                // pages' entries must add up to.
+                if done != total {
+                    return Err(format!(
+                        "{}: its fragments hold {done} bytes, its meta says {total}",
+                        pool.name
+                    ));
+                }
+                Ok(urls)
             }
-            // The listed fragments first: their directory pages (kept in
-            // memory) list the documents fragments, fetched next.
-            let listed = pool.meta().fragments().len();
-            let mut numbers: Vec<usize> = (0..listed).collect();
-            let mut all_urls = vec![self.url("meta")];
-            let mut done = 0;
-            let mut at = 0;
-            while at < numbers.len() {
-                let batch = numbers[at..(at + OFFLINE_PARALLEL).min(numbers.len())].to_vec();
-                at += batch.len();
-                let checks = batch.iter().map(|&n| {
-                    let pool = pool.clone();
-                    async move {
-                        // Checked, not kept in memory (but pages): the
-                        // service worker keeps it.
-                        let check = |bytes: &[u8]| {
-                            self.cache
-                                .with_value(|c| pool.check(n, bytes, &c.borrow()))
-                                .map_err(|e| e.to_string())
-                        };
-                        let (page, len, url) = self.fetch_checked(&pool, n, check).await?;
-                        if let Some(page) = page {
-                            self.cache
-                                .with_value(|c| c.borrow_mut().insert(n, len, page));
-                        }
-                        Ok::<_, String>((len, url))
+            .await;
+            self.measure_space();
+            match kept {
+                Ok(urls) => {
+                    self.offline.set(OfflineStatus::Ready);
+                    keep_only_offline(urls);
+                }
+                Err(e) => self.offline.set(OfflineStatus::Failed(e)),
+            }
+        });
+    }
+
+    /// Sets act `source`'s status.
+    fn set_act(self, source: &str, status: ActStatus) {
+        self.acts.update(|a| {
+            a.insert(source.to_owned(), status);
+        });
+    }
+
+    /// Act `source` (the open article's) with its size: kept already, or
+    /// being kept, or its directory pages fetched to name its files and
+    /// add up their listed lengths (again after a failure); the room the
+    /// browser gives is read too.
+    pub fn size_act(self, source: String) {
+        let known = self.acts.with_untracked(|a| {
+            a.get(&source)
+                .is_some_and(|st| !matches!(st, ActStatus::Failed(_)))
+        });
+        if known {
+            return;
+        }
+        if let Some(bytes) = self.kept_acts.with_untracked(|k| k.bytes(&source)) {
+            return self.set_act(&source, ActStatus::Kept(bytes));
+        }
+        self.set_act(&source, ActStatus::Sizing);
+        self.scope.spawn(async move {
+            let pool = self.pool.get_value();
+            let sized = async {
+                let missing = self
+                    .cache
+                    .with_value(|c| pool.missing_act_pages(&source, &c.borrow()))
+                    .map_err(|e| e.to_string())?;
+                self.fetch_all(missing).await?;
+                self.cache
+                    .with_value(|c| pool.act_files(&source, &c.borrow()))
+                    .map_err(|e| e.to_string())
+            }
+            .await;
+            self.space.set(storage_estimate().await);
+            let status = match sized {
+                Ok(files) => ActStatus::Sized(files),
+                Err(e) => ActStatus::Failed(format!("its size could not be read: {e}")),
+            };
+            self.set_act(&source, status);
+        });
+    }
+
+    /// Keeps act `source`, once sized, for use with no network: every
+    /// directory page and documents fragment it needs, fetched, checked
+    /// and handed to the service worker, with progress; then the act is
+    /// listed as kept.
+    pub fn keep_act(self, source: String) {
+        let Some(ActStatus::Sized(files)) = self.acts.with_untracked(|a| a.get(&source).cloned())
+        else {
+            return;
+        };
+        let total = files.bytes;
+        self.set_act(&source, ActStatus::Fetching { done: 0, total });
+        self.scope.spawn(async move {
+            let kept = async {
+                self.ready_to_keep().await?;
+                let numbers: Vec<usize> = files.pages.iter().chain(&files.docs).copied().collect();
+                let progress = |done| self.set_act(&source, ActStatus::Fetching { done, total });
+                let mut done = 0;
+                self.keep_in_batches(&numbers, &mut done, progress).await?;
+                match done == total {
+                    true => Ok(()),
+                    false => Err(format!(
+                        "its files hold {done} bytes, its directory pages say {total}"
+                    )),
+                }
+            }
+            .await;
+            self.measure_space();
+            match kept {
+                Ok(()) => {
+                    let kept = self.kept_acts.get_untracked().with(&source, total);
+                    let build = self.pool.with_value(|p| p.content_hash());
+                    if let Err(e) = self.dir.with_value(|d| kept.save(d, &build)) {
+                        leptos::logging::debug_warn!("the list of kept acts was not saved: {e}");
                     }
-                });
-                let mut urls = Vec::new();
-                for checked in join_all(checks).await {
-                    match checked {
-                        Ok((len, url)) => {
-                            done += len;
-                            urls.push(url);
-                        }
-                        Err(e) => return self.offline.set(OfflineStatus::Failed(e)),
-                    }
+                    self.kept_acts.set(kept);
+                    self.set_act(&source, ActStatus::Kept(total));
                 }
-                if let Err(e) = ask_service_worker("keepFragments", &urls).await {
-                    return self.offline.set(OfflineStatus::Failed(format!(
-                        "the service worker did not keep the fragments: {e}"
-                    )));
-                }
-                all_urls.extend(urls);
-                self.offline.set(OfflineStatus::Fetching { done, total });
-                if at == listed {
-                    numbers.extend(self.cache.with_value(|c| c.borrow().listed_docs()));
-                }
+                Err(e) => self.set_act(&source, ActStatus::Failed(e)),
             }
-            // The meta's total counts the documents fragments as its
-            // pages' entries must add up to.
-            if done != total {
-                return self.offline.set(OfflineStatus::Failed(format!(
-                    "{}: its fragments hold {done} bytes, its meta says {total}",
-                    pool.name
-                )));
-            }
-            self.offline.set(OfflineStatus::Ready);
-            keep_only_offline(all_urls);
         });
     }
 }

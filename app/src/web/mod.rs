@@ -1,7 +1,7 @@
 //! The browser's APIs, wrapped once: fetching with progress and a size
 //! limit, POSTing to
 //! an LLM endpoint with a time limit and Cancel, time and yielding to the
-//! event loop, hashing, `localStorage` and IndexedDB, the page's
+//! event loop, hashing, `localStorage`, IndexedDB and the storage quota, the page's
 //! Content-Security-Policy violations, the service worker's messages,
 //! whether the page may run threads or is framed,
 //! the DOM helpers the views share,
@@ -19,6 +19,7 @@ mod idb;
 mod isolation;
 mod limit;
 mod location;
+mod quota;
 mod service_worker;
 mod storage;
 mod time;
@@ -42,9 +43,10 @@ pub use idb::{Idb, IdbError};
 pub use isolation::{cross_origin_isolated, hardware_threads};
 pub use limit::{Cap, Limit};
 pub use location::{page_origin, resolve_url, site_dir, UrlError};
+pub use quota::{persist_storage, storage_estimate, StorageEstimate};
 pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,
-    register_service_worker, worker_controls_page, worker_controls_page_within,
+    register_service_worker, worker_controls_page, worker_controls_page_within, ServiceWorkerError,
 };
 pub use storage::{local_get, local_remove, local_set};
 pub use time::{next_task, now, sleep, today, unix_ms};

@@ -23,6 +23,9 @@ pub enum ServiceWorkerError {
     Js(String),
     /// The worker answered that it failed, with its message.
     Refused(String),
+    /// The worker could not keep a file: the origin's storage is full
+    /// (the browser's message).
+    Full(String),
     /// The worker answered neither yes nor why not, to a `kind` message.
     NotDone { kind: String },
 }
@@ -34,6 +37,9 @@ impl fmt::Display for ServiceWorkerError {
             ServiceWorkerError::NoActiveWorker => f.write_str("no active service worker"),
             ServiceWorkerError::Js(message) | ServiceWorkerError::Refused(message) => {
                 f.write_str(message)
+            }
+            ServiceWorkerError::Full(message) => {
+                write!(f, "the browser's storage for this site is full ({message})")
             }
             ServiceWorkerError::NotDone { kind } => {
                 write!(f, "the service worker did not {kind} them")
@@ -163,21 +169,24 @@ async fn ask(
 
     let event = JsFuture::from(answer).await.map_err(message)?;
     let data = Reflect::get(&event, &"data".into()).map_err(message)?;
-    match Reflect::get(&data, &"ok".into())
-        .ok()
-        .and_then(|v| v.as_bool())
-    {
-        Some(true) => Ok(()),
-        _ => Err(Reflect::get(&data, &"error".into())
+    let flag = |key: &str| {
+        Reflect::get(&data, &key.into())
             .ok()
-            .and_then(|e| e.as_string())
-            .map_or_else(
-                || ServiceWorkerError::NotDone {
-                    kind: kind.to_owned(),
-                },
-                ServiceWorkerError::Refused,
-            )),
+            .and_then(|v| v.as_bool())
+    };
+    if flag("ok") == Some(true) {
+        return Ok(());
     }
+    let error = Reflect::get(&data, &"error".into())
+        .ok()
+        .and_then(|e| e.as_string());
+    Err(match (error, flag("full")) {
+        (Some(message), Some(true)) => ServiceWorkerError::Full(message),
+        (Some(message), _) => ServiceWorkerError::Refused(message),
+        (None, _) => ServiceWorkerError::NotDone {
+            kind: kind.to_owned(),
+        },
+    })
 }
 
 /// Tells the service worker to drop `urls` (relative to the page) from
@@ -207,6 +216,10 @@ mod tests {
         assert_eq!(
             ServiceWorkerError::Refused("quota exceeded".into()).to_string(),
             "quota exceeded"
+        );
+        assert_eq!(
+            ServiceWorkerError::Full("Quota exceeded.".into()).to_string(),
+            "the browser's storage for this site is full (Quota exceeded.)"
         );
     }
 }

@@ -66,6 +66,7 @@ mod reader;
 #[cfg(test)]
 mod reader_tests;
 mod relist;
+mod source_files;
 mod write;
 mod write_docs;
 mod write_lists;
@@ -78,6 +79,7 @@ pub use rank_method::Fetched;
 pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use relist::{relist, relist_in_page};
+pub use source_files::SourceFiles;
 pub use write::{fragment, fragment_with_lists, split, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.

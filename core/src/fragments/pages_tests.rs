@@ -24,7 +24,8 @@ fn blob() -> Vec<u8> {
                 .map(|w| words[(d * 7 + w * w) % words.len()])
                 .collect::<Vec<_>>()
                 .join(" "),
-            source: format!("s{}", d / 100),
+            // Source s1 in two runs, as an act amended later may be.
+            source: format!("s{}", if d >= 500 { 1 } else { d / 100 }),
             explicit_refs: vec![format!("d{}", (d + 1) % 600)],
             path: (d % 3 == 0)
                 .then(|| format!("part {}", d / 100))
@@ -110,6 +111,50 @@ fn every_document_is_found_through_its_page_and_pages_tile_the_fragments() {
         let outside = blob.n_docs() as u32;
         assert!(meta.needed_pages(&[outside]).is_err());
         assert!(meta.needed_docs(&given, &[outside]).is_err());
+    }
+}
+
+/// An act's files are the pages and documents fragments its documents
+/// need one by one, each once, their listed lengths summed; an unknown
+/// act and a page not given are errors.
+#[test]
+fn a_sources_files_are_those_its_documents_need() {
+    let blob = Blob::load(&blob()).unwrap();
+    for per_page in [1, 3, 1000] {
+        let (made, meta) = cut(&blob, per_page);
+        let pages = pages_of(&made, &meta);
+        let given: Vec<&DocsPage> = pages.iter().collect();
+        for name in ["s0", "s1", "s4"] {
+            let docs: Vec<u32> = (0..blob.n_docs() as u32)
+                .filter(|&d| meta.source(d) == Some(name))
+                .collect();
+            let files = meta.source_files(&given, name).unwrap();
+            assert_eq!(files.pages, meta.needed_pages(&docs).unwrap(), "{name}");
+            assert_eq!(meta.source_pages(name).unwrap(), files.pages);
+            assert_eq!(files.docs, meta.needed_docs(&given, &docs).unwrap());
+            let listed = |n: usize| made.fragments[n].0.len;
+            let bytes = files.pages.iter().chain(&files.docs).map(|&n| listed(n));
+            assert_eq!(files.bytes, bytes.sum::<u64>(), "{name}");
+            // Only the pages it names are needed.
+            let own: Vec<&DocsPage> = pages
+                .iter()
+                .filter(|p| files.pages.contains(&p.number()))
+                .collect();
+            assert_eq!(meta.source_files(&own, name).unwrap(), files);
+        }
+        // s1's two runs: documents 100..200 and 500..600.
+        let s1 = meta.source_files(&given, "s1").unwrap();
+        let s4 = meta.source_files(&given, "s4").unwrap();
+        assert!(s1.docs.len() > s4.docs.len(), "{s1:?} {s4:?}");
+        let Err(FragmentError::Input(e)) = meta.source_pages("s9") else {
+            panic!("an unknown source has files");
+        };
+        assert!(e.contains("no source named \"s9\""), "{e}");
+        let Err(FragmentError::Missing { file }) = meta.source_files(&[], "s0") else {
+            panic!("files named without their pages");
+        };
+        let first = meta.source_pages("s0").unwrap()[0];
+        assert_eq!(file, meta.fragments()[first].file);
     }
 }
 

@@ -27,6 +27,7 @@ mod hostile_text;
 mod imported_run;
 mod in_page_llm;
 mod judgments;
+mod keep_act;
 mod keyboard;
 mod light;
 mod llm;

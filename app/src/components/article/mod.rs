@@ -2,7 +2,8 @@
 //! cross-references — what it cites, what cites it, and its siblings —
 //! each of which opens in place. Escape closes it and returns focus to the
 //! result it came from; `[` and `]` step through its cross-references.
-//! Its official citation can be copied ([`CopyCitation`]). Printed, it
+//! Its official citation can be copied ([`CopyCitation`]); in a
+//! fragmented pool its act can be kept offline ([`KeepAct`]). Printed, it
 //! shows its citation, source, date and link
 //! ([`PrintNote`]), without the page's controls.
 
@@ -10,6 +11,7 @@ pub mod copy_citation;
 pub mod editorial;
 pub mod explain;
 pub mod go_to;
+pub mod keep_act;
 pub mod marked;
 pub mod print_note;
 pub mod standing;
@@ -20,6 +22,7 @@ use crate::article::go_to::highlighted;
 use crate::components::article::copy_citation::CopyCitation;
 use crate::components::article::editorial::editorial_label;
 use crate::components::article::explain::Explain;
+use crate::components::article::keep_act::KeepAct;
 use crate::components::article::marked::marked_text;
 use crate::components::article::print_note::PrintNote;
 use crate::components::article::standing::{division_path, version_line};
@@ -132,6 +135,12 @@ pub fn ArticlePane(source: SearchSource) -> impl IntoView {
                     "✕"
                 </button>
             </div>
+            {match source {
+                SearchSource::Fragmented(store) => Some(
+                    view! { <KeepAct store=store.get_value() source=a.source.clone() /> },
+                ),
+                SearchSource::Blob(_) => None,
+            }}
             {division_path(a.path.clone(), a.lang)}
             <h2 id=ARTICLE_TITLE_ID tabindex="-1">{a.title.clone()}</h2>
             {version_line(a.version_date.clone())}

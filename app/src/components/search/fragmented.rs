@@ -1,15 +1,17 @@
 //! What only a fragmented pool's Search view has, in its sidebar below
 //! the filters: the
-//! methods fragments can rank, what the pool is, and "Make available
-//! offline" with the pool's total size. The search box, rows and article
+//! methods fragments can rank, what the pool is, "Make available
+//! offline" with the pool's total size and the room the browser gives,
+//! and the acts kept offline. The search box, rows and article
 //! are the shared ones ([`crate::components::search`]); searching and fetching are
 //! the fragmented store's ([`FragStore`]).
 
 use leptos::prelude::*;
 
 use crate::components::progress::progress_bar;
-use crate::format::{megabytes, plural};
+use crate::format::{megabytes, plural, room};
 use crate::pools::frag_store::{FragStore, OfflineStatus};
+use crate::pools::kept_acts::act_name;
 use crate::state::use_app_state;
 
 /// The methods the picker offers: BM25 ranks every fragmented pool, the
@@ -47,6 +49,7 @@ pub fn FragSidebar(store: FragStore) -> impl IntoView {
                  its words need, and the articles it shows."
             </p>
             <OfflinePrefetch store=store />
+            <KeptActs store=store />
         </div>
     }
 }
@@ -57,22 +60,30 @@ fn OfflinePrefetch(store: FragStore) -> impl IntoView {
     let pool = store.pool.get_value();
     let total = pool.total_bytes();
     let count = pool.meta().n_fragments();
+    store.measure_space();
     move || match store.offline.get() {
-        OfflineStatus::Idle => view! {
-            <button
-                type="button"
-                class="button"
-                data-testid="make-offline"
-                on:click=move |_| store.make_offline()
-            >
-                {format!(
-                    "Make available offline ({}, {})",
-                    megabytes(total),
-                    plural(count, "file", "files")
-                )}
-            </button>
+        OfflineStatus::Idle => {
+            let estimate = store.space.get().map(|e| (e.usage, e.quota));
+            let (space, fits) = room(total, estimate);
+            view! {
+                <button
+                    type="button"
+                    class="button"
+                    data-testid="make-offline"
+                    on:click=move |_| store.make_offline()
+                >
+                    {format!(
+                        "Make available offline ({}, {})",
+                        megabytes(total),
+                        plural(count, "file", "files")
+                    )}
+                </button>
+                <p class:note=fits class:error=!fits data-testid="offline-room">
+                    {space}
+                </p>
+            }
+            .into_any()
         }
-        .into_any(),
         OfflineStatus::Fetching { done, total } => {
             let percent = done as f64 * 100.0 / total.max(1) as f64;
             let label = format!(
@@ -98,5 +109,42 @@ fn OfflinePrefetch(store: FragStore) -> impl IntoView {
             <p class="error" role="alert">{format!("Not made available offline: {e}")}</p>
         }
         .into_any(),
+    }
+}
+
+/// The acts this browser keeps offline, with their sizes, and whether
+/// the browser may clear them when space runs low.
+#[component]
+fn KeptActs(store: FragStore) -> impl IntoView {
+    move || {
+        let acts = store.kept_acts.get().acts;
+        (!acts.is_empty()).then(|| {
+            let evictable = (store.persisted.get() == Some(false)).then(|| {
+                view! {
+                    <p class="note">
+                        "This browser did not make the site's storage persistent: it may \
+                         clear what is kept when space runs low."
+                    </p>
+                }
+            });
+            view! {
+                <div class="kept" data-testid="kept-acts">
+                    <p class="note">"Kept offline:"</p>
+                    <ul class="kept-acts">
+                        {acts
+                            .into_iter()
+                            .map(|(source, bytes)| {
+                                view! {
+                                    <li title=source.clone()>
+                                        {format!("{} ({})", act_name(&source), megabytes(bytes))}
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ul>
+                    {evictable}
+                </div>
+            }
+        })
     }
 }
