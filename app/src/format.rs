@@ -43,7 +43,7 @@ pub fn room(bytes: u64, estimate: Option<(u64, u64)>) -> (String, bool) {
     };
     let free = quota.saturating_sub(usage);
     match bytes <= free {
-        true => (format!("{} free for this site", megabytes(free)), true),
+        true => (format!("{} free for this site", size(free as usize)), true),
         false => (
             format!(
                 "not enough room: it needs {}, this browser gives this site {} more \
@@ -56,12 +56,13 @@ pub fn room(bytes: u64, estimate: Option<(u64, u64)>) -> (String, bool) {
     }
 }
 
-/// `840 B`, `12.3 KB`, `4.5 MB`: a file's size.
+/// `840 B`, `12.3 KB`, `4.5 MB`, `10.7 GB`: a file's size, or room.
 pub fn size(bytes: usize) -> String {
     match bytes {
         0..1000 => format!("{bytes} B"),
         1000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
-        _ => megabytes(bytes as u64),
+        1_000_000..1_000_000_000 => megabytes(bytes as u64),
+        _ => format!("{:.1} GB", bytes as f64 / 1e9),
     }
 }
 
@@ -235,6 +236,11 @@ mod tests {
         assert_eq!(size(840), "840 B");
         assert_eq!(size(12_345), "12.3 KB");
         assert_eq!(size(4_500_000), "4.5 MB");
+        assert_eq!(size(10_737_400_000), "10.7 GB");
+        assert_eq!(
+            room(1, Some((0, 10_737_400_000))).0,
+            "10.7 GB free for this site"
+        );
         assert_eq!(duration(849.6), "850 ms");
         assert_eq!(duration(35_240.0), "35.2 s");
         assert_eq!(duration(245_000.0), "4 min 5 s");
