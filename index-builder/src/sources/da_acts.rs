@@ -348,6 +348,7 @@ fn cross_doc(
         doc_ref,
         date: names.info.date.clone(),
         names: lower,
+        title: names.info.title.to_lowercase(),
         stykker,
         first: 0,
         cites,

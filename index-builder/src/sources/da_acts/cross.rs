@@ -9,8 +9,13 @@
 //! An act named by its title or popular name is the newest document of that
 //! name issued on or before the citing one (the seed holds earlier
 //! consolidations too), else the newest; by number, the one document with
-//! that number and year. A popular name that no document carries is derived
-//! from the titles where exactly one fits ([`popular`]).
+//! that number and year, or, when the pool lacks that version, the named
+//! act as if cited by name alone. An executive order is named by its title
+//! too ("§ 2 i bekendtgørelse om plantesortsnavne"). A popular name that no
+//! document carries is taken from the amending acts' titles, which give it
+//! in brackets after the act's title, else derived from the titles where
+//! exactly one fits ([`popular`]). Names compare with a coordinating hyphen
+//! dropped ("klage- og erstatningsadgang" is "klage og erstatningsadgang").
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -31,6 +36,10 @@ pub struct Doc {
     pub date: String,
     /// Lowercase names it is cited by (titles, popular names, abbreviations).
     pub names: Vec<String>,
+    /// Its title, lowercase: an amending act's names the popular names of
+    /// the acts it amends ("lov om ændring af lov om indkomstbeskatning af
+    /// aktieselskaber m.v. (selskabsskatteloven)").
+    pub title: String,
     /// Its stykke ids per § and stykke number.
     pub stykker: BTreeMap<SectionKey, BTreeMap<u32, String>>,
     /// The index of its first article (its title chunk) in the pool.
@@ -52,7 +61,11 @@ pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
                 let Some(target) = lookup.law(doc, &chain.law, the_act) else {
                     continue;
                 };
-                if target == d {
+                // "lovens § 12" in an act is its own § 12, which its own
+                // references hold, or, in an amending act, the amended act's
+                // (unknown here); a citation naming the act itself ("§ 83 i
+                // lov om so\u{200c}cial service" in that act) is resolved.
+                if target == d && chain.law == LawRef::TheAct {
                     continue;
                 }
                 // A § an amendment added after the version chosen ("§ 83, stk.
@@ -126,7 +139,7 @@ fn stykker(doc: &Doc, targets: &[Target]) -> Vec<String> {
 /// Adds the popular names the documents cite ("straffuldbyrdelseslovens
 /// §", "§ 48 i arbejdsskadesikringsloven") but no document carries, each
 /// with the documents of the one title it fits.
-fn derive_popular_names<'a>(docs: &'a [Doc], by_name: &mut HashMap<&'a str, Vec<usize>>) {
+fn derive_popular_names(docs: &[Doc], by_name: &mut HashMap<String, Vec<usize>>) {
     let mut unknown: Vec<&str> = docs
         .iter()
         .flat_map(|doc| doc.cites.iter().flat_map(|(_, chains)| chains))
@@ -137,21 +150,87 @@ fn derive_popular_names<'a>(docs: &'a [Doc], by_name: &mut HashMap<&'a str, Vec<
                 .next(),
             _ => None,
         })
-        .filter(|name| name.ends_with("loven") && !by_name.contains_key(name))
+        .filter(|name| name.ends_with("loven") && !by_name.contains_key(*name))
         .collect();
     unknown.sort_unstable();
     unknown.dedup();
     let mut titles: Vec<&str> = by_name
         .keys()
-        .copied()
+        .map(String::as_str)
         .filter(|name| name.starts_with("lov om "))
         .collect();
     titles.sort_unstable();
-    for name in unknown {
-        if let Some(title) = popular::title_of(name, &titles) {
-            let list = by_name[title].clone();
-            by_name.insert(name, list);
+    let found: Vec<(String, Vec<usize>)> = unknown
+        .into_iter()
+        .filter_map(|name| {
+            let title = popular::title_of(name, &titles)?;
+            Some((name.to_owned(), by_name[title].clone()))
+        })
+        .collect();
+    by_name.extend(found);
+}
+
+/// Adds the popular names the documents' titles give in brackets after an
+/// act's title ("… lov om indkomstbeskatning af aktieselskaber m.v.
+/// (selskabsskatteloven), lov om …"), where no document carries the name
+/// itself: each with the documents of the title most titles give it with,
+/// when that title is one act's name of the pool and no other ties with it.
+fn popular_names_in_titles(docs: &[Doc], by_name: &mut HashMap<String, Vec<usize>>) {
+    let mut votes: HashMap<&str, HashMap<String, usize>> = HashMap::new();
+    for doc in docs {
+        for (popular, title) in bracketed_names(&doc.title) {
+            if !by_name.contains_key(popular) && by_name.contains_key(&title) {
+                *votes.entry(popular).or_default().entry(title).or_default() += 1;
+            }
         }
+    }
+    let mut found = Vec::new();
+    for (popular, titles) in votes {
+        let most = titles.values().copied().max().unwrap_or(0);
+        let mut top = titles.into_iter().filter(|&(_, n)| n == most);
+        if let (Some((title, _)), None) = (top.next(), top.next()) {
+            found.push((popular.to_owned(), by_name[&title].clone()));
+        }
+    }
+    by_name.extend(found);
+}
+
+/// The popular names in brackets in a lowercase title, each with the act's
+/// title before it (the last "lov om …" there, as [`name_key`] writes it,
+/// without "m.v."): `("selskabsskatteloven", "lov om indkomstbeskatning af
+/// aktieselskaber")`.
+fn bracketed_names(title: &str) -> Vec<(&str, String)> {
+    let mut out = Vec::new();
+    for (open, _) in title.match_indices('(') {
+        let inner = &title[open + 1..];
+        let Some(close) = inner.find(')') else {
+            continue;
+        };
+        let popular = &inner[..close];
+        if !popular.ends_with("loven") || !popular.chars().all(char::is_alphabetic) {
+            continue;
+        }
+        // Some titles hold a backslash and an "n" where a line broke.
+        let before = title[..open].trim_end();
+        let before = before.strip_suffix("\\n").unwrap_or(before).trim_end();
+        let Some(start) = before.rfind("lov om ") else {
+            continue;
+        };
+        let act = &before[start..];
+        let act = act.strip_suffix(" m.v.").unwrap_or(act);
+        out.push((popular, name_key(act)));
+    }
+    out
+}
+
+/// A name as names compare: a coordinating hyphen dropped ("klage- og
+/// erstatningsadgang", "klage og erstatningsadgang"), "bekendtgørelsen om"
+/// as "bekendtgørelse om".
+fn name_key(name: &str) -> String {
+    let name = name.replace("- og ", " og ").replace("- eller ", " eller ");
+    match name.strip_prefix("bekendtgørelsen ") {
+        Some(rest) => format!("bekendtgørelse {rest}"),
+        None => name,
     }
 }
 
@@ -159,8 +238,9 @@ fn derive_popular_names<'a>(docs: &'a [Doc], by_name: &mut HashMap<&'a str, Vec<
 struct Lookup<'a> {
     docs: &'a [Doc],
     by_number: HashMap<(u32, u16), usize>,
-    /// Named kinds only, each name's documents oldest first.
-    by_name: HashMap<&'a str, Vec<usize>>,
+    /// Each name's documents oldest first, names as [`name_key`] writes
+    /// them.
+    by_name: HashMap<String, Vec<usize>>,
 }
 
 impl<'a> Lookup<'a> {
@@ -170,11 +250,14 @@ impl<'a> Lookup<'a> {
             .enumerate()
             .map(|(d, doc)| ((doc.doc_ref.number, doc.doc_ref.year), d))
             .collect();
-        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         for (d, doc) in docs.iter().enumerate() {
-            if NAMED_KINDS.contains(&doc.doc_ref.kind.as_str()) {
-                for name in &doc.names {
-                    by_name.entry(name).or_default().push(d);
+            // An executive order by its title only: one titled "bekendtgørelse
+            // af lov om …" is no version of that act.
+            let named = NAMED_KINDS.contains(&doc.doc_ref.kind.as_str());
+            for name in &doc.names {
+                if named || name.starts_with("bekendtgørelse ") {
+                    by_name.entry(name_key(name)).or_default().push(d);
                 }
             }
         }
@@ -182,6 +265,7 @@ impl<'a> Lookup<'a> {
             list.sort_by(|&a, &b| docs[a].date.cmp(&docs[b].date).then(a.cmp(&b)));
             list.dedup();
         }
+        popular_names_in_titles(docs, &mut by_name);
         derive_popular_names(docs, &mut by_name);
         Lookup {
             docs,
@@ -194,11 +278,10 @@ impl<'a> Lookup<'a> {
     fn law(&self, citing: &Doc, law: &LawRef, the_act: Option<usize>) -> Option<usize> {
         match law {
             LawRef::Numbered { number, year } => self.by_number.get(&(*number, *year)).copied(),
-            LawRef::Named {
-                number: Some((number, year)),
-                ..
-            } => self.by_number.get(&(*number, *year)).copied(),
-            LawRef::Named { text, number: None } => self.named(citing, text),
+            LawRef::Named { text, number } => match number.and_then(|n| self.by_number.get(&n)) {
+                Some(&d) => Some(d),
+                None => self.named(citing, text),
+            },
             LawRef::Genitive(name) => self.newest(citing, self.by_name.get(name.as_str())?),
             LawRef::TheAct => the_act,
         }
@@ -213,7 +296,11 @@ impl<'a> Lookup<'a> {
     /// chooses, oldest first; none for an act cited by number.
     fn newer(&self, citing: &Doc, law: &LawRef) -> &[usize] {
         let list = match law {
-            LawRef::Named { text, number: None } => self.named_list(text),
+            LawRef::Named { text, number }
+                if !number.is_some_and(|n| self.by_number.contains_key(&n)) =>
+            {
+                self.named_list(text)
+            }
             LawRef::Genitive(name) => self.by_name.get(name.as_str()).map(Vec::as_slice),
             _ => None,
         };
@@ -228,6 +315,7 @@ impl<'a> Lookup<'a> {
 
     /// The documents, oldest first, of the longest name that starts `text`.
     fn named_list(&self, text: &str) -> Option<&[usize]> {
+        let text = &name_key(text);
         let ends = text
             .char_indices()
             .filter(|&(_, c)| !c.is_alphanumeric() && c != '-')
@@ -261,7 +349,8 @@ impl<'a> Lookup<'a> {
         let mut counts: HashMap<usize, usize> = HashMap::new();
         for chain in doc.cites.iter().flat_map(|(_, chains)| chains) {
             if let Some(target) = self.law(doc, &chain.law, None) {
-                if target != d {
+                let named = NAMED_KINDS.contains(&self.docs[target].doc_ref.kind.as_str());
+                if target != d && named {
                     *counts.entry(target).or_default() += 1;
                 }
             }
@@ -281,7 +370,19 @@ mod tests {
 
     /// An act's document with two stykker in each of `sections`.
     fn act_doc(title: &str, number: u32, year: u16, date: &str, sections: &[&str]) -> Doc {
-        let doc_ref = DocRef::new("LBK", year, number).unwrap();
+        kind_doc("LBK", title, number, year, date, sections)
+    }
+
+    /// A document of `kind` with two stykker in each of `sections`.
+    fn kind_doc(
+        kind: &str,
+        title: &str,
+        number: u32,
+        year: u16,
+        date: &str,
+        sections: &[&str],
+    ) -> Doc {
+        let doc_ref = DocRef::new(kind, year, number).unwrap();
         let mut stykker = BTreeMap::new();
         for &section in sections {
             let key = SectionKey::parse(section).unwrap();
@@ -294,6 +395,7 @@ mod tests {
             doc_ref,
             date: date.into(),
             names: own_names(&bare_title(title)),
+            title: title.to_lowercase(),
             stykker,
             first: 0,
             cites: Vec::new(),
@@ -316,6 +418,7 @@ mod tests {
             doc_ref: DocRef::new("BEK", 2009, 625).unwrap(),
             date: "2009-06-25".into(),
             names: act.own_names.clone(),
+            title: title.to_lowercase(),
             stykker: BTreeMap::new(),
             first: docs.len(),
             cites: vec![(docs.len() + 1, foreign)],
@@ -395,6 +498,161 @@ mod tests {
         ];
         let text = "§ 175 a i lov om finansiel virksomhed, jf. lovbekendtgørelse nr. 885 af 8. august 2008.";
         assert!(resolved(text, acts).is_empty());
+    }
+
+    #[test]
+    fn an_executive_order_is_cited_by_its_title() {
+        // BEK-2015-1549 § 41, stk. 5, and BEK-2024-1606 § 64, stk. 2.
+        let orders = || {
+            vec![kind_doc(
+                "BEK",
+                "Bekendtgørelse om plantesortsnavne",
+                942,
+                2015,
+                "2015-08-11",
+                &["2"],
+            )]
+        };
+        let both = ["BEK-2015-942_§2_stk1", "BEK-2015-942_§2_stk2"];
+        let text =
+            "Forslag til betegnelse godkendes efter § 2 i bekendtgørelse om plantesortsnavne.";
+        assert_eq!(resolved(text, orders()), both);
+        let text = "Forslaget godkendes efter § 2 i bekendtgørelsen om plantesortsnavne.";
+        assert_eq!(resolved(text, orders()), both);
+        // An order titled as an act is no version of it.
+        let acts = vec![kind_doc(
+            "BEK",
+            "Bekendtgørelse af lov om skove",
+            1,
+            2000,
+            "2000-01-01",
+            &["17"],
+        )];
+        assert!(resolved("Efter § 17 i lov om skove.", acts).is_empty());
+    }
+
+    #[test]
+    fn the_act_in_an_executive_order_is_the_act_it_cites_most() {
+        // BEK-2011-1409 § 6, stk. 1: "jf. § 74 i loven".
+        let acts = vec![act_doc(
+            "Bekendtgørelse af lov om arbejdsløshedsforsikring m.v.",
+            642,
+            2009,
+            "2009-06-22",
+            &["3", "74"],
+        )];
+        let text = "Efter § 3 i lov om arbejdsløshedsforsikring kan fristen tidligst løbe fra \
+                    efterlønsalderen, jf. § 74 i loven.";
+        assert_eq!(
+            resolved(text, acts),
+            [
+                "LBK-2009-642_§3_stk1",
+                "LBK-2009-642_§3_stk2",
+                "LBK-2009-642_§74_stk1",
+                "LBK-2009-642_§74_stk2"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_act_cited_by_a_number_the_pool_lacks_is_found_by_its_name() {
+        // LOV-2016-1661 § 1: the consolidation of 2004 is not in the pool,
+        // that of 2022 is.
+        let acts = vec![act_doc(
+            "Bekendtgørelse af lov om dansk indfødsret",
+            1656,
+            2022,
+            "2022-12-23",
+            &["8"],
+        )];
+        let text = "Indfødsretten kan fortabes i henhold til § 8 i lov om dansk indfødsret, jf. \
+                    lovbekendtgørelse nr. 422 af 7. juni 2004.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2022-1656_§8_stk1", "LBK-2022-1656_§8_stk2"]
+        );
+    }
+
+    #[test]
+    fn names_compare_without_a_coordinating_hyphen() {
+        // BEK-2015-547 § 12, stk. 1, and LBK-2024-962's title.
+        let acts = vec![act_doc(
+            "Bekendtgørelse af lov om klage- og erstatningsadgang inden for sundhedsvæsenet",
+            962,
+            2024,
+            "2024-08-16",
+            &["5a"],
+        )];
+        let text = "Afgørelsen kan indbringes for Patientombuddet, jf. § 5 a i lov om klage og \
+                    erstatningsadgang inden for sundhedsvæsenet.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2024-962_§5a_stk1", "LBK-2024-962_§5a_stk2"]
+        );
+    }
+
+    #[test]
+    fn a_popular_name_an_amending_act_gives_in_brackets_names_that_act() {
+        // LBK-2025-279 § 32, stk. 4, "selskabsskattelovens § 32"; the act's
+        // own title has no popular name, an amending act's has.
+        let acts = vec![
+            act_doc(
+                "Bekendtgørelse af lov om indkomstbeskatning af aktieselskaber m.v.",
+                680,
+                2015,
+                "2015-05-20",
+                &["32"],
+            ),
+            kind_doc(
+                "LOV",
+                "Lov om ændring af lov om indkomstbeskatning af aktieselskaber m.v. \
+                 (selskabsskatteloven), lov om beskatning af fortjeneste ved afståelse af aktier \
+                 m.v. og forskellige andre love",
+                1,
+                2016,
+                "2016-01-01",
+                &[],
+            ),
+        ];
+        let text = "Indkomsten medregnes efter reglerne i selskabsskattelovens § 32.";
+        assert_eq!(
+            resolved(text, acts),
+            ["LBK-2015-680_§32_stk1", "LBK-2015-680_§32_stk2"]
+        );
+        assert_eq!(
+            bracketed_names("lov om x m.v.\\n(xloven), lov om y (yloven) (ændring)"),
+            [
+                ("xloven", "lov om x".to_owned()),
+                ("yloven", "lov om y".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_citation_naming_the_citing_act_resolves_in_it_and_lovens_does_not() {
+        // LBK-2020-1287 § 137 d, stk. 1, names itself with a U+200C inside.
+        let title = "Bekendtgørelse af lov om social service";
+        let act = Act {
+            short: "LBK-2020-1287".into(),
+            display: "Serviceloven".into(),
+            abbreviation: None,
+            own_names: own_names(&bare_title(title)),
+        };
+        let cited = |text: &str| {
+            let (_, foreign) = cross_references(text, &act);
+            let mut doc = act_doc(title, 1287, 2020, "2020-08-28", &["83"]);
+            doc.cites = vec![(1, foreign)];
+            let mut articles = vec![Article::default(), Article::default()];
+            resolve(&mut articles, &[doc]);
+            articles.pop().unwrap().explicit_refs
+        };
+        assert_eq!(
+            cited("Hjælp efter § 83 i lov om so\u{200c}cial service henhører under kommunen."),
+            ["LBK-2020-1287_§83_stk1", "LBK-2020-1287_§83_stk2"]
+        );
+        // "lovens" is left to the act's own references: in an amending act
+        // it is the act amended.
+        assert!(cited("Hjælp efter lovens § 83 ydes af kommunen.").is_empty());
     }
 
     #[test]

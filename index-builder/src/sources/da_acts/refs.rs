@@ -621,6 +621,13 @@ impl Parser<'_> {
             .filter(|c| !matches!(c, '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{ad}'))
             .flat_map(char::to_lowercase)
             .collect();
+        // "§ 74 i loven": the act the text is about, as "lovens § 74".
+        if text
+            .strip_prefix("loven")
+            .is_some_and(|after| !after.starts_with(char::is_alphabetic))
+        {
+            return Some(LawRef::TheAct);
+        }
         let mut number = None;
         for j in i..(i + 30).min(self.toks.len()) {
             if self.sym(j, '§') || self.sym(j, ';') {
