@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::chunker::SectionKey;
 use super::popular;
-use super::refs::{Foreign, LawRef, Target};
+use super::refs::{Foreign, LawRef, Target, NAME_TEXT};
 use super::Article;
 use nomos_core::eli::DocRef;
 
@@ -29,7 +29,7 @@ use nomos_core::eli::DocRef;
 const NAMED_KINDS: [&str; 2] = ["LBK", "LOV"];
 
 /// One document, as citations into it and out of it need it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Doc {
     pub doc_ref: DocRef,
     /// `YYYY-MM-DD`.
@@ -48,10 +48,19 @@ pub struct Doc {
     pub cites: Vec<(usize, Vec<Foreign>)>,
 }
 
+impl Doc {
+    /// Whether it is an amending act: the source holds the clauses it puts
+    /// into other acts, numbered as there, not its own §§, so "§ 6 i lov nr.
+    /// 1631 af 26. december 2013" has nothing to resolve to.
+    fn amends(&self) -> bool {
+        self.title.starts_with("lov om ændring")
+    }
+}
+
 /// Adds every resolved citation to the citing article's explicit
 /// references, and each cited act's executive orders to its title chunk's.
 pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
-    let lookup = Lookup::new(docs);
+    let lookup = Lookup::new(docs, articles);
     let mut issued_under: Vec<Vec<usize>> = vec![Vec::new(); docs.len()];
     for (d, doc) in docs.iter().enumerate() {
         let the_act = lookup.the_act(d, doc);
@@ -65,7 +74,7 @@ pub fn resolve(articles: &mut [Article], docs: &[Doc]) {
                 // references hold, or, in an amending act, the amended act's
                 // (unknown here); a citation naming the act itself ("§ 83 i
                 // lov om so\u{200c}cial service" in that act) is resolved.
-                if target == d && chain.law == LawRef::TheAct {
+                if target == d && chain.law == LawRef::TheAct || docs[target].amends() {
                     continue;
                 }
                 // A § an amendment added after the version chosen ("§ 83, stk.
@@ -170,17 +179,22 @@ fn derive_popular_names(docs: &[Doc], by_name: &mut HashMap<String, Vec<usize>>)
     by_name.extend(found);
 }
 
-/// Adds the popular names the documents' titles give in brackets after an
-/// act's title ("… lov om indkomstbeskatning af aktieselskaber m.v.
-/// (selskabsskatteloven), lov om …"), where no document carries the name
-/// itself: each with the documents of the title most titles give it with,
-/// when that title is one act's name of the pool and no other ties with it.
-fn popular_names_in_titles(docs: &[Doc], by_name: &mut HashMap<String, Vec<usize>>) {
-    let mut votes: HashMap<&str, HashMap<String, usize>> = HashMap::new();
-    for doc in docs {
-        for (popular, title) in bracketed_names(&doc.title) {
+/// Adds the popular names that titles and texts (lowercase) give in
+/// brackets after an act's title ("… lov om indkomstbeskatning af
+/// aktieselskaber m.v. (selskabsskatteloven), lov om …", "lov om
+/// planlægning (planloven)"), where no document carries the name itself:
+/// each with the documents of the title most often given with it, when
+/// that title is an act's name in the pool and no other ties with it.
+fn popular_names_in_texts(
+    written: impl Iterator<Item = String>,
+    by_name: &mut HashMap<String, Vec<usize>>,
+) {
+    let mut votes: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    for text in written {
+        for (popular, title) in bracketed_names(&text) {
             if !by_name.contains_key(popular) && by_name.contains_key(&title) {
-                *votes.entry(popular).or_default().entry(title).or_default() += 1;
+                let titles = votes.entry(popular.to_owned()).or_default();
+                *titles.entry(title).or_default() += 1;
             }
         }
     }
@@ -189,15 +203,16 @@ fn popular_names_in_titles(docs: &[Doc], by_name: &mut HashMap<String, Vec<usize
         let most = titles.values().copied().max().unwrap_or(0);
         let mut top = titles.into_iter().filter(|&(_, n)| n == most);
         if let (Some((title, _)), None) = (top.next(), top.next()) {
-            found.push((popular.to_owned(), by_name[&title].clone()));
+            found.push((popular, by_name[&title].clone()));
         }
     }
     by_name.extend(found);
 }
 
-/// The popular names in brackets in a lowercase title, each with the act's
-/// title before it (the last "lov om …" there, as [`name_key`] writes it,
-/// without "m.v."): `("selskabsskatteloven", "lov om indkomstbeskatning af
+/// The popular names in brackets in a lowercase title or text, each with
+/// the act's title just before it (the last "lov om …" of the
+/// [`NAME_TEXT`] bytes there, as [`name_key`] writes it, without "m.v."):
+/// `("selskabsskatteloven", "lov om indkomstbeskatning af
 /// aktieselskaber")`.
 fn bracketed_names(title: &str) -> Vec<(&str, String)> {
     let mut out = Vec::new();
@@ -211,7 +226,11 @@ fn bracketed_names(title: &str) -> Vec<(&str, String)> {
             continue;
         }
         // Some titles hold a backslash and an "n" where a line broke.
-        let before = title[..open].trim_end();
+        let mut from = open.saturating_sub(NAME_TEXT);
+        while !title.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = title[from..open].trim_end();
         let before = before.strip_suffix("\\n").unwrap_or(before).trim_end();
         let Some(start) = before.rfind("lov om ") else {
             continue;
@@ -244,7 +263,7 @@ struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    fn new(docs: &'a [Doc]) -> Lookup<'a> {
+    fn new(docs: &'a [Doc], articles: &[Article]) -> Lookup<'a> {
         let by_number = docs
             .iter()
             .enumerate()
@@ -265,7 +284,13 @@ impl<'a> Lookup<'a> {
             list.sort_by(|&a, &b| docs[a].date.cmp(&docs[b].date).then(a.cmp(&b)));
             list.dedup();
         }
-        popular_names_in_titles(docs, &mut by_name);
+        let texts = articles
+            .iter()
+            .map(|a| a.text.as_str())
+            .filter(|t| t.contains("loven)") || t.contains("Loven)"))
+            .map(str::to_lowercase);
+        let written = docs.iter().map(|d| d.title.clone()).chain(texts);
+        popular_names_in_texts(written, &mut by_name);
         derive_popular_names(docs, &mut by_name);
         Lookup {
             docs,
@@ -405,6 +430,11 @@ mod tests {
     /// Resolves `text`, one stykke of an executive order of 2009, against
     /// `acts`; the stykke's explicit references outside it.
     fn resolved(text: &str, acts: Vec<Doc>) -> Vec<String> {
+        resolved_beside(text, acts, "")
+    }
+
+    /// As [`resolved`], with `beside` the text of another stykke of the pool.
+    fn resolved_beside(text: &str, acts: Vec<Doc>, beside: &str) -> Vec<String> {
         let title = "Bekendtgørelse om iværksættelse af fængselsstraf";
         let act = Act {
             short: "BEK-2009-625".into(),
@@ -427,6 +457,7 @@ mod tests {
             doc.first = d;
         }
         let mut articles: Vec<Article> = (0..=docs.len()).map(|_| Article::default()).collect();
+        articles[0].text = beside.into();
         resolve(&mut articles, &docs);
         articles.pop().unwrap().explicit_refs
     }
@@ -459,6 +490,22 @@ mod tests {
         // planlægning, which the pool here lacks; no other act fits.
         let text = "Klage over afgørelser efter planlovens § 29 c kan indbringes.";
         assert!(resolved(text, acts()).is_empty());
+        // With the act in the pool, a text that gives the name in brackets
+        // after its title makes it the act's.
+        let mut acts = acts();
+        acts.push(act_doc(
+            "Bekendtgørelse af lov om planlægning",
+            572,
+            2024,
+            "2024-05-29",
+            &["29c"],
+        ));
+        assert!(resolved(text, acts.clone()).is_empty());
+        let beside = "Tilladelse efter lov om planlægning (planloven) kræves.";
+        assert_eq!(
+            resolved_beside(text, acts, beside),
+            ["LBK-2024-572_§29c_stk1", "LBK-2024-572_§29c_stk2"]
+        );
     }
 
     #[test]
@@ -571,6 +618,38 @@ mod tests {
             resolved(text, acts),
             ["LBK-2022-1656_§8_stk1", "LBK-2022-1656_§8_stk2"]
         );
+    }
+
+    #[test]
+    fn an_amending_act_cited_by_number_resolves_to_nothing() {
+        // BEK 2011:62 § 42, stk. 5: an executive order by number.
+        let orders = vec![kind_doc(
+            "BEK",
+            "Bekendtgørelse om eftersyn af kedel- og varmeanlæg i bygninger",
+            438,
+            2008,
+            "2008-06-03",
+            &["11"],
+        )];
+        let text =
+            "Anlæg efter § 11 i bekendtgørelse nr. 438 af 3. juni 2008, skal ikke energisynes.";
+        assert_eq!(
+            resolved(text, orders),
+            ["BEK-2008-438_§11_stk1", "BEK-2008-438_§11_stk2"]
+        );
+        // LOV 2014:1520 § 143: the amending act's § 6 is not in the
+        // source; its "§ 6" there is a clause of another act.
+        let amending = vec![kind_doc(
+            "LOV",
+            "Lov om ændring af lov om vandforsyning m.v. og lov om råstoffer",
+            1631,
+            2013,
+            "2013-12-26",
+            &["6"],
+        )];
+        let text = "I lov om råstoffer, som ændret ved § 6 i lov nr. 1631 af 26. december 2013, \
+                    foretages følgende ændringer.";
+        assert!(resolved(text, amending).is_empty());
     }
 
     #[test]

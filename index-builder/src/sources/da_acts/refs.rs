@@ -590,7 +590,7 @@ impl Parser<'_> {
     }
 
     /// The act named after a chain ending at `i` (", i lov om …", ", jf.
-    /// lovbekendtgørelse nr. …"). An instrument that is no act of the pool
+    /// lovbekendtgørelse nr. …", "i lov nr. …"). An instrument that is no act of the pool
     /// ("i Europa-Parlamentets … forordning") is named too, and resolves to
     /// nothing.
     fn law_after(&self, i: usize) -> Option<LawRef> {
@@ -602,7 +602,10 @@ impl Parser<'_> {
                 .map(|(number, year)| LawRef::Numbered { number, year })
                 .or_else(|| self.named(j));
         }
-        self.named(k + 1)
+        // "§ 6 i lov nr. 1631 af 26. december 2013": by number.
+        self.numbered(k + 1)
+            .map(|(number, year)| LawRef::Numbered { number, year })
+            .or_else(|| self.named(k + 1))
     }
 
     /// The name from token `i` on, and a "jf. … nr. N af … YYYY" after it

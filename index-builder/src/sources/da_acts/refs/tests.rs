@@ -278,6 +278,21 @@ fn chains_in_other_acts_keep_how_the_act_is_named() {
             targets: vec![whole("74a", "74a")]
         }
     );
+    // LOV 2014:1520 § 143, stk. 1, and BEK 2011:62 § 42, stk. 5.
+    assert_eq!(
+        foreign("ved § 6 i lov nr. 1631 af 26. december 2013, § 5 i lov nr. 80 af")[0].law,
+        LawRef::Numbered {
+            number: 1631,
+            year: 2013
+        }
+    );
+    assert_eq!(
+        foreign("efter § 11 i bekendtgørelse nr. 438 af 3. juni 2008, skal")[0].law,
+        LawRef::Numbered {
+            number: 438,
+            year: 2008
+        }
+    );
     assert_eq!(foreign("efter lovens § 12 kan")[0].law, LawRef::TheAct);
     assert_eq!(
         foreign("fastsat i medfør af § 12 i lov om social service")[0].targets,
