@@ -11,8 +11,9 @@ so references the builder missed are drawn too: "§ N … i <act>", "§ N …,
 jf. lov(bekendtgørelse) nr. N af … YYYY", "<x>lovens § N". Each row: the
 citing stykke, the reference as written, the documents its stykke's
 explicit references reach outside its own document (with their titles and
-dates), and two empty columns for the verdict (correct, wrong, unresolved)
-and a note.
+dates), the §§ they reach in its own document (a reference may name the
+citing act itself: "selskabsskattelovens § 32" in selskabsskatteloven), and
+two empty columns for the verdict (correct, wrong, unresolved) and a note.
 """
 
 import json
@@ -53,7 +54,7 @@ def main(chunks, seed, n, rng_seed):
                 found.append((row["chunk_id"], m.group(0), own, row["explicit_context_chunks"]))
     random.Random(rng_seed).shuffle(found)
     names = titles(seed)
-    print("stykke\treference\tresolved outside its document\tverdict\tnote")
+    print("stykke\treference\tresolved outside its document\tits own §§ resolved\tverdict\tnote")
     for chunk_id, ref, own, explicit in found[:n]:
         outside = sorted({e for e in explicit if e.split("_")[0] != own})
         docs = sorted({e.split("_")[0] for e in outside})
@@ -62,7 +63,11 @@ def main(chunks, seed, n, rng_seed):
             + " ".join(e.split("_", 1)[1] for e in outside if e.startswith(d + "_"))
             for d in docs
         )
-        print(f"{chunk_id}\t{' '.join(ref.split())}\t{shown}\t\t")
+        own_sections = sorted(
+            {e.split("_")[1] for e in explicit if e.split("_")[0] == own and "_§" in e},
+            key=lambda s: (len(s), s),
+        )
+        print(f"{chunk_id}\t{' '.join(ref.split())}\t{shown}\t{' '.join(own_sections)}\t\t")
     print(f"# {len(found)} references found; {min(n, len(found))} drawn with seed {rng_seed}", file=sys.stderr)
 
 
