@@ -55,14 +55,34 @@ pub struct Narrowing {
 }
 
 impl Narrowing {
-    /// The chosen values, for the status line.
-    pub fn chosen(&self) -> Vec<String> {
-        [&self.source, &self.area, &self.kind, &self.year]
+    /// The chosen values as a reader names them, for the status line: the
+    /// source by `source_name`, a type by [`kind_label`].
+    pub fn described(&self, source_name: impl Fn(&str) -> String) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .source
+            .as_deref()
+            .map(source_name)
             .into_iter()
-            .flatten()
-            .cloned()
-            .collect()
+            .collect();
+        out.extend(self.area.clone());
+        out.extend(self.kind.as_deref().map(kind_label));
+        out.extend(self.year.clone());
+        out
     }
+}
+
+/// A document type as a lawyer reads it (`Consolidated act (LBK)`); the
+/// code itself for types without a name here.
+pub fn kind_label(kind: &str) -> String {
+    let name = match kind {
+        "LOV" => "Act",
+        "LBK" => "Consolidated act",
+        "BEK" => "Executive order",
+        "CIR" => "Circular",
+        "VEJ" => "Guidance",
+        _ => return kind.to_owned(),
+    };
+    format!("{name} ({kind})")
 }
 
 /// How many hits each value of each facet holds, most first (years: the
@@ -232,6 +252,22 @@ mod tests {
                 n.year = Some("2025".into());
             }),
             Vec::<u32>::new()
+        );
+    }
+
+    #[test]
+    fn chosen_values_read_as_a_lawyer_names_them() {
+        assert_eq!(kind_label("LBK"), "Consolidated act (LBK)");
+        assert_eq!(kind_label("ABK"), "ABK");
+        let by = Narrowing {
+            source: Some("LBK-2025-1129".into()),
+            area: None,
+            kind: Some("BEK".into()),
+            year: Some("2025".into()),
+        };
+        assert_eq!(
+            by.described(|s| format!("<{s}>")),
+            ["<LBK-2025-1129>", "Executive order (BEK)", "2025"]
         );
     }
 }

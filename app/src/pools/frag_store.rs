@@ -24,6 +24,7 @@ use std::time::Duration;
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use nomos_core::eli::DocRef;
 use nomos_core::fragments::{Centroids, FragmentKind, SourceFiles};
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
@@ -225,7 +226,9 @@ impl FragStore {
         }
         let cut = ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut));
         let ranked = r.facets.as_ref().map_or(0, |(_, n)| *n);
-        let by = r.narrowed.chosen();
+        let by = r
+            .narrowed
+            .described(|s| DocRef::parse(s).map_or_else(|| s.to_owned(), |d| d.citation()));
         match &r.outcome {
             Ok(_) if ranked == 0 => format!("No article matches {}", quoted(q)),
             Ok(_) if by.is_empty() => format!(

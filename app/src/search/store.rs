@@ -254,13 +254,11 @@ impl SearchStore {
         }
         let total = timed.ranking.hits.len();
         let shown = self.filtered.with(|f| f.as_ref().map_or(0, Vec::len));
-        let mut by = state.narrowing();
-        by.source = by.source.map(|s| {
+        let filter = state.narrowing().described(|s| {
             pools
                 .engine()
-                .map_or_else(|| s.clone(), |e| e.source_name(&s))
+                .map_or_else(|| s.to_owned(), |e| e.source_name(s))
         });
-        let filter = by.chosen();
         let by_llm = timed.method.needs_llm();
         let counted = match (total, filter.is_empty()) {
             (0, _) if by_llm => format!("The LLM's ranking has no article for {}", quoted(query)),

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::format::thousands;
 use crate::search::source::SearchSource;
 use crate::state::use_app_state;
-use nomos_core::facets::FacetCounts;
+use nomos_core::facets::{kind_label, FacetCounts};
 
 type Counts = Signal<Vec<(String, usize)>>;
 
@@ -143,31 +143,6 @@ fn FilterGroup(
     }
 }
 
-/// A document type as a lawyer reads it (`Consolidated act (LBK)`); the
-/// code itself for types without a name here.
-pub fn kind_label(kind: &str) -> String {
-    let name = match kind {
-        "LOV" => "Act",
-        "LBK" => "Consolidated act",
-        "BEK" => "Executive order",
-        "CIR" => "Circular",
-        "VEJ" => "Guidance",
-        _ => return kind.to_owned(),
-    };
-    format!("{name} ({kind})")
-}
-
 fn selected_eq(chosen: RwSignal<Option<String>>, value: Option<String>) -> impl Fn() -> bool {
     move || chosen.with(|c| *c == value)
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::components::search::filters::kind_label;
-
-    #[test]
-    fn types_read_as_a_lawyer_names_them() {
-        assert_eq!(kind_label("LBK"), "Consolidated act (LBK)");
-        assert_eq!(kind_label("ABK"), "ABK");
-    }
 }
