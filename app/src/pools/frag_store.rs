@@ -29,11 +29,12 @@ use nomos_core::fragments::{Centroids, FragmentKind, SourceFiles};
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
 
-use crate::format::{megabytes, plural, quoted, ranked_cut, thousands};
+use crate::format::{plural, quoted, ranked_cut, thousands};
 use crate::latest::{Latest, Ticket};
 use crate::pool::engine::{Article, ResultRow};
 use crate::pool::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::pool::scope::PoolScope;
+use crate::pools::frag_error::FragError;
 use crate::pools::kept_acts::KeptActs;
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
@@ -72,7 +73,7 @@ pub struct FragResult {
     pub query: String,
     pub method: Method,
     /// The rows shown, and how many pass the filters; or why not.
-    pub outcome: Result<(Vec<ResultRow>, usize), String>,
+    pub outcome: Result<(Vec<ResultRow>, usize), FragError>,
     /// The ranking narrowed by the filters, for "Show more".
     pub ranking: Option<Arc<FragRanking>>,
     /// The filters it was narrowed by.
@@ -109,7 +110,7 @@ pub enum OfflineStatus {
     Idle,
     Fetching { done: u64, total: u64 },
     Ready,
-    Failed(String),
+    Failed(FragError),
 }
 
 /// Where "Keep this act offline" stands for one act.
@@ -125,7 +126,7 @@ pub enum ActStatus {
     },
     /// Every file of it is kept by the service worker: its bytes.
     Kept(u64),
-    Failed(String),
+    Failed(FragError),
 }
 
 /// A loaded fragmented pool. `Copy`: signal and stored-value handles.
@@ -142,7 +143,7 @@ pub struct FragStore {
     centroids: StoredValue<Option<Arc<Centroids>>>,
     semantic: Semantic,
     pub result: RwSignal<Option<FragResult>>,
-    pub article: RwSignal<Option<Result<Article, String>>>,
+    pub article: RwSignal<Option<Result<Article, FragError>>>,
     pub offline: RwSignal<OfflineStatus>,
     /// Where keeping each act shown so far offline stands, by source id
     /// (a download goes on while other acts are shown).
@@ -270,7 +271,7 @@ impl FragStore {
 
     /// Why the shown query has no rows, if it failed.
     pub fn error(&self) -> Option<String> {
-        self.result.get()?.outcome.err()
+        Some(self.result.get()?.outcome.err()?.to_string())
     }
 
     /// The pool is being replaced: stop publishing.
@@ -291,32 +292,30 @@ impl FragStore {
         self,
         pool: &FragPool,
         n: usize,
-        check: impl FnOnce(&[u8]) -> Result<T, String>,
-    ) -> Result<(T, u64, String), String> {
+        check: impl FnOnce(&[u8]) -> Result<T, FragError>,
+    ) -> Result<(T, u64, String), FragError> {
         let listed = self
             .cache
             .with_value(|c| pool.listed(n, &c.borrow()))
-            .ok_or_else(|| format!("{}: no fragment number {n} is listed", pool.name))?;
+            .ok_or_else(|| FragError::NotListed {
+                pool: pool.name.clone(),
+                n,
+            })?;
         let url = self.url(&listed.file);
         let bytes = fetch_bytes(&url, Limit::Listed(listed.len), |_, _| {})
             .await
             .map_err(|e| {
                 forget_cached(vec![url.clone()]);
                 match e {
-                    FetchError::Network { .. } => {
-                        let hint = match listed.kind {
-                            FragmentKind::Docs | FragmentKind::DocsPage => {
-                                " (keep its act offline while online to read it with no network)"
-                            }
-                            _ => "",
-                        };
-                        format!(
-                            "{} is not kept for use offline, and the network did not \
-                             answer{hint}: {e}",
-                            listed.file
-                        )
-                    }
-                    e => e.to_string(),
+                    FetchError::Network { .. } => FragError::Offline {
+                        file: listed.file.clone(),
+                        document: matches!(
+                            listed.kind,
+                            FragmentKind::Docs | FragmentKind::DocsPage
+                        ),
+                        cause: e,
+                    },
+                    e => FragError::Fetch(e),
                 }
             })?;
         let checked = check(&bytes).inspect_err(|_| forget_cached(vec![url.clone()]))?;
@@ -325,7 +324,7 @@ impl FragStore {
 
     /// Fetches and checks fragments `numbers` at once, and keeps them:
     /// how many bytes came, or the first failure's message.
-    async fn fetch_all(self, numbers: Vec<usize>) -> Result<u64, String> {
+    async fn fetch_all(self, numbers: Vec<usize>) -> Result<u64, FragError> {
         let pool = self.pool.get_value();
         let fetches = numbers.iter().map(|&n| {
             let pool = pool.clone();
@@ -333,10 +332,13 @@ impl FragStore {
                 let open = |bytes: &[u8]| {
                     self.cache
                         .with_value(|c| pool.open(n, bytes, &c.borrow()))
-                        .map_err(|e| format!("{} cannot be searched: {e}", pool.name))
+                        .map_err(|cause| FragError::Damaged {
+                            pool: pool.name.clone(),
+                            cause,
+                        })
                 };
                 let (opened, len, url) = self.fetch_checked(&pool, n, open).await?;
-                Ok::<_, String>((n, len, opened, url))
+                Ok::<_, FragError>((n, len, opened, url))
             }
         });
         let mut total = 0;
@@ -406,17 +408,22 @@ impl FragStore {
 
     /// The pool's centroids, fetched and checked on first need and kept;
     /// with the bytes fetched (0 when kept already).
-    async fn centroids(self) -> Result<(Arc<Centroids>, u64), String> {
+    async fn centroids(self) -> Result<(Arc<Centroids>, u64), FragError> {
         if let Some(kept) = self.centroids.get_value() {
             return Ok((kept, 0));
         }
         let pool = self.pool.get_value();
-        let n = pool.centroids().map_err(|e| e.to_string())?;
+        let n = pool.centroids()?;
         let open = |bytes: &[u8]| match self.cache.with_value(|c| pool.open(n, bytes, &c.borrow()))
         {
             Ok(Opened::Centroids(c)) => Ok(c),
-            Ok(_) => Err(format!("{} lists no centroids fragment", pool.name)),
-            Err(e) => Err(format!("{} cannot be searched: {e}", pool.name)),
+            Ok(_) => Err(FragError::NoCentroids {
+                pool: pool.name.clone(),
+            }),
+            Err(cause) => Err(FragError::Damaged {
+                pool: pool.name.clone(),
+                cause,
+            }),
         };
         let (centroids, len, url) = self.fetch_checked(&pool, n, open).await?;
         keep_offline(vec![url]);
@@ -430,12 +437,9 @@ impl FragStore {
     async fn embed(
         self,
         query: &str,
-        wanted: impl Fn() -> Result<(), String>,
-    ) -> Result<(Vec<f32>, f64), String> {
-        self.semantic
-            .ready()
-            .await
-            .map_err(|e| format!("semantic search is unavailable: {e}"))?;
+        wanted: impl Fn() -> Result<(), FragError>,
+    ) -> Result<(Vec<f32>, f64), FragError> {
+        self.semantic.ready().await.map_err(FragError::Model)?;
         // The model may have taken seconds: a query typed over since is
         // not embedded.
         wanted()?;
@@ -444,7 +448,7 @@ impl FragStore {
             .semantic
             .embed_query(query.to_owned())
             .await
-            .map_err(|e| format!("the query could not be embedded: {e}"))?;
+            .map_err(FragError::Embedding)?;
         Ok((vector, now() - started))
     }
 
@@ -459,7 +463,7 @@ impl FragStore {
         // (only a current query publishes, so this message never shows).
         let wanted = move || match ticket.is_current() {
             true => Ok(()),
-            false => Err("superseded by a newer query".to_owned()),
+            false => Err(FragError::Superseded),
         };
         self.scope.spawn(async move {
             let started = now();
@@ -470,7 +474,7 @@ impl FragStore {
             let outcome = async {
                 let pool = self.pool.get_value();
                 if let Some(why) = pool.unavailable(&method) {
-                    return Err(why);
+                    return Err(FragError::Unavailable(why));
                 }
                 let dense = method.needs_dense() && !query.trim().is_empty();
                 if method.needs_dense() && !dense {
@@ -498,25 +502,21 @@ impl FragStore {
                     false => None,
                 };
                 let tokens = pool.tokens(&query);
-                let missing = self
-                    .cache
-                    .with_value(|c| {
-                        let c = c.borrow();
-                        let mut missing = pool.missing_postings(&method, &tokens, &c)?;
-                        if let Some((embedding, centroids)) = &dense {
-                            missing.extend(pool.missing_lists(&method, centroids, embedding, &c)?);
-                        }
-                        Ok::<_, nomos_core::fragments::FragmentError>(missing)
-                    })
-                    .map_err(|e| e.to_string())?;
+                let missing = self.cache.with_value(|c| {
+                    let c = c.borrow();
+                    let mut missing = pool.missing_postings(&method, &tokens, &c)?;
+                    if let Some((embedding, centroids)) = &dense {
+                        missing.extend(pool.missing_lists(&method, centroids, embedding, &c)?);
+                    }
+                    Ok::<_, nomos_core::fragments::FragmentError>(missing)
+                })?;
                 wanted()?;
                 fetched.0 += missing.len();
                 fetched.1 += self.fetch_all(missing).await?;
                 let given = dense.as_ref().map(|(e, c)| (e.as_slice(), c.as_ref()));
-                let ranked = self
-                    .cache
-                    .with_value(|c| pool.rank(&query, &method, params, given, &mut c.borrow_mut()))
-                    .map_err(|e| e.to_string())?;
+                let ranked = self.cache.with_value(|c| {
+                    pool.rank(&query, &method, params, given, &mut c.borrow_mut())
+                })?;
                 let (narrowed, counted) = narrowed(&pool, ranked, &by);
                 ranking = Some(narrowed.clone());
                 facets = Some(counted);
@@ -560,22 +560,18 @@ impl FragStore {
     ) {
         let pool = self.pool.get_value();
         let ranked = async {
-            let missing = self
-                .cache
-                .with_value(|c| {
-                    pool.missing_postings(&Method::Bm25, &pool.tokens(query), &c.borrow())
-                })
-                .map_err(|e| e.to_string())?;
+            let missing = self.cache.with_value(|c| {
+                pool.missing_postings(&Method::Bm25, &pool.tokens(query), &c.borrow())
+            })?;
             let mut fetched = (missing.len(), self.fetch_all(missing).await?);
-            let ranked = self
-                .cache
-                .with_value(|c| pool.rank(query, &Method::Bm25, params, None, &mut c.borrow_mut()))
-                .map_err(|e| e.to_string())?;
+            let ranked = self.cache.with_value(|c| {
+                pool.rank(query, &Method::Bm25, params, None, &mut c.borrow_mut())
+            })?;
             let (ranked, counted) = narrowed(&pool, ranked, by);
             let (rows, got) = self.page(&ranked, 0).await?;
             fetched.0 += got.0;
             fetched.1 += got.1;
-            Ok::<_, String>((rows, ranked, counted, fetched))
+            Ok::<_, FragError>((rows, ranked, counted, fetched))
         }
         .await;
         if let (Ok((rows, ranked, counted, fetched)), true) = (ranked, ticket.is_current()) {
@@ -600,7 +596,7 @@ impl FragStore {
         self,
         ranked: &FragRanking,
         first: usize,
-    ) -> Result<(Vec<ResultRow>, (usize, u64)), String> {
+    ) -> Result<(Vec<ResultRow>, (usize, u64)), FragError> {
         let pool = self.pool.get_value();
         let shown =
             &ranked.hits[first.min(ranked.hits.len())..(first + PAGE).min(ranked.hits.len())];
@@ -610,15 +606,13 @@ impl FragStore {
         for _ in 0..2 {
             let missing = self
                 .cache
-                .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
-                .map_err(|e| e.to_string())?;
+                .with_value(|c| pool.missing_docs(&docs, &c.borrow()))?;
             n += missing.len();
             bytes += self.fetch_all(missing).await?;
         }
         let rows = self
             .cache
-            .with_value(|c| pool.rows(shown, first, &ranked.terms, &mut c.borrow_mut()))
-            .map_err(|e| e.to_string())?;
+            .with_value(|c| pool.rows(shown, first, &ranked.terms, &mut c.borrow_mut()))?;
         Ok((rows, (n, bytes)))
     }
 
@@ -670,7 +664,7 @@ impl FragStore {
                             .is_some_and(|r| r.query == query && r.outcome.is_ok())
                     });
                     return match shown {
-                        true => Err(format!("article {id} is not among the results shown")),
+                        true => Err(FragError::NotShown { id }),
                         false => Ok(None),
                     };
                 };
@@ -683,8 +677,7 @@ impl FragStore {
                         .with_value(|c| pool.article_docs(doc, &mut c.borrow_mut()));
                     let missing = self
                         .cache
-                        .with_value(|c| pool.missing_docs(&docs, &c.borrow()))
-                        .map_err(|e| e.to_string())?;
+                        .with_value(|c| pool.missing_docs(&docs, &c.borrow()))?;
                     self.fetch_all(missing).await?;
                 }
                 let terms =
@@ -706,7 +699,7 @@ impl FragStore {
                     });
                     pool.article(doc, &terms, &mut c)
                         .map(Some)
-                        .map_err(|e| e.to_string())
+                        .map_err(FragError::from)
                 })
             }
             .await;
@@ -725,10 +718,10 @@ impl FragStore {
         id: &str,
         query: String,
         params: Bm25Params,
-        done: impl FnOnce(Result<Option<Explanation>, String>) + 'static,
+        done: impl FnOnce(Result<Option<Explanation>, FragError>) + 'static,
     ) {
         let Some(doc) = self.doc_of(id) else {
-            return done(Err(format!("article {id} is not among the results shown")));
+            return done(Err(FragError::NotShown { id: id.to_owned() }));
         };
         self.scope.spawn(async move {
             let explained = async {
@@ -736,12 +729,11 @@ impl FragStore {
                 let tokens = pool.tokens(&query);
                 let missing = self
                     .cache
-                    .with_value(|c| pool.missing_postings(&Method::Bm25, &tokens, &c.borrow()))
-                    .map_err(|e| e.to_string())?;
+                    .with_value(|c| pool.missing_postings(&Method::Bm25, &tokens, &c.borrow()))?;
                 self.fetch_all(missing).await?;
                 self.cache
                     .with_value(|c| pool.explain(&query, params, doc, &mut c.borrow_mut()))
-                    .map_err(|e| e.to_string())
+                    .map_err(FragError::from)
             }
             .await;
             done(explained);
@@ -772,15 +764,11 @@ impl FragStore {
     /// Before a download to keep: a service worker must control the page
     /// (past it nothing is kept), and the site's storage is asked to
     /// persist, so that the browser does not clear it when space runs low.
-    async fn ready_to_keep(self) -> Result<(), String> {
+    async fn ready_to_keep(self) -> Result<(), FragError> {
         // Fetched through the worker, which holds each answer for the
         // app's check and keeps only those.
         if !worker_controls_page_within(CONTROL_WAIT_MS).await {
-            return Err(
-                "no service worker controls this page (a private window, or a host \
-                 without https): it cannot be kept for offline use"
-                    .into(),
-            );
+            return Err(FragError::NoWorker);
         }
         self.persisted.set(Some(persist_storage().await));
         Ok(())
@@ -797,7 +785,7 @@ impl FragStore {
         numbers: &[usize],
         done: &mut u64,
         progress: impl Fn(u64),
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, FragError> {
         let pool = self.pool.get_value();
         let mut kept = Vec::new();
         for batch in numbers.chunks(OFFLINE_PARALLEL) {
@@ -809,14 +797,14 @@ impl FragStore {
                     let check = |bytes: &[u8]| {
                         self.cache
                             .with_value(|c| pool.check(n, bytes, &c.borrow()))
-                            .map_err(|e| e.to_string())
+                            .map_err(FragError::from)
                     };
                     let (page, len, url) = self.fetch_checked(&pool, n, check).await?;
                     if let Some(page) = page {
                         self.cache
                             .with_value(|c| c.borrow_mut().insert(n, len, page));
                     }
-                    Ok::<_, String>((len, url))
+                    Ok::<_, FragError>((len, url))
                 }
             });
             let mut urls = Vec::new();
@@ -829,12 +817,11 @@ impl FragStore {
             ask_service_worker("keepFragments", &urls)
                 .await
                 .map_err(|e| match e {
-                    ServiceWorkerError::Full(_) => format!(
-                        "{e}: stopped after {} kept, which stays kept; free some space \
-                         and try again",
-                        megabytes(*done)
-                    ),
-                    e => format!("the service worker did not keep the fragments: {e}"),
+                    ServiceWorkerError::Full(_) => FragError::Full {
+                        cause: e,
+                        kept: *done,
+                    },
+                    e => FragError::NotKept(e),
                 })?;
             *done += bytes;
             kept.extend(urls);
@@ -867,10 +854,11 @@ impl FragStore {
                 // The meta's total counts the documents fragments as its
                 // pages' entries must add up to.
                 if done != total {
-                    return Err(format!(
-                        "{}: its fragments hold {done} bytes, its meta says {total}",
-                        pool.name
-                    ));
+                    return Err(FragError::PoolTotal {
+                        pool: pool.name.clone(),
+                        held: done,
+                        listed: total,
+                    });
                 }
                 Ok(urls)
             }
@@ -914,18 +902,17 @@ impl FragStore {
             let sized = async {
                 let missing = self
                     .cache
-                    .with_value(|c| pool.missing_act_pages(&source, &c.borrow()))
-                    .map_err(|e| e.to_string())?;
+                    .with_value(|c| pool.missing_act_pages(&source, &c.borrow()))?;
                 self.fetch_all(missing).await?;
                 self.cache
                     .with_value(|c| pool.act_files(&source, &c.borrow()))
-                    .map_err(|e| e.to_string())
+                    .map_err(FragError::from)
             }
             .await;
             self.space.set(storage_estimate().await);
             let status = match sized {
                 Ok(files) => ActStatus::Sized(files),
-                Err(e) => ActStatus::Failed(format!("its size could not be read: {e}")),
+                Err(e) => ActStatus::Failed(FragError::Sizing(Box::new(e))),
             };
             self.set_act(&source, status);
         });
@@ -951,9 +938,10 @@ impl FragStore {
                 self.keep_in_batches(&numbers, &mut done, progress).await?;
                 match done == total {
                     true => Ok(()),
-                    false => Err(format!(
-                        "its files hold {done} bytes, its directory pages say {total}"
-                    )),
+                    false => Err(FragError::ActTotal {
+                        held: done,
+                        listed: total,
+                    }),
                 }
             }
             .await;

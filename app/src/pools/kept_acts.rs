@@ -5,7 +5,7 @@
 
 use nomos_core::eli::DocRef;
 
-use crate::web::{local_get, local_set};
+use crate::web::{local_get, local_set, StorageError};
 
 /// Under `localStorage`'s key of this name after the pool's URL.
 const KEY: &str = "#kept-acts";
@@ -24,8 +24,8 @@ impl KeptActs {
 
     /// Keeps the list for build `build` of the pool at `dir`; a browser
     /// that refuses says why (the act stays kept by the service worker).
-    pub fn save(&self, dir: &str, build: &str) -> Result<(), String> {
-        local_set(&format!("{dir}{KEY}"), &self.written(build)).map_err(|e| e.to_string())
+    pub fn save(&self, dir: &str, build: &str) -> Result<(), StorageError> {
+        local_set(&format!("{dir}{KEY}"), &self.written(build))
     }
 
     /// Whether `source` is kept, and its bytes.

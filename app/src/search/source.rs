@@ -157,8 +157,16 @@ impl SearchSource {
     /// The open article, or why it cannot be shown.
     pub fn article(self) -> Option<Result<Article, String>> {
         match self {
-            SearchSource::Blob(s) => s.get_value().article.get(),
-            SearchSource::Fragmented(s) => s.get_value().article.get(),
+            SearchSource::Blob(s) => s
+                .get_value()
+                .article
+                .get()
+                .map(|a| a.map_err(|e| e.to_string())),
+            SearchSource::Fragmented(s) => s
+                .get_value()
+                .article
+                .get()
+                .map(|a| a.map_err(|e| e.to_string())),
         }
     }
 
@@ -178,10 +186,12 @@ impl SearchSource {
         match self {
             SearchSource::Blob(s) => {
                 if let Some(explained) = s.get_value().explain(id, field, &params, &query) {
-                    done(explained.map(Some));
+                    done(explained.map(Some).map_err(|e| e.to_string()));
                 }
             }
-            SearchSource::Fragmented(s) => s.get_value().explain(id, query, params, done),
+            SearchSource::Fragmented(s) => s
+                .get_value()
+                .explain(id, query, params, |e| done(e.map_err(|e| e.to_string()))),
         }
     }
 

@@ -20,7 +20,7 @@ use crate::article::go_to::{self, GoTo, GoToRow};
 use crate::format::{duration, plural, quoted, ranked_cut, thousands};
 use crate::llm::search::{RunStatus, SearchKey};
 use crate::llm::{Llm, Readiness};
-use crate::pool::engine::{Article, ResultRow};
+use crate::pool::engine::{Article, QueryError, ResultRow};
 use crate::pools::session::QueryEmbedding;
 use crate::pools::store::Pools;
 use crate::search::pipeline::{self, LlmHits, QueryVector, Request, Timed};
@@ -49,7 +49,7 @@ pub struct SearchStore {
     /// The first `limit` filtered hits' rows.
     pub rows: Memo<Option<Vec<ResultRow>>>,
     /// The open article, the ranking's terms marked.
-    pub article: Memo<Option<Result<Article, String>>>,
+    pub article: Memo<Option<Result<Article, QueryError>>>,
     /// Where the committed query's citations lead (the "Go to" rows).
     pub go_to: Memo<GoTo>,
     /// The source of the article last opened, whose § comes first when a
@@ -223,16 +223,15 @@ impl SearchStore {
         field: Field,
         params: &Bm25Params,
         query: &str,
-    ) -> Option<Result<Explanation, String>> {
+    ) -> Option<Result<Explanation, QueryError>> {
         let engine = self.pools.engine()?;
         let Some(doc) = engine.doc_index(id) else {
-            return Some(Err(format!("article {id} is not in {}", engine.name)));
+            return Some(Err(QueryError::NoArticle {
+                id: id.to_owned(),
+                pool: engine.name.clone(),
+            }));
         };
-        Some(
-            engine
-                .explain(field, params, query, doc)
-                .map_err(|e| e.to_string()),
-        )
+        Some(engine.explain(field, params, query, doc))
     }
 
     /// What screen readers hear after each ranking (the live region).
@@ -429,7 +428,7 @@ fn open_article(
     ranking: Memo<Option<Timed>>,
     state: AppState,
     pools: Pools,
-) -> Memo<Option<Result<Article, String>>> {
+) -> Memo<Option<Result<Article, QueryError>>> {
     Effect::new(move |_| {
         let (Some(id), Some(session)) = (state.article.get(), pools.session.get()) else {
             return;
@@ -444,12 +443,7 @@ fn open_article(
         let session = pools.session.get()?;
         // A light blob's text may arrive after the article is opened.
         session.siblings.text.track();
-        Some(
-            session
-                .engine
-                .article(&id, &terms)
-                .map_err(|e| e.to_string()),
-        )
+        Some(session.engine.article(&id, &terms))
     })
 }
 

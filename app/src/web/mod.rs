@@ -48,7 +48,7 @@ pub use service_worker::{
     ask_service_worker, forget_cached, keep_fragment_bytes, keep_with_bytes, pinned,
     register_service_worker, worker_controls_page, worker_controls_page_within, ServiceWorkerError,
 };
-pub use storage::{local_get, local_remove, local_set};
+pub use storage::{local_get, local_remove, local_set, StorageError};
 pub use time::{next_task, now, sleep, today, unix_ms};
 
 use js_sys::Reflect;
