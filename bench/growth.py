@@ -4,7 +4,7 @@
 
 For each size N it makes the pool (`nomos synth --from da --docs N --seed 1`,
 kept between runs), builds it straight into fragments (`nomos build
---split`, timed by /usr/bin/time -v: wall time and peak resident memory),
+--fragments`, timed by /usr/bin/time -v: wall time and peak resident memory),
 and plans 200 deterministic 3-term queries drawn from the pool's own text
 (`nomos plan`: the bytes a query fetches, the meta, its terms' postings
 fragments and its top 10's directory pages and documents fragments, stored
@@ -50,12 +50,12 @@ def synth(nomos, data, n, out):
 
 
 def build(nomos, src, frag):
-    """Wall seconds and peak resident bytes of `nomos build --split`."""
+    """Wall seconds and peak resident bytes of `nomos build --fragments`."""
     if frag.exists():
         for f in frag.iterdir():
             f.unlink()
     res = run(["/usr/bin/time", "-v", nomos, "build", "--format", "da-acts", str(src),
-               "--title", "SYNTHETIC, not law", "--split", str(frag)])
+               "--title", "SYNTHETIC, not law", "--fragments", str(frag)])
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", res.stderr)
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", res.stderr)
     seconds = 0.0
@@ -162,7 +162,7 @@ def svg(rows, browser):
         ] + ([("browser cold", "#d62728", [browser.get(str(x), {}).get("cold_ms") for x in xs]),
               ("browser warm", "#ff7f0e", [browser.get(str(x), {}).get("warm_ms") for x in xs])]
              if browser else [])),
-        ("builder (build --split)", "s", [
+        ("builder (build --fragments)", "s", [
             ("wall time", "#1f77b4", [r["build_s"] for r in rows]),
         ]),
     ]

@@ -231,7 +231,7 @@ if [ ! -f "$frag_dir/meta" ] || [ "$nomos" -nt "$frag_dir/meta" ]; then
   rm -rf "$synth" "$frag_dir"
   "$nomos" synth --from da --docs 100000 --seed 1 --out "$synth/src"
   mkdir -p "$synth/blob"
-  "$nomos" build --format da-acts "$synth/src" --split "$frag_dir" \
+  "$nomos" build --format da-acts "$synth/src" --fragments "$frag_dir" \
     -o "$synth/blob/$frag_pool.blob" \
     --title "SYNTHETIC Danish, not law (100,000 chunks, fragmented)"
 fi
@@ -241,7 +241,7 @@ fi
 # whole blob beside it, so that the browser tests run one check over both
 # storages (filters.rs). A few seconds; always redone.
 rm -rf "$out/da-law-sample" "$out/da-law-sample.blob"
-"$nomos" build --format da-law data/da-law-sample --split "$out/da-law-sample" \
+"$nomos" build --format da-law data/da-law-sample --fragments "$out/da-law-sample" \
   --title "Danish law, a sample of 139 documents (fragmented, as all of Danish law)"
 "$nomos" build --format da-law data/da-law-sample -o "$out/da-law-sample.blob" \
   --title "Danish law, a sample of 139 documents (one file)"

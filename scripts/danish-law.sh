@@ -2,7 +2,7 @@
 # Builds all of Danish law (every Retsinformation document with provisions,
 # from Ansvar-Systems/Danish-law-mcp) as one fragmented pool, straight into
 # a meta file and content-addressed fragments for any static host
-# (`nomos build --format da-law --split`; docs/danish-law.md).
+# (`nomos build --format da-law --fragments`; docs/danish-law.md).
 #
 #   scripts/danish-law.sh SRC [--out DIR]
 #
@@ -59,7 +59,7 @@ fi
 # the last good one in place.
 rm -rf "$out.new"
 mkdir -p "$(dirname "$out")"
-"$nomos" build --format da-law "$seed" --split "$out.new" \
+"$nomos" build --format da-law "$seed" --fragments "$out.new" \
   --title "Danish law in force (Retsinformation)"
 rm -rf "$out"
 mv "$out.new" "$out"

@@ -32,7 +32,7 @@ pub struct ManifestEntry {
     #[serde(default)]
     pub notes: Vec<String>,
     /// `fragmented`: `file` is a fragmented pool's meta file
-    /// (`DIR/meta`, fragments beside it, `nomos build --split` or
+    /// (`DIR/meta`, fragments beside it, `nomos build --fragments` or
     /// `nomos fragment`), not a blob; its `content_hash` is the meta's.
     #[serde(default)]
     pub format: Option<String>,

@@ -90,7 +90,7 @@ pub struct DenseProbeArgs {
 
 #[derive(Args, Debug)]
 pub struct PlanArgs {
-    /// The fragments directory (`nomos fragment`, `nomos build --split`).
+    /// The fragments directory (`nomos fragment`, `nomos build --fragments`).
     pub dir: PathBuf,
     /// Queries to plan.
     pub queries: Vec<String>,
@@ -350,7 +350,7 @@ fn parse_method(s: &str) -> Result<Method, String> {
 pub struct SearchArgs {
     #[command(flatten)]
     pub pool: PoolArg,
-    /// A fragmented pool's directory (`nomos fragment`, `build --split`)
+    /// A fragmented pool's directory (`nomos fragment`, `build --fragments`)
     /// to rank instead, reading only the fragments the query needs, as
     /// the browser does: bm25, and on a pool cut with `--lists` dense, rrf
     /// and weighted (their `probes` choose the lists).
@@ -559,16 +559,16 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     /// Output blob path.
-    #[arg(short = 'o', long = "out", required_unless_present = "split")]
+    #[arg(short = 'o', long = "out", required_unless_present = "fragments")]
     pub out: Option<PathBuf>,
     /// Also, or instead, write the pool fragmented into this directory
     /// (DIR/meta and DIR/HASH.frag, as `nomos fragment` cuts a blob),
     /// without the blob's 256 MiB limit on the text. Lexical only.
     #[arg(long, value_name = "DIR", conflicts_with = "embed")]
-    pub split: Option<PathBuf>,
-    /// A postings fragment's size limit in bytes, with `--split` (as
+    pub fragments: Option<PathBuf>,
+    /// A postings fragment's size limit in bytes, with `--fragments` (as
     /// `nomos fragment --max-bytes`).
-    #[arg(long, default_value_t = 65536, requires = "split")]
+    #[arg(long, default_value_t = 65536, requires = "fragments")]
     pub max_bytes: usize,
     /// Pool name shown in the app; defaults by format.
     #[arg(long)]

@@ -1,5 +1,5 @@
 //! A fragmented pool (`nomos fragment`) ranks to the bit as its blob does,
-//! and `nomos build --split` writes the very same files:
+//! and `nomos build --fragments` writes the very same files:
 //! every STARD query, and for the Danish acts the CRAwLeR-DK sample's
 //! questions and every twentieth title, under okapi, lucene and other k1/b,
 //! each ranked from the meta and only the fragments the query needs. Also
@@ -45,7 +45,7 @@ struct Built {
     meta: Vec<u8>,
 }
 
-/// Also builds the fragments straight from the source (`build --split`)
+/// Also builds the fragments straight from the source (`build --fragments`)
 /// and asserts they are the very files `nomos fragment` cuts from the
 /// blob.
 fn build(format: &str, source: &str, max_bytes: usize) -> Built {
@@ -62,7 +62,7 @@ fn build(format: &str, source: &str, max_bytes: usize) -> Built {
         src.to_str().unwrap(),
         "-o",
         blob.to_str().unwrap(),
-        "--split",
+        "--fragments",
         split_dir.to_str().unwrap(),
         "--max-bytes",
         &max_bytes,
@@ -77,7 +77,7 @@ fn build(format: &str, source: &str, max_bytes: usize) -> Built {
     assert_eq!(
         files(&split_dir),
         files(&frag_dir),
-        "{source}: build --split"
+        "{source}: build --fragments"
     );
     Built {
         blob: std::fs::read(&blob).unwrap(),

@@ -1,6 +1,6 @@
 //! Exactness at scale: a synthetic Danish pool of 10⁵ chunks (`nomos
 //! synth`, fixed seed), built once as a blob and as fragments (`nomos build
-//! -o --split`, the fragments cut from the builder's input, not from the
+//! -o --fragments`, the fragments cut from the builder's input, not from the
 //! blob), ranks to the bit the same over both: every document's BM25 score
 //! (okapi and lucene) and the top 100, for a few hundred queries drawn from
 //! the pool's own text, of 3 terms and of 6 to 12. The queries are ranked
@@ -84,7 +84,7 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
         path(&src),
         "-o",
         path(&blob_path),
-        "--split",
+        "--fragments",
         path(&frag_dir),
     ]);
 

@@ -125,7 +125,7 @@ impl Meta {
         let table = frame::parse_as(META_MAGIC, bytes, FRAGMENT_VERSION).map_err(|e| match e {
             BlobError::UnsupportedVersion { found, supported } => bad(format!(
                 "it is fragment format version {found}, this build reads version {supported}; \
-                 cut the pool again (`nomos build --split` or `nomos fragment`)"
+                 cut the pool again (`nomos build --fragments` or `nomos fragment`)"
             )),
             e => FragmentError::Meta(e),
         })?;

@@ -3,7 +3,7 @@
 //! range, so that what a BM25 query downloads grows with the query, not
 //! with the pool.
 //!
-//! [`fragment`] cuts a whole blob, and [`split`] what the builder would
+//! [`fragment`] cuts a whole blob, and [`fragment_input`] what the builder would
 //! encode into one (so past the blob's limits), by the same code: each
 //! lexical field's terms, in byte
 //! order, into runs of about a size limit, and the documents into runs of
@@ -80,7 +80,7 @@ pub use read_docs::DocFragment;
 pub use reader::TermFragment;
 pub use relist::{relist, relist_in_page};
 pub use source_files::SourceFiles;
-pub use write::{fragment, fragment_with_lists, split, Fragmented, MIN_FRAGMENT_BYTES};
+pub use write::{fragment, fragment_input, fragment_with_lists, Fragmented, MIN_FRAGMENT_BYTES};
 
 /// What a fragment holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! What fragments are cut from ([`Parts`]): a pool's indexes, statistics
 //! and documents, taken from a loaded blob or straight from a builder's
 //! input (past the blob's text limit), so that `nomos fragment` and
-//! `nomos build --split` share one cutting code and cut the same pool into
+//! `nomos build --fragments` share one cutting code and cut the same pool into
 //! the same bytes.
 
 use std::collections::HashMap;

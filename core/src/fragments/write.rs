@@ -1,4 +1,4 @@
-//! [`fragment`] (a whole blob) and [`split`] (a builder's input, no blob
+//! [`fragment`] (a whole blob) and [`fragment_input`] (a builder's input, no blob
 //! made): a pool cut into a meta file, postings fragments by term range
 //! and documents fragments by document range, each of bounded size, by
 //! one cutting code over [`Parts`].
@@ -101,7 +101,7 @@ struct Lists<'a> {
 /// are not cut). Also says which references it dropped, as encoding does.
 /// `deflated` hears, now and then, how many documents' text is deflated,
 /// most of the work (for a progress bar).
-pub fn split(
+pub fn fragment_input(
     input: &BlobInput<'_>,
     max_bytes: usize,
     deflated: &dyn Fn(usize),

@@ -1,5 +1,5 @@
 //! `nomos build`: read a source, analyse and index it, write a blob, or
-//! fragments (`--split`), or both.
+//! fragments (`--fragments`), or both.
 //!
 //! Policy for dubious input (never silent): duplicate document or query ids
 //! fail; judgments naming unknown queries or documents are dropped; empty
@@ -15,7 +15,7 @@ use nomos_core::analysis::Analyzer;
 use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
 use nomos_core::dense::{DenseIndex, Passages};
 use nomos_core::embed::Pooling;
-use nomos_core::fragments::split;
+use nomos_core::fragments::fragment_input;
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
@@ -108,9 +108,9 @@ pub fn run(args: BuildArgs) -> Result<()> {
         sources: &sources,
     };
     let mut summary = Vec::new();
-    if let Some(dir) = &args.split {
+    if let Some(dir) = &args.fragments {
         let deflating = progress::bar(documents.len(), "deflating");
-        let (made, report) = split(&input, args.max_bytes, &|done| {
+        let (made, report) = fragment_input(&input, args.max_bytes, &|done| {
             deflating.set_position(done as u64);
             if done + 1024 > documents.len() {
                 deflating.set_message("cutting");

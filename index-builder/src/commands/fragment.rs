@@ -1,6 +1,6 @@
 //! `nomos fragment BLOB DIR`: the blob's postings cut into a meta file and
 //! fragments (`nomos_core::fragments`); [`write_dir`] writes them, here
-//! and for `nomos build --split`. Every file is read back through the
+//! and for `nomos build --fragments`. Every file is read back through the
 //! reader's checks before the command succeeds; `--plan` ranks a query
 //! from the files it needs and prints what it fetched.
 

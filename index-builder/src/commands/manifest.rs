@@ -5,7 +5,7 @@
 //! A light blob's siblings (`nomos split`) are read and checked too, and
 //! listed under `siblings` with their sizes and content hashes.
 //!
-//! Every `DIR/NAME/meta` is a fragmented pool (`nomos build --split`,
+//! Every `DIR/NAME/meta` is a fragmented pool (`nomos build --fragments`,
 //! `nomos fragment`): its meta and every fragment it lists are read
 //! through the reader's checks, and it is listed after the blobs as
 //! `NAME/meta` with `"format": "fragmented"` and the meta's content hash.
