@@ -23,10 +23,11 @@ use nomos_core::search::{cap_runs, Bm25Params, Explanation};
 
 use crate::pool::engine::{marked_paragraphs, marked_snippet, Article, DocLink, ResultRow};
 
-/// Bytes of fragments kept in memory (their file sizes): enough for a
-/// session of search-as-you-type over a 10⁶-chunk pool, far below what
-/// a browser tab may use.
-pub const CACHE_BYTES: u64 = 48 << 20;
+/// Memory the fragments kept may hold (about, [`Opened::heap_bytes`]; a
+/// postings fragment holds more than its file, each posting's document
+/// length being 4 bytes): enough for a session of search-as-you-type over
+/// all of Danish law, far below what a browser tab may use.
+pub const CACHE_BYTES: u64 = 96 << 20;
 
 /// A loaded meta file and what the user calls the pool.
 pub struct FragPool {
@@ -46,13 +47,26 @@ pub enum Opened {
     Page(DocsPage),
 }
 
-/// Checked fragments by number, within a byte budget: the least recently
+impl Opened {
+    /// About the memory it holds (at least its file's `bytes`).
+    fn heap_bytes(&self, bytes: u64) -> u64 {
+        let held = match self {
+            Opened::Terms(t) => t.heap_bytes(),
+            Opened::Docs(d) => d.heap_bytes(),
+            Opened::Lists(l) => l.heap_bytes(),
+            Opened::Centroids(_) | Opened::Page(_) => 0,
+        };
+        (held as u64).max(bytes)
+    }
+}
+
+/// Checked fragments by number, within a memory budget: the least recently
 /// used leave first (directory pages stay). A query holds its own `Arc`s
 /// while it ranks, so an eviction never takes a fragment from under it.
 pub struct FragmentCache {
     budget: u64,
     used: u64,
-    /// Least recently used first: (number, bytes, fragment).
+    /// Least recently used first: (number, memory held, fragment).
     entries: Vec<(usize, u64, Arc<Opened>)>,
 }
 
@@ -492,15 +506,16 @@ impl FragmentCache {
         Some(opened)
     }
 
-    /// Holds `opened` as fragment `number` of `bytes`, letting the least
-    /// recently used go while over budget (never the one just added, nor
-    /// a directory page).
+    /// Holds `opened` as fragment `number` (a file of `bytes`), letting
+    /// the least recently used go while the memory held is over budget
+    /// (never the one just added, nor a directory page).
     pub fn insert(&mut self, number: usize, bytes: u64, opened: Opened) {
         if self.has(number) {
             return;
         }
-        self.entries.push((number, bytes, Arc::new(opened)));
-        self.used += bytes;
+        let held = opened.heap_bytes(bytes);
+        self.entries.push((number, held, Arc::new(opened)));
+        self.used += held;
         while self.used > self.budget {
             let older = &self.entries[..self.entries.len() - 1];
             let Some(at) = older
@@ -545,7 +560,7 @@ impl FragmentCache {
             .collect()
     }
 
-    /// Bytes held.
+    /// Memory held (about).
     #[cfg(test)]
     pub fn used(&self) -> u64 {
         self.used
@@ -802,12 +817,22 @@ mod tests {
         // The documents fragments follow the listed ones.
         let b = listed.len();
         assert!(b < files.len());
-        let size = |n: usize| files[n].len() as u64;
-        let mut cache = FragmentCache::new(size(page) + size(a) + size(b) - 1);
+        // What each holds in memory, at least its file's size.
+        let held = |n: usize| {
+            let mut cache = FragmentCache::new(u64::MAX);
+            fill(&pool, &files, &[page], &mut cache);
+            let opened = pool.open(n, &files[n], &cache).unwrap();
+            opened.heap_bytes(files[n].len() as u64)
+        };
+        assert!(
+            held(a) > files[a].len() as u64,
+            "a posting's length is 4 bytes"
+        );
+        let mut cache = FragmentCache::new(held(page) + held(a) + held(b) - 1);
         fill(&pool, &files, &[page, a, b], &mut cache);
         assert!(!cache.has(a) && cache.has(b), "over budget: the older goes");
         assert!(cache.has(page), "but not a directory page");
-        assert_eq!(cache.used(), size(page) + size(b));
+        assert_eq!(cache.used(), held(page) + held(b));
         let mut cache = FragmentCache::new(1);
         fill(&pool, &files, &[page, a, b], &mut cache);
         assert!(cache.has(page) && !cache.has(a) && cache.has(b));

@@ -47,6 +47,11 @@ impl ListsFragment {
         self.number
     }
 
+    /// About the memory it holds, for a cache to count.
+    pub fn heap_bytes(&self) -> usize {
+        4 * (self.offsets.len() + self.docs.len() + self.scales.len()) + self.codes.len()
+    }
+
     /// The lists it holds.
     pub fn lists(&self) -> Range<usize> {
         self.lists.clone()

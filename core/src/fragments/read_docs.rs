@@ -85,6 +85,23 @@ impl DocFragment {
         self.number
     }
 
+    /// About the memory it holds, for a cache to count.
+    pub fn heap_bytes(&self) -> usize {
+        let strings: usize = self
+            .ids
+            .iter()
+            .chain(&self.titles)
+            .map(|s| s.len() + 24)
+            .sum();
+        let refs: usize = self
+            .explicit
+            .iter()
+            .chain(&self.implicit)
+            .map(|r| 4 * r.len() + 24)
+            .sum();
+        self.section.len() + strings + refs
+    }
+
     /// The documents it holds.
     pub fn docs(&self) -> Range<u32> {
         self.docs.clone()

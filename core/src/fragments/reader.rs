@@ -41,6 +41,17 @@ impl TermFragment {
         self.number
     }
 
+    /// About the memory it holds: more than its file, as each posting's
+    /// document length is kept as 4 bytes (what a cache should count).
+    pub fn heap_bytes(&self) -> usize {
+        let terms: usize = self.terms.iter().map(|t| t.len() + 24).sum();
+        terms
+            + 4 * (self.doc_freqs.len() + self.offsets.len() + self.lens.len())
+            + self.postings.len()
+            + self.idf.heap_bytes()
+            + 8 * self.len_starts.len()
+    }
+
     /// The document frequency and postings of `term`, with their
     /// documents' lengths in posting order, if it is here.
     pub fn postings(&self, term: &str) -> Option<(u32, Postings<'_>, &[u32])> {

@@ -22,6 +22,13 @@ pub struct IdfTable {
     lucene: Vec<f64>,
 }
 
+impl IdfTable {
+    /// About the memory its tables hold.
+    pub fn heap_bytes(&self) -> usize {
+        4 * self.dfs.len() + 8 * (self.okapi.len() + self.lucene.len())
+    }
+}
+
 /// Why a stored table was refused.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IdfTableError(String);
