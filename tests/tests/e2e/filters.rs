@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use anyhow::{ensure, Context, Result};
+use nomos_core::facets::kind_label;
 use nomos_e2e::app::{finish, App};
 use nomos_e2e::cli;
 use nomos_e2e::one_at_a_time;
@@ -164,7 +165,7 @@ async fn choose(app: &App, name: &str, value: &str) -> Result<()> {
 }
 
 /// The rows (id, score) once the status line says they are narrowed to
-/// the type and the year.
+/// the type (as the filters name it) and the year.
 async fn narrowed_rows(app: &App) -> Result<Vec<(String, String)>> {
     let script = "const [q, by] = arguments;
         const status = document.getElementById('search-status')?.textContent ?? '';
@@ -178,7 +179,7 @@ async fn narrowed_rows(app: &App) -> Result<Vec<(String, String)>> {
         .poll(
             "rows narrowed by type and year",
             script,
-            vec![json!(QUERY), json!(format!("{KIND}, {YEAR}"))],
+            vec![json!(QUERY), json!(format!("{}, {YEAR}", kind_label(KIND)))],
         )
         .await?;
     Ok(rows
