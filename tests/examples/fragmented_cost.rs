@@ -32,6 +32,7 @@ use anyhow::{Context, Result};
 use nomos_core::fragments::{FragmentKind, Meta};
 use nomos_core::methods::Method;
 use nomos_e2e::app::App;
+use nomos_e2e::link::escape;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
 
@@ -198,18 +199,6 @@ async fn first_visit(server: &StaticServer, pool: &str, dir: &str, query: &str) 
     .await;
     app.close().await?;
     outcome
-}
-
-/// `text` for a link's fragment: what is not unreserved, percent-encoded.
-fn escape(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            b => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The milliseconds of a timing line (`bm25 over fragments: 126 ms, …`).

@@ -11,6 +11,7 @@
 //! - [`browser`]: chromedriver and a Chromium session, cleaned up on drop.
 //! - [`app`]: the Nomos page (search, results, article, load errors).
 //! - [`cli`]: the `nomos` CLI's rankings, for native/browser parity.
+//! - [`link`]: values percent-encoded for the app's links.
 //! - [`fragment_damage`]: the fragmented pools' damaged-file flow.
 //! - [`devtools`]: DevTools protocol commands (print media).
 //! - [`axe`]: axe-core's accessibility check, injected from `node_modules`.
@@ -25,6 +26,7 @@ pub mod cli;
 pub mod devtools;
 pub mod flaky_proxy;
 pub mod fragment_damage;
+pub mod link;
 pub mod llm_server;
 pub mod paths;
 pub mod policy;

@@ -24,7 +24,6 @@ use std::time::Duration;
 use futures::future::join_all;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use nomos_core::eli::DocRef;
 use nomos_core::fragments::{Centroids, FragmentKind, SourceFiles};
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
@@ -35,7 +34,7 @@ use crate::pool::engine::{Article, ResultRow};
 use crate::pool::fragmented::{FragPool, FragRanking, FragmentCache, Opened, CACHE_BYTES};
 use crate::pool::scope::PoolScope;
 use crate::pools::frag_error::FragError;
-use crate::pools::kept_acts::KeptActs;
+use crate::pools::kept_acts::{act_name, KeptActs};
 use crate::semantic::Semantic;
 use crate::state::{AppState, PoolChoice};
 use crate::web::{
@@ -227,9 +226,7 @@ impl FragStore {
         }
         let cut = ranked_cut(r.ranking.as_ref().is_some_and(|k| k.cut));
         let ranked = r.facets.as_ref().map_or(0, |(_, n)| *n);
-        let by = r
-            .narrowed
-            .described(|s| DocRef::parse(s).map_or_else(|| s.to_owned(), |d| d.citation()));
+        let by = r.narrowed.described(act_name);
         match &r.outcome {
             Ok(_) if ranked == 0 => format!("No article matches {}", quoted(q)),
             Ok(_) if by.is_empty() => format!(

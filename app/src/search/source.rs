@@ -8,7 +8,6 @@
 
 use leptos::prelude::*;
 use nomos_core::blob::Field;
-use nomos_core::eli::DocRef;
 use nomos_core::facets::FacetCounts;
 use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
@@ -16,6 +15,7 @@ use nomos_core::search::{Bm25Params, Explanation};
 use crate::format::thousands;
 use crate::pool::engine::{Article, ResultRow};
 use crate::pools::frag_store::{self, FragStore};
+use crate::pools::kept_acts::act_name;
 use crate::search::store::{self, SearchStore};
 
 /// What the Search view shows. `Copy`; each store (many signal handles)
@@ -108,10 +108,7 @@ impl SearchSource {
             SearchSource::Blob(s) => s.get_value().source_name(id),
             SearchSource::Fragmented(_) => None,
         };
-        named
-            .filter(|n| n != id)
-            .or_else(|| DocRef::parse(id).map(|r| r.citation()))
-            .unwrap_or_else(|| id.to_owned())
+        named.filter(|n| n != id).unwrap_or_else(|| act_name(id))
     }
 
     /// Rows added by "Show more": fewer where each row is fetched.

@@ -12,7 +12,7 @@ use nomos_e2e::server::StaticServer;
 use serde_json::json;
 
 use crate::search::EL_QUERY;
-use crate::shared_url::escape;
+use nomos_e2e::link::escape;
 
 const FILE: &str = "el-syntagma.blob";
 /// What the app's search box and links allow (`url_state::QUERY_MAX`).

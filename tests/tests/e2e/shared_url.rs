@@ -4,6 +4,7 @@
 
 use anyhow::{ensure, Result};
 use nomos_e2e::app::{finish, App, Article, Row};
+use nomos_e2e::link::escape;
 use nomos_e2e::one_at_a_time;
 use nomos_e2e::paths::dist_dir;
 use nomos_e2e::server::StaticServer;
@@ -183,14 +184,4 @@ async fn notice(app: &App) -> Result<String> {
         )
         .await?;
     Ok(text.as_str().unwrap_or_default().to_owned())
-}
-
-/// Percent-encodes `s` for a URL fragment.
-pub(crate) fn escape(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

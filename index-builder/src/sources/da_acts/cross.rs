@@ -12,8 +12,8 @@
 //! that number and year, or, when the pool lacks that version, the named
 //! act as if cited by name alone. An executive order is named by its title
 //! too ("§ 2 i bekendtgørelse om plantesortsnavne"). A popular name that no
-//! document carries is taken from the amending acts' titles, which give it
-//! in brackets after the act's title, else derived from the titles where
+//! document carries is taken from the titles and texts that give it in
+//! brackets after the act's title, else derived from the titles where
 //! exactly one fits ([`popular`]). Names compare with a coordinating hyphen
 //! dropped ("klage- og erstatningsadgang" is "klage og erstatningsadgang").
 
@@ -29,7 +29,7 @@ use nomos_core::eli::DocRef;
 const NAMED_KINDS: [&str; 2] = ["LBK", "LOV"];
 
 /// One document, as citations into it and out of it need it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Doc {
     pub doc_ref: DocRef,
     /// `YYYY-MM-DD`.
@@ -427,6 +427,16 @@ mod tests {
         }
     }
 
+    /// The citing act `short`, shown as `display`, of title `title`.
+    fn act_named(short: &str, display: &str, title: &str) -> Act {
+        Act {
+            short: short.into(),
+            display: display.into(),
+            abbreviation: None,
+            own_names: own_names(&bare_title(title)),
+        }
+    }
+
     /// Resolves `text`, one stykke of an executive order of 2009, against
     /// `acts`; the stykke's explicit references outside it.
     fn resolved(text: &str, acts: Vec<Doc>) -> Vec<String> {
@@ -436,12 +446,7 @@ mod tests {
     /// As [`resolved`], with `beside` the text of another stykke of the pool.
     fn resolved_beside(text: &str, acts: Vec<Doc>, beside: &str) -> Vec<String> {
         let title = "Bekendtgørelse om iværksættelse af fængselsstraf";
-        let act = Act {
-            short: "BEK-2009-625".into(),
-            display: "BEK nr. 625 af 2009".into(),
-            abbreviation: None,
-            own_names: own_names(&bare_title(title)),
-        };
+        let act = act_named("BEK-2009-625", "BEK nr. 625 af 2009", title);
         let (_, foreign) = cross_references(text, &act);
         let mut docs = acts;
         docs.push(Doc {
@@ -492,18 +497,21 @@ mod tests {
         assert!(resolved(text, acts()).is_empty());
         // With the act in the pool, a text that gives the name in brackets
         // after its title makes it the act's.
-        let mut acts = acts();
-        acts.push(act_doc(
-            "Bekendtgørelse af lov om planlægning",
-            572,
-            2024,
-            "2024-05-29",
-            &["29c"],
-        ));
-        assert!(resolved(text, acts.clone()).is_empty());
+        let with_it = || {
+            let mut acts = acts();
+            acts.push(act_doc(
+                "Bekendtgørelse af lov om planlægning",
+                572,
+                2024,
+                "2024-05-29",
+                &["29c"],
+            ));
+            acts
+        };
+        assert!(resolved(text, with_it()).is_empty());
         let beside = "Tilladelse efter lov om planlægning (planloven) kræves.";
         assert_eq!(
-            resolved_beside(text, acts, beside),
+            resolved_beside(text, with_it(), beside),
             ["LBK-2024-572_§29c_stk1", "LBK-2024-572_§29c_stk2"]
         );
     }
@@ -711,12 +719,7 @@ mod tests {
     fn a_citation_naming_the_citing_act_resolves_in_it_and_lovens_does_not() {
         // LBK-2020-1287 § 137 d, stk. 1, names itself with a U+200C inside.
         let title = "Bekendtgørelse af lov om social service";
-        let act = Act {
-            short: "LBK-2020-1287".into(),
-            display: "Serviceloven".into(),
-            abbreviation: None,
-            own_names: own_names(&bare_title(title)),
-        };
+        let act = act_named("LBK-2020-1287", "Serviceloven", title);
         let cited = |text: &str| {
             let (_, foreign) = cross_references(text, &act);
             let mut doc = act_doc(title, 1287, 2020, "2020-08-28", &["83"]);
