@@ -16,6 +16,20 @@ pub(crate) fn danish_blob(
     judgments: &[JudgmentInput],
     dense: Option<DenseInput<'_>>,
 ) -> Vec<u8> {
+    danish_input(documents, queries, judgments, dense, |input| {
+        encode(input).unwrap().0
+    })
+}
+
+/// Hands `f` the input of `documents`, indexed (with `queries`,
+/// `judgments` and `dense`).
+pub(crate) fn danish_input<R>(
+    documents: &[DocumentInput],
+    queries: &[QueryInput],
+    judgments: &[JudgmentInput],
+    dense: Option<DenseInput<'_>>,
+    f: impl FnOnce(&BlobInput<'_>) -> R,
+) -> R {
     let analyzer = Analyzer::by_name("da").unwrap();
     let index = InvertedIndex::build(documents.iter().map(|d| analyzer.tokens(&d.text))).unwrap();
     let input = BlobInput {
@@ -32,7 +46,7 @@ pub(crate) fn danish_blob(
         editorial_index: None,
         dense,
     };
-    encode(&input).unwrap().0
+    f(&input)
 }
 
 /// Documents `a` "sea", `b` "shore", `c` "way", without and with a

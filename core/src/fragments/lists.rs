@@ -57,6 +57,12 @@ impl ListsFragment {
         self.lists.clone()
     }
 
+    /// Its members' documents, list after list: which documents have
+    /// vectors, where a pool was embedded only in part.
+    pub fn documents(&self) -> &[u32] {
+        &self.docs
+    }
+
     /// List `l`'s members, as (document, codes, scale); empty when `l` is
     /// not here.
     fn members(&self, l: usize) -> impl Iterator<Item = (u32, &[i8], f32)> + '_ {

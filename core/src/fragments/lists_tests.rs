@@ -5,11 +5,11 @@
 
 use super::format::{ListsSection, FRAGMENT_MAGIC, FRAGMENT_VERSION, LISTS_TAG};
 use super::{
-    fragment_with_lists, relist, Centroids, Fetched, FragmentError, FragmentKind, ListsFragment,
-    Meta, TermFragment,
+    fragment_input, fragment_with_lists, relist, Centroids, DenseLists, Fetched, FragmentError,
+    FragmentKind, Fragmented, ListsFragment, Meta, TermFragment,
 };
-use crate::blob::test_blob::danish_blob;
-use crate::blob::{archive, frame, reseal, Blob, DenseInput, DocumentInput, Field};
+use crate::blob::test_blob::{danish_blob, danish_input};
+use crate::blob::{archive, frame, reseal, Blob, DenseInput, DenseModel, DocumentInput, Field};
 use crate::dense::{DenseIndex, Ivf, Passages};
 use crate::embed::{Pooling, Windows};
 use crate::methods::Method;
@@ -222,6 +222,98 @@ fn methods_rank_fragments_as_the_blob_with_the_same_lists() {
     {
         let method: Method = spec.parse().unwrap();
         assert_eq!(c.meta.cannot_rank(&method).is_none(), can, "{spec}");
+    }
+}
+
+/// `documents` cut into fragments straight from the builder's input, as
+/// `nomos build --fragments` cuts them, with `lists` for dense queries.
+fn danish_fragments(
+    documents: &[DocumentInput],
+    max_bytes: usize,
+    lists: Option<DenseLists<'_>>,
+) -> Result<Fragmented, FragmentError> {
+    danish_input(documents, &[], &[], None, |input| {
+        Ok(fragment_input(input, max_bytes, lists, &|_| {})?.0)
+    })
+}
+
+/// Vectors for some documents only (`nomos build --embed-only`): the lists
+/// name each vector's pool document, so dense ranks exactly those, with
+/// the scores they have when every document has vectors.
+#[test]
+fn vectors_for_some_documents_rank_those_documents_as_over_all() {
+    let (full, _) = pool();
+    let docs: Vec<u32> = (0..DOCS as u32)
+        .filter(|d| d % 4 == 1 || d % 9 == 0)
+        .collect();
+    let mut vectors = Vec::new();
+    let mut passages = Passages {
+        offsets: vec![0],
+        starts: Vec::new(),
+    };
+    for &d in &docs {
+        for v in full.doc_vectors(d as usize) {
+            vectors.extend(full.vector(v).unwrap());
+            passages.starts.push(full.passage_start(v) as u32);
+        }
+        passages.offsets.push((vectors.len() / DIM) as u32);
+    }
+    let part = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
+    let ivf = Ivf::build(&part, 8, 3).unwrap();
+    let documents: Vec<DocumentInput> = (0..DOCS)
+        .map(|d| DocumentInput {
+            id: format!("d{d}"),
+            text: format!("text number {d} of the pool"),
+            source: "s".into(),
+            ..DocumentInput::default()
+        })
+        .collect();
+    let model = DenseModel {
+        id: "m".into(),
+        manifest_hash: "h".into(),
+        dim: DIM,
+        pooling: Pooling::new(Windows::Max, false),
+    };
+    let lists = DenseLists {
+        model: &model,
+        index: &part,
+        ivf: &ivf,
+        docs: Some(&docs),
+    };
+    let made = danish_fragments(&documents, 4096, Some(lists)).unwrap();
+    let meta = Meta::load(&made.meta).unwrap();
+    let files: Vec<Vec<u8>> = made.fragments.into_iter().map(|(_, b)| b).collect();
+    let n = meta.needed_centroids().unwrap();
+    let centroids = meta.open_centroids(n, &files[n]).unwrap();
+    for query in noise(42, 4 * DIM).chunks(DIM) {
+        let needed = meta.needed_lists(&centroids, query, 0).unwrap();
+        let opened: Vec<ListsFragment> = needed
+            .iter()
+            .map(|&n| meta.open_lists(n, &files[n]).unwrap())
+            .collect();
+        let given: Vec<&ListsFragment> = opened.iter().collect();
+        let hits = meta.rank_dense(&centroids, query, 0, &given, DOCS).unwrap();
+        let over_all: Vec<_> = full
+            .search(query, DOCS)
+            .unwrap()
+            .into_iter()
+            .filter(|h| docs.contains(&h.doc))
+            .collect();
+        assert_eq!(hits, over_all);
+        assert_eq!(hits.len(), docs.len());
+    }
+    // The documents must be the pool's, in order.
+    for bad in [
+        vec![0u32; docs.len()],
+        vec![DOCS as u32; docs.len()],
+        docs[1..].to_vec(),
+    ] {
+        let lists = DenseLists {
+            docs: Some(&bad),
+            ..lists
+        };
+        let refused = danish_fragments(&documents, 4096, Some(lists));
+        assert!(refused.is_err(), "{bad:?}");
     }
 }
 

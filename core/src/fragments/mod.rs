@@ -81,6 +81,7 @@ pub use reader::TermFragment;
 pub use relist::{relist, relist_in_page};
 pub use source_files::SourceFiles;
 pub use write::{fragment, fragment_input, fragment_with_lists, Fragmented, MIN_FRAGMENT_BYTES};
+pub use write_lists::DenseLists;
 
 /// What a fragment holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,12 +13,11 @@ use super::format::{
 };
 use super::parts::{BlobDocs, InputDocs, Parts};
 use super::write_docs::{docs_files, docs_pages, DOCS_PER_PAGE};
-use super::write_lists::lists_files;
+use super::write_lists::{lists_files, DenseLists};
 use super::{FragmentError, FragmentKind, FragmentRef};
 use crate::blob::format::{IdfSection, StrTable, NONE};
-use crate::blob::DenseModel;
 use crate::blob::{archive, frame, Blob, BlobError, BlobInput, EncodeReport, Field};
-use crate::dense::{DenseIndex, Ivf};
+use crate::dense::Ivf;
 use crate::index::{varint, InvertedIndex};
 use crate::search::{okapi_sum, IdfTable};
 
@@ -64,7 +63,12 @@ pub fn fragment_with_lists(
                         .into(),
                 ));
             };
-            Some(Lists { model, index, ivf })
+            Some(DenseLists {
+                model,
+                index,
+                ivf,
+                docs: None,
+            })
         }
     };
     let docs = BlobDocs::new(blob)?;
@@ -88,22 +92,17 @@ pub(super) fn fragment_paged(
     cut(&Parts::of_blob(blob, &docs)?, max_bytes, None, per_page)
 }
 
-/// A pool's text vectors and the inverted lists over them, for [`cut`].
-struct Lists<'a> {
-    model: &'a DenseModel,
-    index: &'a DenseIndex,
-    ivf: &'a Ivf,
-}
-
 /// Cuts what `input` would encode into a blob as [`fragment`] cuts that
 /// blob, to the same bytes, without making the blob and so without its
 /// limit on the display text's total (its queries, judgments and vectors
-/// are not cut). Also says which references it dropped, as encoding does.
-/// `deflated` hears, now and then, how many documents' text is deflated,
-/// most of the work (for a progress bar).
+/// are not cut). With `lists`, dense queries get lists fragments too. Also
+/// says which references it dropped, as encoding does. `deflated` hears,
+/// now and then, how many documents' text is deflated, most of the work
+/// (for a progress bar).
 pub fn fragment_input(
     input: &BlobInput<'_>,
     max_bytes: usize,
+    lists: Option<DenseLists<'_>>,
     deflated: &dyn Fn(usize),
 ) -> Result<(Fragmented, EncodeReport), FragmentError> {
     let docs = InputDocs::new(input, deflated)?;
@@ -116,7 +115,7 @@ pub fn fragment_input(
         cut(
             &Parts::of_input(input, &docs),
             max_bytes,
-            None,
+            lists,
             DOCS_PER_PAGE,
         )?,
         report,
@@ -126,7 +125,7 @@ pub fn fragment_input(
 fn cut(
     pool: &Parts<'_>,
     max_bytes: usize,
-    lists: Option<Lists<'_>>,
+    lists: Option<DenseLists<'_>>,
     per_page: usize,
 ) -> Result<Fragmented, FragmentError> {
     if max_bytes < MIN_FRAGMENT_BYTES {
@@ -184,8 +183,8 @@ fn cut(
     }
     let dense = match lists {
         None => None,
-        Some(Lists { model, index, ivf }) => {
-            let (mut dense, files, centroids) = lists_files(model, index, ivf, max_bytes)?;
+        Some(lists) => {
+            let (mut dense, files, centroids) = lists_files(&lists, pool.n_docs, max_bytes)?;
             for (_, bytes) in files {
                 dense.list_fragments.push(count(fragments.len())?);
                 fragments.push((listed(FragmentKind::Lists, &bytes), bytes));

@@ -1,6 +1,8 @@
-//! The lists fragments of [`super::fragment_with_lists`]: consecutive
-//! inverted lists per fragment, each member's document and vector as the
-//! blob stores it, and the meta's dense directory that finds them.
+//! The lists fragments of [`super::fragment_with_lists`] and
+//! [`super::fragment_input`]: consecutive inverted lists per fragment,
+//! each member's document and vector as the blob stores it, and the
+//! meta's dense directory that finds them. The vectors may cover some
+//! documents only ([`DenseLists::docs`]).
 
 use super::format::{
     CentroidsSection, DenseMeta, ListsSection, CENTROIDS_TAG, FRAGMENT_MAGIC, FRAGMENT_VERSION,
@@ -10,24 +12,63 @@ use super::{FragmentError, MIN_FRAGMENT_BYTES};
 use crate::blob::{archive, frame, DenseModel};
 use crate::dense::{DenseIndex, Ivf};
 
+/// A pool's text vectors and the inverted lists over them, cut into lists
+/// fragments beside the postings.
+#[derive(Clone, Copy)]
+pub struct DenseLists<'a> {
+    /// The model the vectors come from.
+    pub model: &'a DenseModel,
+    /// The vectors.
+    pub index: &'a DenseIndex,
+    /// The inverted lists over them.
+    pub ivf: &'a Ivf,
+    /// Which pool document each of `index`'s documents is, ascending, when
+    /// only some documents have vectors (a pool embedded part of the way,
+    /// `nomos build --embed-only`); `None`: `index` covers them all.
+    pub docs: Option<&'a [u32]>,
+}
+
 /// A lists fragment: its first list and its bytes.
 pub(super) type ListsFile = (u32, Vec<u8>);
 
-/// The lists fragments of `ivf` over `index`, as (first list, file bytes),
-/// the centroids fragment, and the dense directory without its fragment
-/// numbers. A query fetches
+/// The lists fragments of `lists.ivf` over `lists.index` (a pool of
+/// `n_docs` documents), as (first list, file bytes), the centroids
+/// fragment, and the dense directory without its fragment numbers. A query fetches
 /// the fragments of the lists it probes, and lists next to each other in
 /// number are not near each other in space, so each list gets a fragment
 /// of its own unless lists are tiny: consecutive lists share one only
 /// until it reaches [`MIN_FRAGMENT_BYTES`] (within `max_bytes`).
 pub(super) fn lists_files(
-    model: &DenseModel,
-    index: &DenseIndex,
-    ivf: &Ivf,
+    lists: &DenseLists<'_>,
+    n_docs: usize,
     max_bytes: usize,
 ) -> Result<(DenseMeta, Vec<ListsFile>, Vec<u8>), FragmentError> {
+    let DenseLists {
+        model,
+        index,
+        ivf,
+        docs,
+    } = *lists;
     Ivf::check(index.dim(), index.n_vectors(), ivf.parts())
         .map_err(|e| FragmentError::Input(e.to_string()))?;
+    if docs.is_some_and(|d| d.windows(2).any(|w| w[0] >= w[1])) {
+        return Err(FragmentError::Input(
+            "the documents with vectors must be listed in ascending order".into(),
+        ));
+    }
+    let doc_of = |v: usize| -> Result<u32, FragmentError> {
+        let d = index.doc_of(v);
+        let doc = match docs {
+            None => Some(d as u32),
+            Some(docs) if docs.len() == index.n_docs() => docs.get(d).copied(),
+            Some(_) => None,
+        };
+        doc.filter(|&doc| (doc as usize) < n_docs).ok_or_else(|| {
+            FragmentError::Input(format!(
+                "the vectors' documents do not match the pool's {n_docs} documents"
+            ))
+        })
+    };
     let dim = index.dim();
     // Per member: its codes, scale and document.
     let cost = |l: usize| ivf.list(l).len() * (dim + 8) + 4;
@@ -50,7 +91,7 @@ pub(super) fn lists_files(
         for l in first..end {
             for &v in ivf.list(l) {
                 let v = v as usize;
-                section.docs.push(index.doc_of(v) as u32);
+                section.docs.push(doc_of(v)?);
                 section.codes.extend_from_slice(index.vector_codes(v));
                 section.scales.push(index.scales()[v]);
             }
