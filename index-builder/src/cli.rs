@@ -86,6 +86,15 @@ pub struct DenseProbeArgs {
     /// Overlap is measured over the top DEPTH of brute force.
     #[arg(long, default_value_t = 100)]
     pub depth: usize,
+    /// A fragmented pool cut with lists, measured over its own lists as
+    /// the browser fetches them, on known items drawn from its documents
+    /// with vectors (`--known-items`; `--seed` draws them). In place of
+    /// `--index` or `--corpus`.
+    #[arg(long, value_name = "DIR", group = "PoolArg")]
+    pub fragments: Option<PathBuf>,
+    /// Known items drawn with `--fragments`.
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "fragments")]
+    pub known_items: usize,
 }
 
 #[derive(Args, Debug)]
@@ -563,9 +572,15 @@ pub struct BuildArgs {
     pub out: Option<PathBuf>,
     /// Also, or instead, write the pool fragmented into this directory
     /// (DIR/meta and DIR/HASH.frag, as `nomos fragment` cuts a blob),
-    /// without the blob's 256 MiB limit on the text. Lexical only.
-    #[arg(long, value_name = "DIR", conflicts_with = "embed")]
+    /// without the blob's 256 MiB limit on the text. With `--embed`, the
+    /// text vectors go into inverted lists, as `nomos fragment --lists`.
+    #[arg(long, value_name = "DIR")]
     pub fragments: Option<PathBuf>,
+    /// Inverted lists over the text vectors, with `--fragments` and
+    /// `--embed` (default: about the square root of their number).
+    #[arg(long, value_name = "N", requires = "fragments", requires = "embed",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub lists: Option<u32>,
     /// A postings fragment's size limit in bytes, with `--fragments` (as
     /// `nomos fragment --max-bytes`).
     #[arg(long, default_value_t = 65536, requires = "fragments")]
@@ -607,6 +622,30 @@ pub struct BuildArgs {
     #[arg(long, value_name = "ROWS", default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(1..), requires = "embed")]
     pub embed_batch: u32,
+    /// Embed only the documents of these Retsinformation types
+    /// (comma-separated, e.g. `LBK`; `--format da-law`), the acts other
+    /// documents cite most first. The rest get no vectors and rank by
+    /// BM25 alone, in hybrid too; the pool's notes say which have them.
+    #[arg(
+        long,
+        value_name = "TYPES",
+        value_delimiter = ',',
+        requires = "embed",
+        requires = "fragments",
+        conflicts_with = "out"
+    )]
+    pub embed_only: Vec<String>,
+    /// Embed texts the cache lacks for at most this many minutes (Ctrl-C
+    /// also stops it), then write the pool with every vector the cache
+    /// holds. The same command run again goes on where this one stopped.
+    #[arg(
+        long,
+        value_name = "MINUTES",
+        requires = "embed_cache",
+        requires = "fragments",
+        conflicts_with = "out"
+    )]
+    pub embed_minutes: Option<f64>,
     /// LLM-augmented texts to index beside each article's text: rows of
     /// `chunk_id` and `chunk`, as `nomos augment` (or CRAwLeR-DK's
     /// `augmented_chunks.jsonl`) writes them.

@@ -1,7 +1,7 @@
-//! Ctrl-C during `nomos eval`: an evaluation can run for hours against a
-//! paid endpoint, so the first Ctrl-C only asks the run to start no new
-//! query and to report over the queries done; a second one ends the
-//! process at once.
+//! Ctrl-C during long work: an evaluation can run for hours against a
+//! paid endpoint, and an embedding job for hours on a CPU, so the first
+//! Ctrl-C only asks the run to start no new query or text and to write
+//! what it has done; a second one ends the process at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,16 +13,14 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// a process Ctrl-C ended).
 pub const EXIT_CODE: i32 = 130;
 
-/// Installs the handler; from then on Ctrl-C sets [`requested`].
-pub fn trap() -> Result<()> {
-    ctrlc::set_handler(|| {
+/// Installs the handler; from then on Ctrl-C sets [`requested`] and
+/// prints `what_now` (what the run does about it).
+pub fn trap(what_now: &'static str) -> Result<()> {
+    ctrlc::set_handler(move || {
         if REQUESTED.swap(true, Ordering::SeqCst) {
             std::process::exit(EXIT_CODE);
         }
-        eprintln!(
-            "\ninterrupt: starting no new query; the ones in flight finish, then the metrics of \
-             the queries done are written (Ctrl-C again quits at once)"
-        );
+        eprintln!("\n{what_now}");
     })
     .context("cannot trap Ctrl-C")
 }

@@ -620,3 +620,86 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
         "{log}"
     );
 }
+
+/// `--embed-only` embeds a part of a pool, the acts other documents cite
+/// most first, for `--embed-minutes`; the cache makes it a job that the
+/// same command continues. Dense ranks only the documents with vectors.
+#[test]
+fn an_embedding_job_stops_on_time_and_the_same_command_goes_on() {
+    let model = model();
+    let dir = tempfile::tempdir().unwrap();
+    let pool = dir.path().join("pool");
+    let cache = dir.path().join("lov.emb");
+    let build = |minutes: &str| {
+        let out = nomos(&[
+            "build",
+            "--format",
+            "da-law",
+            "data/da-law-sample",
+            "--fragments",
+            pool.to_str().unwrap(),
+            "--embed",
+            model.to_str().unwrap(),
+            "--embed-only",
+            "LOV",
+            "--embed-minutes",
+            minutes,
+            "--embed-cache",
+            cache.to_str().unwrap(),
+        ]);
+        let log = stderr(&out);
+        assert!(out.status.success(), "{log}");
+        log
+    };
+    let dense = |query: &str| {
+        let out = nomos(&[
+            "search",
+            "--fragments",
+            pool.to_str().unwrap(),
+            "--method",
+            "dense:probes=0",
+            "--model",
+            model.to_str().unwrap(),
+            "-k",
+            "400",
+            query,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let ids: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| l.split('\t').nth(1).unwrap().to_owned())
+            .collect();
+        ids
+    };
+    // A limit this short stops after the first group of 256 documents:
+    // the limit is checked between groups, from when the model is loaded.
+    let log = build("0.02");
+    assert!(
+        log.contains("embedding 337 documents of 36 acts (LOV), most cited first"),
+        "{log}"
+    );
+    assert!(
+        log.contains("Vectors: 256 of 7071 documents have them"),
+        "{log}"
+    );
+    let some = dense("ændring af lov om");
+    assert_eq!(some.len(), 256);
+    assert!(some.iter().all(|id| id.starts_with("LOV-")), "{some:?}");
+
+    let log = build("10");
+    assert!(
+        log.contains("embedding cache: 81 texts embedded, 256 from the cache"),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "Vectors: 337 of 7071 documents have them, the 36 LOV acts other documents cite \
+             most, of 36."
+        ),
+        "{log}"
+    );
+    let all = dense("ændring af lov om");
+    assert_eq!(all.len(), 337);
+    assert!(some.iter().all(|id| all.contains(id)));
+}

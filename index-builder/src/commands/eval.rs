@@ -51,7 +51,10 @@ pub fn run(args: &EvalArgs) -> Result<()> {
         positive_only: args.positive_only,
     };
 
-    interrupt::trap()?;
+    interrupt::trap(
+        "interrupt: starting no new query; the ones in flight finish, then the metrics of the \
+         queries done are written (Ctrl-C again quits at once)",
+    )?;
     let (done, rankings, llm) = match work {
         Some(work) => {
             let queries: Vec<(&str, &str)> = bench

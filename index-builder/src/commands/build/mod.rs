@@ -1,5 +1,6 @@
 //! `nomos build`: read a source, analyse and index it, write a blob, or
-//! fragments (`--fragments`), or both.
+//! fragments (`--fragments`), or both; [`vectors`] embeds the documents,
+//! every one or those [`priority`] puts first.
 //!
 //! Policy for dubious input (never silent): duplicate document or query ids
 //! fail; judgments naming unknown queries or documents are dropped; empty
@@ -12,24 +13,30 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use nomos_core::analysis::Analyzer;
+use nomos_core::blob::DenseModel;
 use nomos_core::blob::{encode, BlobInput, DenseInput, EncodeReport, Manifest, ManifestFile};
-use nomos_core::dense::{DenseIndex, Passages};
+use nomos_core::dense::Ivf;
 use nomos_core::embed::Pooling;
-use nomos_core::fragments::fragment_input;
+use nomos_core::fragments::{fragment_input, DenseLists};
 use nomos_core::index::InvertedIndex;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use super::{analyzer_by_name, fragment};
 use crate::cli::{BuildArgs, SourceFormat};
 use crate::definition_uses::add_definition_edges;
-use crate::embedder::{self, EmbedCache, CHECKED_HITS};
 use crate::error::bad_input;
+use crate::interrupt;
 use crate::progress;
 use crate::sources::dataset::Dataset;
 use crate::sources::tabular::read_table;
 use crate::sources::{
     augmented, beir, crawler, da_acts, el_codes, gbr, nomothesia, stard, syntagma,
 };
+use priority::Priority;
+use vectors::{EmbedOptions, Selection, Vectors};
+
+mod priority;
+mod vectors;
 
 /// How many example ids a warning or error lists.
 const EXAMPLES: usize = 5;
@@ -58,20 +65,50 @@ pub fn run(args: BuildArgs) -> Result<()> {
     phases.done("index");
     let pooling = effective_pooling(args.pooling, &pool);
     let vectors = match &args.embed {
-        Some(dir) => Some(embed_documents(
-            &pool,
-            dir,
-            pooling,
-            args.runtime.ort_lib.as_deref(),
-            args.vectors_out.as_deref(),
-            args.embed_cache.as_deref(),
-            args.embed_batch as usize,
-        )?),
+        Some(dir) => {
+            let (selection, priority) = selection(&args, &pool)?;
+            let options = EmbedOptions {
+                model_dir: dir,
+                pooling,
+                ort_lib: args.runtime.ort_lib.as_deref(),
+                vectors_out: args.vectors_out.as_deref(),
+                cache_file: args.embed_cache.as_deref(),
+                max_rows: args.embed_batch as usize,
+            };
+            let vectors = vectors::embed_documents(&pool, &options, &selection)?;
+            if selection.partial(&pool) {
+                let note = coverage_note(&pool, priority.as_ref(), &vectors);
+                eprintln!("{note}");
+                pool.notes.push(note);
+            }
+            Some(vectors).filter(|v| v.text.n_docs() > 0)
+        }
         None => None,
     };
-    if vectors.is_some() {
+    if args.embed.is_some() {
         phases.done("embed");
     }
+    let lists = match (&vectors, &args.fragments) {
+        (Some(v), Some(_)) => {
+            let n = args
+                .lists
+                .map_or_else(|| Ivf::default_lists(v.text.n_vectors()), |n| n as usize);
+            let clustering = progress::spinner(format!("clustering the vectors into {n} lists"));
+            let ivf = Ivf::build(&v.text, n, 1).map_err(bad_input)?;
+            clustering.finish_and_clear();
+            phases.done("lists");
+            Some((
+                DenseModel {
+                    id: v.model.clone(),
+                    manifest_hash: v.manifest_hash.clone(),
+                    dim: v.text.dim(),
+                    pooling,
+                },
+                ivf,
+            ))
+        }
+        _ => None,
+    };
     let (documents, queries, judgments) = (pool.articles, pool.queries, pool.judgments);
     let sources = pool.sources;
     let input = BlobInput {
@@ -97,20 +134,32 @@ pub fn run(args: BuildArgs) -> Result<()> {
         text_index: &indexes.text,
         augmented_index: indexes.augmented.as_ref(),
         editorial_index: indexes.editorial.as_ref(),
-        dense: vectors.as_ref().map(|v| DenseInput {
-            model: v.model.clone(),
-            model_hash: v.manifest_hash.clone(),
-            pooling,
-            text: &v.text,
-            augmented: v.augmented.as_ref(),
-            hybrid: args.hybrid.clone(),
-        }),
+        // Vectors for part of the pool go to fragments only (`--embed-only`
+        // and `--embed-minutes` need `--fragments` and refuse `--out`).
+        dense: vectors
+            .as_ref()
+            .filter(|v| v.docs.is_none())
+            .map(|v| DenseInput {
+                model: v.model.clone(),
+                model_hash: v.manifest_hash.clone(),
+                pooling,
+                text: &v.text,
+                augmented: v.augmented.as_ref(),
+                hybrid: args.hybrid.clone(),
+            }),
         sources: &sources,
     };
     let mut summary = Vec::new();
     if let Some(dir) = &args.fragments {
         let deflating = progress::bar(documents.len(), "deflating");
-        let (made, report) = fragment_input(&input, args.max_bytes, &|done| {
+        let dense = vectors.as_ref().zip(lists.as_ref());
+        let dense = dense.map(|(v, (model, ivf))| DenseLists {
+            model,
+            index: &v.text,
+            ivf,
+            docs: v.docs.as_deref(),
+        });
+        let (made, report) = fragment_input(&input, args.max_bytes, dense, &|done| {
             deflating.set_position(done as u64);
             if done + 1024 > documents.len() {
                 deflating.set_message("cutting");
@@ -151,6 +200,78 @@ pub fn run(args: BuildArgs) -> Result<()> {
         phases
     );
     Ok(())
+}
+
+/// Which documents get vectors: all, or `--embed-only`'s in
+/// [`priority`]'s order (also returned); for `--embed-minutes`, until when.
+fn selection(args: &BuildArgs, pool: &Dataset) -> Result<(Selection, Option<Priority>)> {
+    let mut selection = Selection::all(pool);
+    let mut chosen = None;
+    if !args.embed_only.is_empty() {
+        let first = priority::most_cited_first(pool, &args.embed_only)?;
+        let shown: Vec<String> = first
+            .acts
+            .iter()
+            .take(3)
+            .map(|(act, docs, cited)| format!("{act} ({docs} documents, cited {cited} times)"))
+            .collect();
+        eprintln!(
+            "embedding {} documents of {} acts ({}), most cited first: {}, …",
+            first.order.len(),
+            first.acts.len(),
+            first.kinds.join(", "),
+            shown.join(", ")
+        );
+        selection.order = first.order.clone();
+        chosen = Some(first);
+    }
+    if let Some(minutes) = args.embed_minutes {
+        if !(minutes.is_finite() && minutes >= 0.0) {
+            return Err(bad_input(format!(
+                "--embed-minutes {minutes}: give a number of minutes, 0 or more"
+            )));
+        }
+        selection.limit = Some(std::time::Duration::from_secs_f64(minutes * 60.0));
+        interrupt::trap(
+            "interrupt: embedding no new text; the pool is written with the vectors made so \
+             far (Ctrl-C again quits at once)",
+        )?;
+    }
+    Ok((selection, chosen))
+}
+
+/// The pool's note on which documents have vectors, for the app to show
+/// beside hybrid and dense results.
+fn coverage_note(pool: &Dataset, chosen: Option<&Priority>, vectors: &Vectors) -> String {
+    let n = pool.articles.len();
+    let with = vectors.docs.as_ref().map_or(n, Vec::len);
+    let which = match chosen {
+        None => format!("the first {with} in the pool's order"),
+        Some(p) => {
+            let mut has = vec![false; n];
+            for &d in vectors.docs.iter().flatten() {
+                has[d as usize] = true;
+            }
+            let mut d = 0;
+            let mut whole = 0;
+            for &(_, docs, _) in &p.acts {
+                if !p.order[d..d + docs].iter().all(|&doc| has[doc]) {
+                    break;
+                }
+                whole += 1;
+                d += docs;
+            }
+            format!(
+                "the {whole} {} acts other documents cite most, of {}",
+                p.kinds.join("/"),
+                p.acts.len()
+            )
+        }
+    };
+    format!(
+        "Vectors: {with} of {n} documents have them, {which}. The others rank by BM25 alone, \
+         in hybrid too."
+    )
 }
 
 /// Wall time per phase of a build, for the summary line: where a large
@@ -518,202 +639,9 @@ fn index_fields(pool: &Dataset, analyzer: Analyzer) -> Result<Indexes> {
     })
 }
 
-/// Documents read, looked up in the embedding cache and embedded at a
-/// time: enough texts to sort into runs of similar length.
-const GROUP: usize = 256;
-
-/// Every document's embedding, quantised, with the model's identity.
-struct Vectors {
-    model: String,
-    manifest_hash: String,
-    text: DenseIndex,
-    augmented: Option<DenseIndex>,
-}
-
-/// Embeds each document's text (and augmented text, where the pool has
-/// any; documents without stand in with their text, as in the lexical
-/// field) as `pooling` says ([`effective_pooling`] has dropped `title+`
-/// where titles are not headings), with a progress bar. Documents go
-/// [`GROUP`] at a time, so memory stays flat; within a group the texts not
-/// cached run through the model up to `max_rows` windows at once, similar
-/// lengths together (the model is batch-invariant: the vectors do not
-/// depend on it). `vectors_out` receives the
-/// text field's unquantised vectors (little-endian f32, vector after
-/// vector), for measuring what quantisation costs. With `cache_file`, texts
-/// embedded by an earlier run are taken from it and new ones added to it
-/// ([`EmbedCache`]) group by group.
-fn embed_documents(
-    pool: &Dataset,
-    model_dir: &Path,
-    pooling: Pooling,
-    ort_lib: Option<&Path>,
-    vectors_out: Option<&Path>,
-    cache_file: Option<&Path>,
-    max_rows: usize,
-) -> Result<Vectors> {
-    let started = std::time::Instant::now();
-    let mut embedder = embedder::open(model_dir, ort_lib)?;
-    let loaded = started.elapsed();
-    let dim = embedder.dim();
-    let mut cache = cache_file
-        .map(|path| EmbedCache::open(path, embedder.manifest_hash(), dim))
-        .transpose()?;
-    let windows = format!("{:?}", pooling.windows);
-    let has_augmented = pool.articles.iter().any(|a| a.augmented.is_some());
-    let fields = if has_augmented { 2 } else { 1 };
-    let bar = progress::bar(pool.articles.len() * fields, "embedding");
-    let mut embed = |text_of: &dyn Fn(&crate::sources::dataset::Article) -> &str| {
-        let mut flat = Vec::with_capacity(pool.articles.len() * dim);
-        let mut passages = Passages {
-            offsets: vec![0],
-            starts: Vec::new(),
-        };
-        for group in pool.articles.chunks(GROUP) {
-            let inputs: Vec<_> = group
-                .iter()
-                .map(|a| {
-                    let heading = if pool.titles_are_headings {
-                        a.title.as_str()
-                    } else {
-                        ""
-                    };
-                    let passage = pooling.passage(heading, text_of(a));
-                    let key = EmbedCache::key(&windows, &passage);
-                    (passage, key)
-                })
-                .collect();
-            let mut found: Vec<Option<Vec<f32>>> = inputs
-                .iter()
-                .map(|(_, key)| cache.as_mut().and_then(|c| c.get(*key)))
-                .collect();
-            let missing: Vec<usize> = (0..group.len()).filter(|&i| found[i].is_none()).collect();
-            // The run's first few hits go through the model too, to be
-            // compared with what the cache holds.
-            let unchecked = cache
-                .as_ref()
-                .map_or(0, |c| CHECKED_HITS.saturating_sub(c.checked));
-            let checks: Vec<usize> = (0..group.len())
-                .filter(|&i| found[i].is_some())
-                .take(unchecked)
-                .collect();
-            let texts: Vec<&str> = missing
-                .iter()
-                .chain(&checks)
-                .map(|&i| inputs[i].0.as_ref())
-                .collect();
-            let mut embedded = embedder
-                .embed_passages(&texts, pooling.windows, max_rows)
-                .with_context(|| match (missing.first(), missing.last()) {
-                    (Some(&first), Some(&last)) => format!(
-                        "embedding {} documents, {} to {}",
-                        missing.len(),
-                        group[first].id,
-                        group[last].id
-                    ),
-                    _ => "embedding no documents".to_owned(),
-                })?;
-            let fresh = embedded.split_off(missing.len());
-            for (&i, v) in checks.iter().zip(&fresh) {
-                if let Some(c) = cache.as_mut() {
-                    c.check(inputs[i].1, v)
-                        .with_context(|| format!("document {}", group[i].id))?;
-                }
-            }
-            for (i, v) in missing.into_iter().zip(embedded) {
-                if let Some(c) = cache.as_mut() {
-                    c.put(inputs[i].1, &v)?;
-                }
-                found[i] = Some(v);
-            }
-            for ((a, (passage, _)), v) in group.iter().zip(&inputs).zip(found) {
-                let (text, v) = (text_of(a), v.unwrap_or_default());
-                let one = !pooling.multi_vector();
-                if v.is_empty() || !v.len().is_multiple_of(dim) || (one && v.len() != dim) {
-                    anyhow::bail!(
-                        "document {}: the model gave {} values, not {}",
-                        a.id,
-                        v.len(),
-                        if one {
-                            dim.to_string()
-                        } else {
-                            format!("a multiple of {dim}")
-                        }
-                    );
-                }
-                if !one {
-                    // Offsets into the text itself: a heading put before it
-                    // shifts every window but the first.
-                    let shift = passage.len() - text.len();
-                    let starts = embedder.window_starts(passage);
-                    if starts.len() * dim != v.len() {
-                        anyhow::bail!(
-                            "document {}: {} windows but {} vectors",
-                            a.id,
-                            starts.len(),
-                            v.len() / dim
-                        );
-                    }
-                    for (k, s) in starts.into_iter().enumerate() {
-                        let at = if k == 0 {
-                            0
-                        } else {
-                            s.saturating_sub(shift).max(1)
-                        };
-                        passages
-                            .starts
-                            .push(u32::try_from(at).context("text too long")?);
-                    }
-                }
-                flat.extend_from_slice(&v);
-                passages
-                    .offsets
-                    .push(u32::try_from(flat.len() / dim).context("too many vectors")?);
-                bar.inc(1);
-            }
-        }
-        let passages = pooling.multi_vector().then_some(passages);
-        let index = DenseIndex::build_passages(&flat, dim, passages).map_err(bad_input)?;
-        Ok((index, flat))
-    };
-    let (text, flat) = embed(&|a| &a.text)?;
-    if let Some(out) = vectors_out {
-        let bytes: Vec<u8> = flat.iter().flat_map(|x| x.to_le_bytes()).collect();
-        write_atomically(out, &bytes)?;
-    }
-    let augmented = match has_augmented {
-        true => Some(embed(&|a| a.augmented.as_deref().unwrap_or(&a.text))?.0),
-        false => None,
-    };
-    bar.finish_and_clear();
-    let texts = pool.articles.len() * fields;
-    let took = started.elapsed() - loaded;
-    eprintln!(
-        "embedded {texts} texts ({pooling}: {} text vectors, {} bytes each) in {:.1} s \
-         ({:.1} ms each; model loaded in {:.1} s)",
-        text.n_vectors(),
-        dim + 4 + dim.div_ceil(64) * 8,
-        took.as_secs_f64(),
-        took.as_secs_f64() * 1e3 / texts.max(1) as f64,
-        loaded.as_secs_f64()
-    );
-    if let Some(c) = &cache {
-        eprintln!(
-            "embedding cache: {} texts embedded, {} from the cache ({} of them embedded \
-             again and found equal)",
-            c.misses, c.hits, c.checked
-        );
-    }
-    Ok(Vectors {
-        model: embedder.model_id().to_owned(),
-        manifest_hash: embedder.manifest_hash().to_owned(),
-        text,
-        augmented,
-    })
-}
-
 /// Writes to a temporary file beside `out`, then renames it into place, so
 /// a reader never sees a half-written blob.
-fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
+pub(super) fn write_atomically(out: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
