@@ -151,7 +151,7 @@ pub fn run(args: &DenseProbeArgs) -> Result<()> {
 }
 
 /// Share of `brute`'s documents that `hits` also holds.
-fn overlap(hits: &[Hit], brute: &[Hit]) -> f64 {
+pub(super) fn overlap(hits: &[Hit], brute: &[Hit]) -> f64 {
     if brute.is_empty() {
         return 1.0;
     }

@@ -263,7 +263,7 @@ fn in_top(hits: &[Hit], gold: usize) -> bool {
 }
 
 /// Fisher–Yates with `prng`.
-fn shuffle<T>(items: &mut [T], prng: &mut Prng) {
+pub(super) fn shuffle<T>(items: &mut [T], prng: &mut Prng) {
     for i in (1..items.len()).rev() {
         let j = (prng.next_u64() % (i as u64 + 1)) as usize;
         items.swap(i, j);

@@ -8,6 +8,7 @@ mod compare;
 mod context_field;
 mod context_report;
 mod dense_probe;
+mod dense_probe_fragments;
 mod eval;
 mod explained;
 mod fetch;
@@ -42,7 +43,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Analyze { analyzer } => analyze::run(&analyzer),
         Command::Search(args) => search::run(&args),
         Command::Eval(args) => eval::run(&args),
-        Command::DenseProbe(args) => dense_probe::run(&args),
+        Command::DenseProbe(args) => match &args.fragments {
+            Some(dir) => dense_probe_fragments::run(dir, &args),
+            None => dense_probe::run(&args),
+        },
         Command::TrecEval { qrels, run } => trec_eval::run(&qrels, &run),
         Command::Compare(args) => compare::run(&args),
         Command::Build(args) => build::run(args),

@@ -20,7 +20,7 @@ use super::explained::under_hit;
 use super::plan::{shown_docs, META_FILE};
 use super::ranking::bm25_params;
 use crate::cli::SearchArgs;
-use crate::embedder;
+use crate::embedder::{self, Embedder};
 use crate::error::bad_input;
 
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
@@ -111,17 +111,34 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
 /// The query's embedding by `--model`, which must be the model the
 /// pool's lists were made with.
 fn embed(meta: &Meta, method: &Method, args: &SearchArgs) -> Result<Vec<f32>> {
+    let ranking = &args.ranking;
+    let mut embedder = query_model(
+        meta,
+        ranking.model.as_deref(),
+        ranking.runtime.ort_lib.as_deref(),
+        method.name(),
+    )?;
+    embedder.embed_query(&args.query)
+}
+
+/// The model in `dir` (`--model`, needed by `method`), checked to be the
+/// one the pool's lists were made with.
+pub(super) fn query_model(
+    meta: &Meta,
+    dir: Option<&Path>,
+    ort_lib: Option<&Path>,
+    method: &str,
+) -> Result<Box<dyn Embedder>> {
     let (id, hash, dim) = meta
         .dense_model()
         .ok_or_else(|| bad_input("the pool was cut without vectors"))?;
-    let dir = args.ranking.model.as_ref().ok_or_else(|| {
+    let dir = dir.ok_or_else(|| {
         bad_input(format!(
-            "--method {} embeds the query: give --model MODEL_DIR with the model the pool's \
-             vectors were made with ({id})",
-            method.name()
+            "--method {method} embeds the query: give --model MODEL_DIR with the model the \
+             pool's vectors were made with ({id})"
         ))
     })?;
-    let mut embedder = embedder::open(dir, args.ranking.runtime.ort_lib.as_deref())?;
+    let embedder = embedder::open(dir, ort_lib)?;
     if embedder.manifest_hash() != hash || embedder.dim() != dim {
         return Err(bad_input(format!(
             "{} holds model {} (manifest {}), but the pool's vectors come from {id} \
@@ -131,5 +148,5 @@ fn embed(meta: &Meta, method: &Method, args: &SearchArgs) -> Result<Vec<f32>> {
             embedder.manifest_hash(),
         )));
     }
-    embedder.embed_query(&args.query)
+    Ok(embedder)
 }
