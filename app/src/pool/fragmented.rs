@@ -110,6 +110,15 @@ impl FragPool {
         self.meta.fragment_bytes()
     }
 
+    pub fn analyzer_description(&self) -> &'static str {
+        self.meta.analyzer().description()
+    }
+
+    /// The pool's caveats, as its builder wrote them.
+    pub fn notes(&self) -> Vec<String> {
+        self.meta.info().notes.clone()
+    }
+
     /// BCP 47 language of the text.
     pub fn lang(&self) -> &'static str {
         match self.meta.analyzer().name() {

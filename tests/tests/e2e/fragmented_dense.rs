@@ -137,7 +137,18 @@ const RRF_DECIMALS: usize = 4;
 /// The page's top rows are `nomos search --fragments`'s with `spec`: ids,
 /// and with `decimals` the scores as shown.
 fn expect_cli(rows: &[Row], query: &str, spec: &str, decimals: Option<usize>) -> Result<()> {
-    let dir = dist_dir()?.join(DIR);
+    expect_cli_in(DIR, rows, query, spec, decimals)
+}
+
+/// [`expect_cli`] on the pool served from `dir`.
+fn expect_cli_in(
+    dir: &str,
+    rows: &[Row],
+    query: &str,
+    spec: &str,
+    decimals: Option<usize>,
+) -> Result<()> {
+    let dir = dist_dir()?.join(dir);
     let native = cli::search_fragments(&dir, query, PARITY_DEPTH, spec, &model_dir()?)?;
     let show = |id: &str, score: String| match decimals {
         Some(_) => format!("{id} {score}"),
@@ -226,6 +237,56 @@ async fn dense_and_hybrid_on_fragments_rank_as_the_cli_and_fetch_only_probed_lis
         app.choose_method("rrf").await?;
         let rows = app.search(EL_QUERY).await?;
         expect_cli(&rows, EL_QUERY, "rrf", Some(RRF_DECIMALS))?;
+        Ok(())
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// Vectors for part of a pool: the Danish law sample's consolidated acts
+/// (`nomos build --embed-only LBK`, as all of Danish law gets them). The
+/// page says which documents have vectors, and hybrid ranks as the CLI
+/// does, the other documents by BM25 alone (so the acts with vectors
+/// lead, as docs/danish-law.md warns).
+#[tokio::test]
+async fn a_pool_with_vectors_for_its_consolidated_acts_says_so_and_ranks_hybrid_as_the_cli(
+) -> Result<()> {
+    const DA_POOL: &str = "da-law-sample/meta";
+    const DA_DIR: &str = "indexes/da-law-sample/";
+    // Placing a child outside its home: consolidated acts and orders.
+    const DA_QUERY: &str = "anbringelse uden for hjemmet";
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let rrf = format!("rrf:probes={PROBES}");
+    let link = format!(
+        "{}#pool={DA_POOL}&rank={rrf}&q={}",
+        server.url(),
+        escape(DA_QUERY)
+    );
+    let app = App::open_at(&link, DA_POOL).await?;
+    let outcome = async {
+        let note = app
+            .poll(
+                "the note on which documents have vectors",
+                "return Array.from(document.querySelectorAll('.note'), n => n.textContent)
+                    .find(t => t.startsWith('Vectors: ')) ?? null;",
+                vec![],
+            )
+            .await?;
+        ensure!(
+            note.as_str()
+                == Some(
+                    "Vectors: 1605 of 7071 documents have them, the 4 LBK acts other documents \
+                     cite most, of 4. The others rank by BM25 alone, in hybrid too."
+                ),
+            "the note reads {note}"
+        );
+        let rows = match ranked(&app, "rrf", DA_QUERY).await? {
+            Ok(rows) => rows,
+            Err(e) => bail!("rrf over part-embedded fragments failed: {e}"),
+        };
+        expect_cli_in(DA_DIR, &rows, DA_QUERY, &rrf, Some(RRF_DECIMALS))?;
+        app.screenshot("fragmented-part-vectors").await?;
         Ok(())
     }
     .await;

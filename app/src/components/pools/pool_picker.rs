@@ -132,17 +132,25 @@ pub fn LoadLine() -> impl IntoView {
     }
 }
 
-/// The loaded pool's size and analyzer, and its caveats.
+/// The loaded pool's size and analyzer, and its caveats (which documents
+/// have vectors, where only some do), whatever its storage.
 #[component]
 fn PoolInfo() -> impl IntoView {
     let pools = use_pools();
     move || {
-        pools.engine().map(|e| {
-            let notes = e.notes();
+        let about = match (pools.engine(), pools.fragmented.get()) {
+            (Some(e), _) => Some((e.n_docs(), e.analyzer_description(), e.notes())),
+            (None, Some(f)) => Some(
+                f.pool
+                    .with_value(|p| (p.n_docs(), p.analyzer_description(), p.notes())),
+            ),
+            (None, None) => None,
+        };
+        about.map(|(n_docs, analyzer, notes)| {
             view! {
                 <p class="loadline pool-info">
-                    {format!("{} articles · ", thousands(e.n_docs()))}
-                    {e.analyzer_description()}
+                    {format!("{} articles · ", thousands(n_docs))}
+                    {analyzer}
                 </p>
                 {notes.into_iter().map(|n| match fold(&n) {
                     None => view! { <p class="note">{n}</p> }.into_any(),
