@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use nomos_core::embed::Pooling;
+
+use crate::embedder::{Provider, Runtime};
 use nomos_core::methods::Method;
 use nomos_core::search::Bm25Variant;
 
@@ -348,6 +350,20 @@ pub struct OrtArgs {
     /// current directory or above the model directory.
     #[arg(long, value_name = "PATH")]
     pub ort_lib: Option<PathBuf>,
+    /// Where the model runs: `cpu`, or `cuda` (an NVIDIA GPU, with the
+    /// onnxruntime-gpu wheel's library as `--ort-lib`; embed with
+    /// `--embed-batch 64` or more there).
+    #[arg(long, value_enum, default_value_t = Provider::Cpu)]
+    pub ort_provider: Provider,
+}
+
+impl OrtArgs {
+    pub fn runtime(&self) -> Runtime<'_> {
+        Runtime {
+            lib: self.ort_lib.as_deref(),
+            provider: self.ort_provider,
+        }
+    }
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {

@@ -274,6 +274,30 @@ fn a_model_that_differs_from_its_manifest_is_refused() {
     );
 }
 
+/// `--ort-provider cuda` on a library without the CUDA provider (the CPU
+/// wheel's, here) fails, saying which library a GPU needs, instead of
+/// running on the CPU unasked.
+#[test]
+fn a_gpu_provider_the_library_lacks_is_refused_with_what_it_needs() {
+    let out = nomos(&[
+        "model",
+        "embed",
+        "--model",
+        model().to_str().unwrap(),
+        "--ort-provider",
+        "cuda",
+        "text",
+    ]);
+    let log = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{log}");
+    assert!(
+        log.contains("no CUDA execution provider")
+            && log.contains("onnxruntime-gpu wheel's library (--ort-lib)"),
+        "{log}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
 #[test]
 fn a_missing_onnx_runtime_is_explained() {
     let out = nomos(&[

@@ -73,7 +73,7 @@ pub fn run(dir: &Path, args: &DenseProbeArgs) -> Result<()> {
     let mut embedder = query_model(
         &meta,
         args.ranking.model.as_deref(),
-        args.ranking.runtime.ort_lib.as_deref(),
+        args.ranking.runtime.runtime(),
         "dense",
     )?;
     let embeddings = queries

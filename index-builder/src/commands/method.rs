@@ -48,7 +48,7 @@ impl MethodRanker {
                 model.id
             ))
         })?;
-        let embedder = embedder::open(dir, args.runtime.ort_lib.as_deref())?;
+        let embedder = embedder::open(dir, args.runtime.runtime())?;
         if embedder.manifest_hash() != model.manifest_hash || embedder.dim() != model.dim {
             return Err(bad_input(format!(
                 "{} holds model {} (manifest {}), but the blob's vectors come from {} \

@@ -152,7 +152,7 @@ pub fn embed(args: &ModelEmbedArgs) -> Result<()> {
     if texts.is_empty() {
         return Err(bad_input("no texts to embed"));
     }
-    let mut embedder = embedder::open(&args.model, args.runtime.ort_lib.as_deref())?;
+    let mut embedder = embedder::open(&args.model, args.runtime.runtime())?;
     let loaded = started.elapsed();
     let mut out = String::new();
     let mut each = Vec::with_capacity(texts.len());

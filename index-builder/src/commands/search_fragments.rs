@@ -20,7 +20,7 @@ use super::explained::under_hit;
 use super::plan::{shown_docs, META_FILE};
 use super::ranking::bm25_params;
 use crate::cli::SearchArgs;
-use crate::embedder::{self, Embedder};
+use crate::embedder::{self, Embedder, Runtime};
 use crate::error::bad_input;
 
 pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
@@ -115,7 +115,7 @@ fn embed(meta: &Meta, method: &Method, args: &SearchArgs) -> Result<Vec<f32>> {
     let mut embedder = query_model(
         meta,
         ranking.model.as_deref(),
-        ranking.runtime.ort_lib.as_deref(),
+        ranking.runtime.runtime(),
         method.name(),
     )?;
     embedder.embed_query(&args.query)
@@ -126,7 +126,7 @@ fn embed(meta: &Meta, method: &Method, args: &SearchArgs) -> Result<Vec<f32>> {
 pub(super) fn query_model(
     meta: &Meta,
     dir: Option<&Path>,
-    ort_lib: Option<&Path>,
+    runtime: Runtime<'_>,
     method: &str,
 ) -> Result<Box<dyn Embedder>> {
     let (id, hash, dim) = meta
@@ -138,7 +138,7 @@ pub(super) fn query_model(
              pool's vectors were made with ({id})"
         ))
     })?;
-    let embedder = embedder::open(dir, ort_lib)?;
+    let embedder = embedder::open(dir, runtime)?;
     if embedder.manifest_hash() != hash || embedder.dim() != dim {
         return Err(bad_input(format!(
             "{} holds model {} (manifest {}), but the pool's vectors come from {id} \

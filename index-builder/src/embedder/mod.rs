@@ -16,6 +16,7 @@ mod onnx;
 pub mod runtime;
 
 pub use cache::{EmbedCache, CHECKED_HITS};
+pub use runtime::{Provider, Runtime};
 
 use std::path::Path;
 
@@ -46,8 +47,8 @@ pub trait Embedder {
     fn window_starts(&self, text: &str) -> Vec<usize>;
 }
 
-/// Opens the model in `dir`, as written by `nomos model prepare`, with the
-/// ONNX Runtime library `ort_lib` (or the one [`runtime::locate`] finds).
-pub fn open(dir: &Path, ort_lib: Option<&Path>) -> Result<Box<dyn Embedder>> {
-    Ok(Box::new(onnx::OnnxEmbedder::open(dir, ort_lib)?))
+/// Opens the model in `dir`, as written by `nomos model prepare`, on
+/// `runtime` (its library, or the one [`runtime::locate`] finds).
+pub fn open(dir: &Path, runtime: Runtime<'_>) -> Result<Box<dyn Embedder>> {
+    Ok(Box::new(onnx::OnnxEmbedder::open(dir, runtime)?))
 }

@@ -9,10 +9,12 @@ use std::path::Path;
 use anyhow::{anyhow, Context, Result};
 use nomos_core::digest::sha256_hex;
 use nomos_core::embed::{Batch, ModelManifest, Role, TextEncoder, Windows};
+use ort::ep::CUDA;
 use ort::session::Session;
 use ort::value::TensorRef;
 
-use super::{batches, runtime, Embedder};
+use super::runtime::{self, Provider, Runtime};
+use super::{batches, Embedder};
 use crate::error::bad_input;
 
 const MANIFEST: &str = "manifest.json";
@@ -35,7 +37,7 @@ impl OnnxEmbedder {
     /// differs from the manifest's: the manifest hash is what blobs record,
     /// so it must vouch for the bytes actually run. Each file is read once
     /// and the checked bytes are the ones used.
-    pub fn open(dir: &Path, ort_lib: Option<&Path>) -> Result<OnnxEmbedder> {
+    pub fn open(dir: &Path, runtime: Runtime<'_>) -> Result<OnnxEmbedder> {
         let manifest_path = dir.join(MANIFEST);
         let manifest_bytes = std::fs::read(&manifest_path).map_err(|e| {
             bad_input(format!(
@@ -51,7 +53,8 @@ impl OnnxEmbedder {
         let encoder = TextEncoder::new(&tokenizer, manifest.encoder_config())
             .map_err(|e| bad_input(format!("{}: {e}", dir.join(TOKENIZER).display())))?;
 
-        let env = runtime::environment(&runtime::locate(ort_lib, dir)?)?;
+        let lib = runtime::locate(runtime.lib, dir)?;
+        let env = runtime::environment(&lib)?;
         // Every core for one text at a time, without spin-waiting between
         // operators: on a busy machine (CI, a build beside other jobs)
         // spinning threads steal the cores the work needs; measured on 2
@@ -60,10 +63,24 @@ impl OnnxEmbedder {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let model_error =
             |e: &dyn Display| bad_input(format!("{}: {e}", dir.join(MODEL).display()));
-        let session = Session::builder(&env)
+        let builder = Session::builder(&env)
             .and_then(|b| Ok(b.with_intra_threads(threads)?))
             .and_then(|b| Ok(b.with_intra_op_spinning(false)?))
-            .and_then(|mut b| b.commit_from_memory(&model))
+            .map_err(|e| model_error(&e))?;
+        let mut builder = match runtime.provider {
+            Provider::Cpu => builder,
+            Provider::Cuda => builder
+                .with_execution_providers([CUDA::default().build().error_on_failure()])
+                .map_err(|e| {
+                    bad_input(format!(
+                        "{}: no CUDA execution provider ({e}); a GPU needs the \
+                         onnxruntime-gpu wheel's library (--ort-lib), CUDA 13 and cuDNN 9",
+                        lib.display()
+                    ))
+                })?,
+        };
+        let session = builder
+            .commit_from_memory(&model)
             .map_err(|e| model_error(&e))?;
 
         let inputs = manifest

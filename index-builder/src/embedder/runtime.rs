@@ -76,6 +76,26 @@ fn in_venv(venv: &Path) -> Option<PathBuf> {
     })
 }
 
+/// Where a model runs: ONNX Runtime's execution provider.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Provider {
+    /// The CPU, every core (the library the `onnxruntime` wheel ships).
+    #[default]
+    Cpu,
+    /// An NVIDIA GPU through `CUDAExecutionProvider`, which needs the
+    /// `onnxruntime-gpu` wheel's library (`--ort-lib`) with CUDA 13 and
+    /// cuDNN 9 installed.
+    Cuda,
+}
+
+/// The ONNX Runtime library to load and the provider to run on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Runtime<'a> {
+    /// The library; `None`: the one [`locate`] finds.
+    pub lib: Option<&'a Path>,
+    pub provider: Provider,
+}
+
 /// The process's ONNX Runtime environment, made on first use from `lib`.
 /// ONNX Runtime allows one library and one environment per process, so a
 /// later call asking for another library is refused rather than ignored.

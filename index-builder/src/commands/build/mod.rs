@@ -70,7 +70,7 @@ pub fn run(args: BuildArgs) -> Result<()> {
             let options = EmbedOptions {
                 model_dir: dir,
                 pooling,
-                ort_lib: args.runtime.ort_lib.as_deref(),
+                runtime: args.runtime.runtime(),
                 vectors_out: args.vectors_out.as_deref(),
                 cache_file: args.embed_cache.as_deref(),
                 max_rows: args.embed_batch as usize,

@@ -12,7 +12,7 @@ use nomos_core::dense::{DenseIndex, Passages};
 use nomos_core::embed::Pooling;
 
 use super::write_atomically;
-use crate::embedder::{self, EmbedCache, Embedder, CHECKED_HITS};
+use crate::embedder::{self, EmbedCache, Embedder, Runtime, CHECKED_HITS};
 use crate::error::bad_input;
 use crate::interrupt;
 use crate::progress;
@@ -71,7 +71,7 @@ impl Deadline {
 pub(super) struct EmbedOptions<'a> {
     pub model_dir: &'a Path,
     pub pooling: Pooling,
-    pub ort_lib: Option<&'a Path>,
+    pub runtime: Runtime<'a>,
     /// Receives the text field's unquantised vectors (little-endian f32,
     /// vector after vector), for measuring what quantisation costs.
     pub vectors_out: Option<&'a Path>,
@@ -94,7 +94,7 @@ pub(super) fn embed_documents(
     selection: &Selection,
 ) -> Result<Vectors> {
     let started = Instant::now();
-    let mut embedder = embedder::open(options.model_dir, options.ort_lib)?;
+    let mut embedder = embedder::open(options.model_dir, options.runtime)?;
     let loaded = started.elapsed();
     let dim = embedder.dim();
     let cache = options
