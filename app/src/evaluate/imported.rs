@@ -94,6 +94,53 @@ impl fmt::Display for RunFileError {
 
 impl std::error::Error for RunFileError {}
 
+/// Why a run file opened as A or B is not shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunImportError {
+    /// An evaluation is running, which the import would race.
+    Busy,
+    /// The browser could not read the file.
+    Unreadable { name: String, error: String },
+    /// The pool's queries and judgments could not be read.
+    Benchmark(String),
+    /// The file is no run of this benchmark.
+    Refused(RunFileError),
+    /// It is not the file the link names (SHA-256 prefixes).
+    NotLinked {
+        name: String,
+        found: String,
+        linked: String,
+    },
+    /// Evaluating it failed, or was cancelled.
+    Evaluation(Stop),
+}
+
+impl fmt::Display for RunImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Busy => f.write_str(
+                "An evaluation is running: open the run file once it is done (or cancelled).",
+            ),
+            Self::Unreadable { name, error } => write!(f, "{name} could not be read: {error}"),
+            Self::Benchmark(why) => f.write_str(why),
+            Self::Refused(e) => write!(f, "{e}"),
+            Self::NotLinked {
+                name,
+                found,
+                linked,
+            } => write!(
+                f,
+                "{name} is not the run file the link names: its SHA-256 is {found}…, the \
+                 link's {linked}…."
+            ),
+            Self::Evaluation(Stop::Failed(why)) => f.write_str(why),
+            Self::Evaluation(Stop::Cancelled) => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for RunImportError {}
+
 /// The file name as kept and shown: its last path segment, cut short.
 pub fn file_name(name: &str) -> String {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name).trim();

@@ -22,7 +22,7 @@ use nomos_core::methods::Method;
 use nomos_core::pool::Benchmark;
 
 use super::job::{run_of, score, Outcome, Stop, DEPTH};
-use super::llm_outcome::{LlmOutcome, RoundRow, ROUNDS_SHOWN};
+use super::llm_outcome::{LlmOutcome, QueryFailure, RoundRow, ROUNDS_SHOWN};
 use crate::eval_config::{Config, RankedBy};
 use crate::web::{next_task, now};
 
@@ -79,11 +79,14 @@ pub async fn run<C: Chat>(
             match ranked {
                 Ok(r) => Ok(Ok((r.hits, r.trace))),
                 Err(LlmRankError::Llm(LlmError::Cancelled)) => Err(Stop::Cancelled),
-                Err(e) => Ok(Err(format!("query {}: {e}", q.id))),
+                Err(error) => Ok(Err(QueryFailure {
+                    query: q.id.clone(),
+                    error,
+                })),
             }
         }
     };
-    let ranked: Vec<Result<(Vec<Hit>, Trace), String>> = stream::iter(0..n)
+    let ranked: Vec<Result<(Vec<Hit>, Trace), QueryFailure>> = stream::iter(0..n)
         .map(one)
         .buffered(ranker.concurrency.max(1))
         .try_collect()
@@ -139,7 +142,7 @@ pub async fn run<C: Chat>(
 fn round_rows<C>(
     bench: &Benchmark,
     ranker: &LlmRanker<'_, C>,
-    traces: &[Result<Trace, String>],
+    traces: &[Result<Trace, QueryFailure>],
     rounds: usize,
     measures: &[Measure],
 ) -> Result<Vec<RoundRow>, Stop> {
@@ -228,7 +231,13 @@ mod tests {
             rounds: vec![kept(&[0]), kept(&[2]), kept(&[])],
             cost: Cost::default(),
         };
-        let traces = vec![Ok(Trace::React(q1)), Err("query q2: no reply".to_owned())];
+        let no_reply = LlmRankError::Llm(LlmError::Transport("no reply".into()));
+        let failed = QueryFailure {
+            query: "q2".into(),
+            error: no_reply,
+        };
+        assert_eq!(failed.to_string(), "query q2: no reply");
+        let traces = vec![Ok(Trace::React(q1)), Err(failed)];
         let reported = measures::reported();
         let rows = round_rows(&bench, &ranker, &traces, 3, &reported).unwrap();
         assert_eq!(

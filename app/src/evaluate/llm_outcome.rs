@@ -2,7 +2,9 @@
 //! trace or why it has none, the calls' cost, and for ReAct the measures
 //! had the loop stopped after fewer rounds.
 
-use nomos_core::llm::rank::Trace;
+use std::fmt;
+
+use nomos_core::llm::rank::{LlmRankError, Trace};
 use nomos_core::llm::Cost;
 
 /// The rounds a ReAct evaluation reports (those up to its rounds).
@@ -13,7 +15,7 @@ pub const ROUNDS_SHOWN: [usize; 6] = [0, 1, 2, 3, 5, 10];
 pub struct LlmOutcome {
     /// For each ranked query, by benchmark index: what the model did, or
     /// why the query has no ranking.
-    pub traces: Vec<Result<Trace, String>>,
+    pub traces: Vec<Result<Trace, QueryFailure>>,
     /// All calls together.
     pub cost: Cost,
     /// ReAct: the measures after each of [`ROUNDS_SHOWN`].
@@ -26,12 +28,23 @@ pub struct LlmOutcome {
 }
 
 impl LlmOutcome {
-    /// Why each query without a ranking has none (the reason names the
-    /// query).
-    pub fn failures(&self) -> impl Iterator<Item = &str> {
-        self.traces
-            .iter()
-            .filter_map(|t| t.as_ref().err().map(String::as_str))
+    /// Why each query without a ranking has none.
+    pub fn failures(&self) -> impl Iterator<Item = &QueryFailure> {
+        self.traces.iter().filter_map(|t| t.as_ref().err())
+    }
+}
+
+/// Why one query of an LLM evaluation has no ranking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryFailure {
+    /// The query's id.
+    pub query: String,
+    pub error: LlmRankError,
+}
+
+impl fmt::Display for QueryFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "query {}: {}", self.query, self.error)
     }
 }
 

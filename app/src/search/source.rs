@@ -13,7 +13,8 @@ use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Explanation};
 
 use crate::format::thousands;
-use crate::pool::engine::{Article, ResultRow};
+use crate::pool::engine::{Article, QueryError, ResultRow};
+use crate::pools::frag_error::FragError;
 use crate::pools::frag_store::{self, FragStore};
 use crate::pools::kept_acts::act_name;
 use crate::search::store::{self, SearchStore};
@@ -152,18 +153,18 @@ impl SearchSource {
     }
 
     /// The open article, or why it cannot be shown.
-    pub fn article(self) -> Option<Result<Article, String>> {
+    pub fn article(self) -> Option<Result<Article, ArticleError>> {
         match self {
             SearchSource::Blob(s) => s
                 .get_value()
                 .article
                 .get()
-                .map(|a| a.map_err(|e| e.to_string())),
+                .map(|a| a.map_err(ArticleError::Blob)),
             SearchSource::Fragmented(s) => s
                 .get_value()
                 .article
                 .get()
-                .map(|a| a.map_err(|e| e.to_string())),
+                .map(|a| a.map_err(ArticleError::Fragments)),
         }
     }
 
@@ -221,6 +222,22 @@ impl SearchSource {
         match self {
             SearchSource::Blob(_) => None,
             SearchSource::Fragmented(s) => s.get_value().error(),
+        }
+    }
+}
+
+/// Why the open article cannot be shown, from either storage.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArticleError {
+    Blob(QueryError),
+    Fragments(FragError),
+}
+
+impl std::fmt::Display for ArticleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArticleError::Blob(e) => write!(f, "{e}"),
+            ArticleError::Fragments(e) => write!(f, "{e}"),
         }
     }
 }

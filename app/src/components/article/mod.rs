@@ -107,7 +107,7 @@ pub fn ArticlePane(source: SearchSource) -> impl IntoView {
             </div>
         }
         .into_any(),
-        Some(Err(message)) => view! { <p class="error" role="alert">{message}</p> }.into_any(),
+        Some(Err(e)) => view! { <p class="error" role="alert">{e.to_string()}</p> }.into_any(),
         Some(Ok(a)) => view! {
             <div class="article-bar">
                 {move || {

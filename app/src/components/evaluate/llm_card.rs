@@ -72,7 +72,7 @@ fn LlmOutcomeView(name: &'static str, outcome: Arc<Outcome>, titled: bool) -> im
         return ().into_any();
     };
     let n = outcome.queries;
-    let failures: Vec<String> = llm.failures().map(str::to_owned).collect();
+    let failures: Vec<String> = llm.failures().map(|f| f.to_string()).collect();
     let failed = failures.len();
     let failure_list = match failed {
         0 => view! {

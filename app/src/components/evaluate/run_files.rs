@@ -8,7 +8,7 @@ use web_sys::HtmlInputElement;
 
 use super::use_eval_store;
 use crate::eval_config::{RunLink, Slot};
-use crate::evaluate::imported::{Summary, Unknown};
+use crate::evaluate::imported::{RunImportError, Summary, Unknown};
 use crate::evaluate::store::EvalStore;
 use crate::format::{plural, thousands, utc_minute};
 use crate::size_caps::RUN_FILE;
@@ -22,8 +22,7 @@ use crate::web::{read_file, Limit};
 /// hash.
 pub fn open_file(store: EvalStore, state: AppState, file: web_sys::File) {
     if store.job.with_untracked(Option::is_some) {
-        let why = "An evaluation is running: open the run file once it is done (or cancelled).";
-        store.run_report.set(Some(Err(why.to_owned())));
+        store.run_report.set(Some(Err(RunImportError::Busy)));
         return;
     }
     store.spawn(async move {
@@ -31,9 +30,9 @@ pub fn open_file(store: EvalStore, state: AppState, file: web_sys::File) {
         let bytes = match read_file(&file, Limit::Cap(RUN_FILE)).await {
             Ok(bytes) => bytes,
             Err(e) => {
-                store
-                    .run_report
-                    .set(Some(Err(format!("{name} could not be read: {e}"))));
+                let error = e.to_string();
+                let unreadable = RunImportError::Unreadable { name, error };
+                store.run_report.set(Some(Err(unreadable)));
                 return;
             }
         };
@@ -224,7 +223,9 @@ pub fn RunFilesCard() -> impl IntoView {
             {move || {
                 store.run_report.get().map(|r| match r {
                     Ok(s) => report(&s, state).into_any(),
-                    Err(e) => view! { <p class="error" role="alert" data-testid="run-error">{e}</p> }.into_any(),
+                    Err(e) => view! {
+                        <p class="error" role="alert" data-testid="run-error">{e.to_string()}</p>
+                    }.into_any(),
                 })
             }}
             {move || {

@@ -33,7 +33,7 @@ use nomos_core::pool::Benchmark;
 use nomos_core::search::Bm25Params;
 
 use crate::eval_config::Slot;
-use crate::evaluate::imported::Summary;
+use crate::evaluate::imported::{RunImportError, Summary};
 use crate::evaluate::job::{Outcome, Stop};
 use crate::evaluate::run_store::RunStore;
 use crate::evaluate::sweep::Grid;
@@ -101,7 +101,7 @@ pub struct EvalStore {
     /// The run files kept for this pool.
     pub runs: RunStore,
     /// The last run file opened: what it holds, or why it was refused.
-    pub run_report: RwSignal<Option<Result<Summary, String>>>,
+    pub run_report: RwSignal<Option<Result<Summary, RunImportError>>>,
     /// Which result an opened run file becomes.
     pub run_slot: RwSignal<Slot>,
     /// Each benchmark query's embedding, computed for the first dense

@@ -6,8 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::eval_config::{RunFile, Slot};
-use crate::evaluate::imported::{self, Summary};
-use crate::evaluate::job::Stop;
+use crate::evaluate::imported::{self, RunImportError, Summary};
 use crate::evaluate::measures;
 use crate::transcript_files::short_hash;
 use crate::web::now;
@@ -38,26 +37,24 @@ impl EvalStore {
         name: &str,
         bytes: &[u8],
         expected: Option<&str>,
-    ) -> Result<Summary, String> {
-        let bench = self.engine.with_value(|e| e.benchmark())?;
-        let checked = imported::check(bytes, name, &bench).map_err(|e| e.to_string())?;
+    ) -> Result<Summary, RunImportError> {
+        let bench = self
+            .engine
+            .with_value(|e| e.benchmark())
+            .map_err(RunImportError::Benchmark)?;
+        let checked = imported::check(bytes, name, &bench).map_err(RunImportError::Refused)?;
         let file = &checked.summary.file;
         if let Some(wanted) = expected.filter(|w| *w != file.sha256) {
-            return Err(format!(
-                "{} is not the run file the link names: its SHA-256 is {}…, the link's {}….",
-                file.name,
-                file.short(),
-                short_hash(wanted)
-            ));
+            return Err(RunImportError::NotLinked {
+                name: file.name.clone(),
+                found: file.short().to_owned(),
+                linked: short_hash(wanted).to_owned(),
+            });
         }
         let started = now();
-        let mut outcome =
-            checked
-                .outcome(&bench, &measures::reported())
-                .map_err(|stop| match stop {
-                    Stop::Failed(why) => why,
-                    Stop::Cancelled => "cancelled".to_owned(),
-                })?;
+        let mut outcome = checked
+            .outcome(&bench, &measures::reported())
+            .map_err(RunImportError::Evaluation)?;
         outcome.eval_millis = now() - started;
         if self.bench.with_untracked(Option::is_none) {
             self.bench.set(Some(bench));
