@@ -6,6 +6,9 @@
 //! document's contributions added in query-token order (each distinct
 //! term's postings read once, however often the query repeats it).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::format::{ArchivedPostingsSection, POSTINGS_TAG};
 use super::meta::{FieldDirectory, Meta};
 use super::FragmentError;
@@ -185,32 +188,69 @@ impl Meta {
             Bm25Variant::Okapi => Precision::F64,
             Bm25Variant::Lucene => Precision::F32,
         };
-        // (document, distinct term, one occurrence's contribution).
-        let mut contributions: Vec<(u32, usize, f64)> = Vec::new();
+        // Each term's postings are in document order: merged, they give
+        // each document's contributions in (document, term) order without
+        // holding them all (at a million postings, a vector of them and
+        // its sort grew the page's memory by tens of MB a query).
+        let mut streams = Vec::new();
+        // At least the longest list's documents are scored: room for them
+        // at once, not by doubling (each doubling leaves a freed block
+        // the page's memory cannot return).
+        let mut most = 0;
         for (term, &(token, position)) in known.distinct.iter().enumerate() {
             let fragment = self.holder(dir, position, fragments)?;
             let Some((df, postings, lens)) = fragment.postings(token) else {
                 continue;
             };
             let idf = fragment.idf(params, n_docs, floor, df);
-            for (p, &len) in postings.zip(lens) {
-                let norm = doc_norm(len, params.k1, params.b, avgdl);
-                let mut once = 0.0;
-                match params.variant {
-                    Bm25Variant::Okapi => add_okapi(&mut once, idf, k1_plus_1, p.tf, norm),
-                    Bm25Variant::Lucene => add_lucene(&mut once, idf, p.tf, norm),
+            most = most.max(df as usize);
+            streams.push(TermStream {
+                term,
+                postings: postings.zip(lens.iter()),
+                idf,
+            });
+        }
+        let once = |stream: &mut TermStream<'_>| {
+            let (p, &len) = stream.postings.next()?;
+            let norm = doc_norm(len, params.k1, params.b, avgdl);
+            let mut once = 0.0;
+            match params.variant {
+                Bm25Variant::Okapi => add_okapi(&mut once, stream.idf, k1_plus_1, p.tf, norm),
+                Bm25Variant::Lucene => add_lucene(&mut once, stream.idf, p.tf, norm),
+            }
+            Some((p.doc, once))
+        };
+        let mut next: Vec<Option<(u32, f64)>> = streams.iter_mut().map(once).collect();
+        // (document, stream): streams are in term order, so the heap
+        // gives a document's contributions in term order.
+        let mut heads: BinaryHeap<Reverse<(u32, usize)>> = next
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.map(|(doc, _)| Reverse((doc, i))))
+            .collect();
+        let mut summer = known.summer(precision);
+        let mut scores = Vec::with_capacity(most);
+        let mut of_doc: Vec<(usize, f64)> = Vec::new();
+        let mut current = None;
+        while let Some(Reverse((doc, i))) = heads.pop() {
+            let Some((_, value)) = next[i].take() else {
+                continue;
+            };
+            if current != Some(doc) {
+                if let Some(done) = current {
+                    scores.push((done, summer.sum(&of_doc)));
                 }
-                contributions.push((p.doc, term, once));
+                of_doc.clear();
+                current = Some(doc);
+            }
+            of_doc.push((streams[i].term, value));
+            next[i] = once(&mut streams[i]);
+            if let Some((doc, _)) = next[i] {
+                heads.push(Reverse((doc, i)));
             }
         }
-        contributions.sort_unstable_by_key(|&(doc, term, _)| (doc, term));
-        let mut summer = known.summer(precision);
-        let mut scores = Vec::new();
-        let mut of_doc = Vec::new();
-        for group in contributions.chunk_by(|a, b| a.0 == b.0) {
-            of_doc.clear();
-            of_doc.extend(group.iter().map(|&(_, term, once)| (term, once)));
-            scores.push((group[0].0, summer.sum(&of_doc)));
+        if let Some(done) = current {
+            scores.push((done, summer.sum(&of_doc)));
         }
         Ok(scores)
     }
@@ -250,6 +290,14 @@ impl Meta {
         top_k_of(touched, k, true, &mut hits);
         Ok(hits)
     }
+}
+
+/// One query term's postings with their documents' lengths, read in
+/// document order, and its idf.
+struct TermStream<'a> {
+    term: usize,
+    postings: std::iter::Zip<Postings<'a>, std::slice::Iter<'a, u32>>,
+    idf: f64,
 }
 
 /// The fragment's terms are ascending and inside its directory range.
