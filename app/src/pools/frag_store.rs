@@ -99,8 +99,19 @@ fn narrowed(
     by: &Narrowing,
 ) -> (Arc<FragRanking>, (FacetCounts, usize)) {
     let counted = (facets::counts(pool, &ranked.hits), ranked.hits.len());
-    let hits = facets::narrow(pool, &ranked.hits, by);
-    (Arc::new(FragRanking { hits, ..ranked }), counted)
+    // Unnarrowed, the hits move: a common word's ranking holds a million.
+    let hits = match by == &Narrowing::default() {
+        true => ranked.hits,
+        false => facets::narrow(pool, &ranked.hits, by),
+    };
+    (
+        Arc::new(FragRanking {
+            hits,
+            terms: ranked.terms,
+            cut: ranked.cut,
+        }),
+        counted,
+    )
 }
 
 /// Where "Make available offline" stands.
