@@ -23,6 +23,7 @@
 //! download is not a query's), the times include embedding the query, and
 //! the bytes are split into the lists' (and, on the first query, the
 //! centroids') and the rest.
+//! `HEAP_EACH=1` prints the page's WebAssembly memory after each query.
 //! With `PLAIN=1` the server does not compress: the test server
 //! compresses a pool's file with brotli 11 when first asked for it, which
 //! costs far more time than the app spends, so the bytes come from a
@@ -130,6 +131,10 @@ async fn main() -> Result<()> {
                  them lists and centroids); warm {warm}",
                 vectors + rest
             );
+            if std::env::var_os("HEAP_EACH").is_some() {
+                let (wasm, _) = app.heap().await?;
+                println!("WebAssembly memory {:.1} MB", wasm / 1e6);
+            }
             sent.push((vectors + rest) as f64);
             colds.extend(millis(&cold));
             warms.extend(millis(&warm));
