@@ -726,4 +726,38 @@ fn an_embedding_job_stops_on_time_and_the_same_command_goes_on() {
     let all = dense("ændring af lov om");
     assert_eq!(all.len(), 337);
     assert!(some.iter().all(|id| all.contains(id)));
+
+    // The probes curve over the pool's own lists: every list probed is
+    // exhaustive search, and known items come from the documents with
+    // vectors only.
+    let out = nomos(&[
+        "dense-probe",
+        "--fragments",
+        pool.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+        "--known-items",
+        "30",
+        "--probes",
+        "1,0",
+    ]);
+    let log = stderr(&out);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("7071 documents, 337 with vectors") && log.contains("30 known items drawn"),
+        "{log}"
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    let row = |probes: &str| -> Vec<String> {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {probes} |")))
+            .unwrap_or_else(|| panic!("no row for {probes}: {table}"));
+        line.split('|').map(|c| c.trim().to_owned()).collect()
+    };
+    let (one, every) = (row("1"), row("all"));
+    assert_eq!(every[4], "1.000", "{table}");
+    assert_eq!(every[5], "337", "{table}");
+    let ndcg = |r: &[String]| r[3].parse::<f64>().unwrap();
+    assert!(ndcg(&every) >= ndcg(&one) && ndcg(&every) > 0.3, "{table}");
 }

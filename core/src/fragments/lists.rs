@@ -63,6 +63,14 @@ impl ListsFragment {
         &self.docs
     }
 
+    /// Each member's document and int8 codes, list after list.
+    pub fn vectors(&self) -> impl Iterator<Item = (u32, &[i8])> + '_ {
+        self.docs
+            .iter()
+            .zip(self.codes.chunks_exact(self.dim))
+            .map(|(&doc, codes)| (doc, codes))
+    }
+
     /// List `l`'s members, as (document, codes, scale); empty when `l` is
     /// not here.
     fn members(&self, l: usize) -> impl Iterator<Item = (u32, &[i8], f32)> + '_ {
