@@ -23,6 +23,10 @@ use crate::sources::dataset::{Article, Dataset};
 /// limit's step (about 3 s of embedding on 2 cores).
 const GROUP: usize = 256;
 
+/// How often a job whose stderr is no terminal (so draws no bar) says
+/// how far it got.
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
 /// The embedded documents' vectors, quantised, with the model's identity.
 pub(super) struct Vectors {
     pub model: String,
@@ -119,6 +123,7 @@ pub(super) fn embed_documents(
         dim,
         bar: &bar,
         deadline: Deadline(selection.limit.map(|limit| Instant::now() + limit)),
+        logged: Instant::now(),
         embedded: 0,
         embedding: Duration::ZERO,
     };
@@ -181,6 +186,8 @@ struct Run<'a> {
     dim: usize,
     bar: &'a indicatif::ProgressBar,
     deadline: Deadline,
+    /// When the last line on progress was written, where no bar is drawn.
+    logged: Instant,
     /// Texts embedded by the model so far, and the time that took.
     embedded: usize,
     embedding: Duration,
@@ -274,6 +281,16 @@ impl Run<'_> {
                 }
             }
             self.bar.inc(group.len() as u64);
+            if self.bar.is_hidden() && self.logged.elapsed() >= LOG_EVERY {
+                self.logged = Instant::now();
+                eprintln!(
+                    "embedding: {} of {} documents done, {} texts embedded ({:.1} ms each)",
+                    self.bar.position(),
+                    self.bar.length().unwrap_or(0),
+                    self.embedded,
+                    self.embedding.as_secs_f64() * 1e3 / self.embedded.max(1) as f64
+                );
+            }
         }
         self.assemble(got)
     }
