@@ -31,6 +31,18 @@ fn noise(seed: u64, n: usize) -> Vec<f32> {
         .collect()
 }
 
+/// The pool's `DOCS` documents, without their vectors.
+fn documents() -> Vec<DocumentInput> {
+    (0..DOCS)
+        .map(|d| DocumentInput {
+            id: format!("d{d}"),
+            text: format!("text number {d} of the pool"),
+            source: "s".into(),
+            ..DocumentInput::default()
+        })
+        .collect()
+}
+
 /// `DOCS` documents, every third with two vectors (a document scores as
 /// its best), and the blob holding them.
 fn pool() -> (DenseIndex, Vec<u8>) {
@@ -44,14 +56,7 @@ fn pool() -> (DenseIndex, Vec<u8>) {
     let vectors = noise(7, *offsets.last().unwrap() as usize * DIM);
     let passages = Passages { offsets, starts };
     let dense = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
-    let documents: Vec<DocumentInput> = (0..DOCS)
-        .map(|d| DocumentInput {
-            id: format!("d{d}"),
-            text: format!("text number {d} of the pool"),
-            source: "s".into(),
-            ..DocumentInput::default()
-        })
-        .collect();
+    let documents = documents();
     let vectors = DenseInput {
         model: "m".into(),
         model_hash: "h".into(),
@@ -260,14 +265,7 @@ fn vectors_for_some_documents_rank_those_documents_as_over_all() {
     }
     let part = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
     let ivf = Ivf::build(&part, 8, 3).unwrap();
-    let documents: Vec<DocumentInput> = (0..DOCS)
-        .map(|d| DocumentInput {
-            id: format!("d{d}"),
-            text: format!("text number {d} of the pool"),
-            source: "s".into(),
-            ..DocumentInput::default()
-        })
-        .collect();
+    let documents = documents();
     let model = DenseModel {
         id: "m".into(),
         manifest_hash: "h".into(),
