@@ -298,10 +298,11 @@ pub struct RankingArgs {
     #[arg(long)]
     pub b: Option<f64>,
     /// Ranking method: bm25, dense, dense-binary, prf, rocchio, rrf,
-    /// weighted or prop, optionally with parameters as NAME:KEY=VALUE,... (e.g.
-    /// `rrf:k=60,depth=100`, `prop:share=0.5,dir=both`). All but bm25, prf
-    /// and prop need a blob built with `--embed` and `--model`; prop needs a
-    /// blob with citations or definition edges. Default: rrf
+    /// weighted, prop, mix or ctx-rrf, optionally with parameters as
+    /// NAME:KEY=VALUE,... (e.g. `rrf:k=60,depth=100`,
+    /// `prop:share=0.5,dir=both`, `mix:share=0.5`). All but bm25, prf and
+    /// prop need a blob built with `--embed` and `--model`; prop, mix and
+    /// ctx-rrf need a blob with citations or definition edges. Default: rrf
     /// when the blob has vectors and --model is given, else bm25. The LLM
     /// methods reform-sparse, reform-dense, reform-hybrid:k=60,depth=100
     /// and react-bm25:rounds=10,candidates=100,chars=0 need --llm-url or
@@ -526,6 +527,18 @@ pub struct MakeQueriesArgs {
     /// Stykker drawn per definition, of those using its term.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub per_definition: usize,
+    /// Filter by dense too: a blob of the set's chunks with vectors
+    /// (`nomos build --format crawler-dk OUT/unfiltered --embed MODEL_DIR`
+    /// after a first run); a query also leaves where dense (int8, every
+    /// vector) ranks its gold in the top 10. Needs --model.
+    #[arg(long, value_name = "BLOB", requires = "model")]
+    pub dense: Option<PathBuf>,
+    /// The model the --dense blob's vectors were made with, to embed the
+    /// queries.
+    #[arg(long, value_name = "MODEL_DIR", requires = "dense")]
+    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub runtime: OrtArgs,
 }
 
 /// How `make-queries` makes queries.

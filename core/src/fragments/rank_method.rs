@@ -52,6 +52,10 @@ impl Meta {
                 "score propagation needs the scores of the cited documents, which fragments \
                  spread over the whole pool"
             }
+            Method::Mix { .. } | Method::CtxRrf { .. } => {
+                "mixing vectors needs the vectors of the documents each one cites, which \
+                 fragments spread over the whole pool"
+            }
             _ => "the pool was cut without the vectors' inverted lists (`nomos fragment --lists`)",
         };
         Some(format!(

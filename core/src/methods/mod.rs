@@ -2,8 +2,9 @@
 //! `Pool::rank` (in the pool module above this one):
 //! dense retrieval (brute-force int8 and binary + rescoring, see
 //! [`crate::dense`]), sparse and dense pseudo-relevance feedback, and
-//! fusion of BM25 with dense, and score propagation along the pool's
-//! citations and definitions. [`Method`] names a method and its parameters
+//! fusion of BM25 with dense, and the context methods: score propagation
+//! along the pool's citations and definitions, vectors mixed along them,
+//! and the fusion of the two. [`Method`] names a method and its parameters
 //! and has a compact string form for URLs and the command line.
 //!
 //! Everything is deterministic: rankings order by score descending with
@@ -12,12 +13,14 @@
 
 mod feedback;
 mod fusion;
+mod mix;
 mod propagate;
 mod rank;
 mod spec;
 
 pub use feedback::{expansion_terms, ForwardIndex};
 pub use fusion::{fuse_hybrid, rrf, weighted_fusion};
+pub use mix::{mix, MixCache};
 pub use propagate::{Direction, Graph};
 pub use rank::RankError;
 pub(crate) use rank::{rank, Collection, MethodQuery};

@@ -116,6 +116,15 @@ impl Graph {
         self.out.targets.len()
     }
 
+    /// What document `doc` points to (`dir=out`'s neighbours), ascending;
+    /// empty out of range.
+    pub fn points_to(&self, doc: usize) -> &[u32] {
+        match doc < self.n_docs() {
+            true => self.out.of(doc),
+            false => &[],
+        }
+    }
+
     /// Heap bytes of both directions' lists.
     pub fn heap_bytes(&self) -> usize {
         4 * (self.out.offsets.len()

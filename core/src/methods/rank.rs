@@ -5,8 +5,9 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 use super::feedback::{expansion_terms, ForwardIndex};
-use super::fusion::fuse_hybrid;
-use super::propagate::{self, Graph};
+use super::fusion::{fuse_hybrid, rrf};
+use super::mix::MixCache;
+use super::propagate::{self, Direction, Graph};
 use super::spec::{Method, MethodError};
 use crate::dense::{DenseError, DenseIndex, Ivf};
 use crate::hits::Hit;
@@ -32,8 +33,10 @@ pub struct Collection<'a> {
     /// [`crate::search::editorial`]).
     pub editorial: Option<(&'a Bm25Scorer, f64)>,
     /// Citations and definition edges, where the pool has any (for
-    /// [`Method::Prop`]).
+    /// [`Method::Prop`], [`Method::Mix`] and [`Method::CtxRrf`]).
     pub graph: Option<&'a Graph>,
+    /// The mixed vectors of the last share asked for.
+    pub mixed: &'a MixCache,
 }
 
 /// A query as the methods need it. The embedding is computed elsewhere
@@ -101,6 +104,41 @@ pub fn rank<S: AsRef<str>>(
         }
         .map_err(RankError::Dense)
     };
+    let graph = || -> Result<&Graph, RankError> {
+        let graph = collection.graph.ok_or(RankError::NoGraph)?;
+        let n_docs = scorer.index().n_docs();
+        match graph.n_docs() == n_docs {
+            true => Ok(graph),
+            false => Err(RankError::GraphMismatch {
+                lexical: n_docs,
+                graph: graph.n_docs(),
+            }),
+        }
+    };
+    let prop = |share: f64, dir: Direction, k: usize, positive_only: bool| {
+        let graph = graph()?;
+        Ok::<_, RankError>(match collection.editorial {
+            Some((headings, weight)) => {
+                let scores = editorial::scores(scorer, headings, weight, &tokens);
+                propagate::rank(graph, dir, share, &scores, None, k, positive_only)
+            }
+            None => {
+                let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
+                scorer.accumulate(&tokens, &mut scores);
+                let (all, touched) = (scores.scores(), scores.touched());
+                propagate::rank(graph, dir, share, all, touched, k, positive_only)
+            }
+        })
+    };
+    // Brute force over the mixed vectors for `share`.
+    let mixed = |share: f64, k: usize| {
+        let (index, q) = dense()?;
+        let mixed = collection
+            .mixed
+            .get(index, graph()?, share)
+            .map_err(RankError::Dense)?;
+        mixed.search(q, k).map_err(RankError::Dense)
+    };
     let hits = match *method {
         Method::Bm25 => bm25(&tokens, k, positive_only),
         Method::Dense { probes } => {
@@ -145,27 +183,20 @@ pub fn rank<S: AsRef<str>>(
             let semantic = search(index, q, depth, probes)?;
             fuse_hybrid(method, &lexical, &semantic, k).expect("a hybrid method")
         }
-        Method::Prop { share, dir } => {
-            let graph = collection.graph.ok_or(RankError::NoGraph)?;
-            let n_docs = scorer.index().n_docs();
-            if graph.n_docs() != n_docs {
-                return Err(RankError::GraphMismatch {
-                    lexical: n_docs,
-                    graph: graph.n_docs(),
-                });
-            }
-            match collection.editorial {
-                Some((headings, weight)) => {
-                    let scores = editorial::scores(scorer, headings, weight, &tokens);
-                    propagate::rank(graph, dir, share, &scores, None, k, positive_only)
-                }
-                None => {
-                    let mut scores = collection.scores.lock().unwrap_or_else(|e| e.into_inner());
-                    scorer.accumulate(&tokens, &mut scores);
-                    let (all, touched) = (scores.scores(), scores.touched());
-                    propagate::rank(graph, dir, share, all, touched, k, positive_only)
-                }
-            }
+        Method::Prop { share, dir } => prop(share, dir, k, positive_only)?,
+        Method::Mix { share } => mixed(share, k)?,
+        Method::CtxRrf {
+            k: rrf_k,
+            depth,
+            share,
+            dir,
+            mix,
+        } => {
+            let lexical = prop(share, dir, depth, true)?;
+            let semantic = mixed(mix, depth)?;
+            let mut fused = rrf(&[&lexical, &semantic], rrf_k);
+            fused.truncate(k);
+            fused
         }
         Method::ReformSparse
         | Method::ReformDense
@@ -195,7 +226,7 @@ pub enum RankError {
     },
     /// The query embedding does not fit the vectors.
     Dense(DenseError),
-    /// Score propagation on a pool with no citation or definition edge.
+    /// A context method on a pool with no citation or definition edge.
     NoGraph,
     /// The graph covers another number of documents than the index.
     GraphMismatch {
@@ -224,7 +255,8 @@ impl fmt::Display for RankError {
             ),
             RankError::Dense(e) => e.fmt(f),
             RankError::NoGraph => f.write_str(
-                "`prop` propagates scores along citations and definitions, and this pool has none",
+                "the context methods (`prop`, `mix`, `ctx-rrf`) follow citations and \
+                 definitions, and this pool has none",
             ),
             RankError::GraphMismatch { lexical, graph } => write!(
                 f,

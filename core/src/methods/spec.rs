@@ -87,6 +87,29 @@ pub enum Method {
         /// Which neighbours count.
         dir: Direction,
     },
+    /// Dense over the mixed vectors: each document's vectors moved
+    /// `share` toward the mean vector of what it points to in the pool's
+    /// graph (see [`super::mix`]). Brute force: the pool's inverted lists
+    /// were cut over the plain vectors.
+    Mix {
+        /// The weight of the mean of what a document points to.
+        share: f64,
+    },
+    /// Reciprocal rank fusion of the top `depth` of the two context
+    /// methods, [`Method::Prop`] (`share`, `dir`) and [`Method::Mix`]
+    /// (`mix`), as [`Method::Rrf`] fuses BM25 and dense.
+    CtxRrf {
+        /// Damps the weight of top ranks.
+        k: f64,
+        /// How much of each list is fused.
+        depth: usize,
+        /// `prop`'s share of a neighbour's score.
+        share: f64,
+        /// `prop`'s direction.
+        dir: Direction,
+        /// `mix`'s share of the cited documents' mean vector.
+        mix: f64,
+    },
     /// An LLM turns the query into legal keywords, searched with BM25
     /// (GreekBarRetrieval's Reform-BM25; the `llm` module runs it).
     ReformSparse,
@@ -140,8 +163,12 @@ impl Method {
     /// fifth of the vectors, 8 MB, within the 10 MB a query may fetch.
     pub const DEFAULT_PROBES: usize = 64;
 
+    /// `mix`'s share when nobody chose, swept on the definitions set's dev
+    /// split (docs/benchmarks/cross-references.md).
+    pub const DEFAULT_MIX: f64 = 0.5;
+
     /// Every method name, in the order a picker would list them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 10] = [
         "bm25",
         "dense",
         "dense-binary",
@@ -150,6 +177,8 @@ impl Method {
         "rrf",
         "weighted",
         "prop",
+        "mix",
+        "ctx-rrf",
     ];
 
     /// The methods that need an LLM (the `llm` module runs them), listed apart so
@@ -215,6 +244,16 @@ impl Method {
                 share: 1.0,
                 dir: Direction::Out,
             },
+            "mix" => Method::Mix {
+                share: Self::DEFAULT_MIX,
+            },
+            "ctx-rrf" => Method::CtxRrf {
+                k: 60.0,
+                depth: 100,
+                share: 1.0,
+                dir: Direction::Out,
+                mix: Self::DEFAULT_MIX,
+            },
             "reform-sparse" => Method::ReformSparse,
             "reform-dense" => Method::ReformDense,
             "reform-hybrid" => Method::ReformHybrid {
@@ -243,6 +282,8 @@ impl Method {
             Method::Rrf { .. } => "rrf",
             Method::Weighted { .. } => "weighted",
             Method::Prop { .. } => "prop",
+            Method::Mix { .. } => "mix",
+            Method::CtxRrf { .. } => "ctx-rrf",
             Method::ReformSparse => "reform-sparse",
             Method::ReformDense => "reform-dense",
             Method::ReformHybrid { .. } => "reform-hybrid",
@@ -304,6 +345,7 @@ impl Method {
             Method::Dense { .. }
                 | Method::DenseBinary { .. }
                 | Method::Rocchio { .. }
+                | Method::Mix { .. }
                 | Method::ReformDense
         )
     }
@@ -318,7 +360,7 @@ impl Method {
                 (_, Value::Count(n)) => n >= 1,
                 ("k", Value::Real(x)) => x.is_finite() && x > 0.0,
                 ("w", Value::Real(x)) => (0.0..=1.0).contains(&x),
-                ("share", Value::Real(x)) => x.is_finite() && x >= 0.0,
+                ("share", Value::Real(x)) | ("mix", Value::Real(x)) => x.is_finite() && x >= 0.0,
                 (_, Value::Real(x)) => x.is_finite(),
                 (_, Value::Word(_)) => true,
             };
@@ -391,6 +433,20 @@ impl Method {
             ],
             Method::ReformHybrid { k, depth } => vec![("k", Real(k)), ("depth", Count(depth))],
             Method::Prop { share, dir } => vec![("share", Real(share)), ("dir", Word(dir.name()))],
+            Method::Mix { share } => vec![("share", Real(share))],
+            Method::CtxRrf {
+                k,
+                depth,
+                share,
+                dir,
+                mix,
+            } => vec![
+                ("k", Real(k)),
+                ("depth", Count(depth)),
+                ("share", Real(share)),
+                ("dir", Word(dir.name())),
+                ("mix", Real(mix)),
+            ],
             Method::ReactBm25 {
                 rounds,
                 candidates,
@@ -420,15 +476,21 @@ impl Method {
             (Method::Prf { terms, .. }, "terms") => *terms = count()?,
             (Method::Rocchio { alpha, .. }, "alpha") => *alpha = real()?,
             (Method::Rocchio { beta, .. }, "beta") => *beta = real()?,
-            (Method::Rrf { k, .. }, "k") | (Method::ReformHybrid { k, .. }, "k") => *k = real()?,
+            (Method::Rrf { k, .. }, "k")
+            | (Method::ReformHybrid { k, .. }, "k")
+            | (Method::CtxRrf { k, .. }, "k") => *k = real()?,
             (Method::Weighted { w, .. }, "w") => *w = real()?,
-            (Method::Prop { share, .. }, "share") => *share = real()?,
-            (Method::Prop { dir, .. }, "dir") => {
+            (Method::Prop { share, .. }, "share")
+            | (Method::Mix { share }, "share")
+            | (Method::CtxRrf { share, .. }, "share") => *share = real()?,
+            (Method::CtxRrf { mix, .. }, "mix") => *mix = real()?,
+            (Method::Prop { dir, .. }, "dir") | (Method::CtxRrf { dir, .. }, "dir") => {
                 *dir = Direction::by_name(raw).ok_or_else(bad_value)?
             }
             (Method::Rrf { depth, .. }, "depth")
             | (Method::Weighted { depth, .. }, "depth")
-            | (Method::ReformHybrid { depth, .. }, "depth") => *depth = count()?,
+            | (Method::ReformHybrid { depth, .. }, "depth")
+            | (Method::CtxRrf { depth, .. }, "depth") => *depth = count()?,
             (Method::Dense { probes }, "probes")
             | (Method::Rocchio { probes, .. }, "probes")
             | (Method::Rrf { probes, .. }, "probes")

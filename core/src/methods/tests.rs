@@ -267,6 +267,7 @@ fn rank_runs_every_method() {
         scores: &Mutex::new(Accumulator::new()),
         editorial: None,
         graph: None,
+        mixed: &MixCache::default(),
     };
     let tokens = ["deduction"];
     let embedding = [0.0f32, 1.0];
@@ -311,6 +312,7 @@ fn dense_methods_explain_what_is_missing() {
         scores: &Mutex::new(Accumulator::new()),
         editorial: None,
         graph: None,
+        mixed: &MixCache::default(),
     };
     let with_embedding = MethodQuery {
         tokens: &tokens,

@@ -23,7 +23,7 @@ use crate::dense::{DenseIndex, Ivf};
 use crate::hits::Hit;
 use crate::index::InvertedIndex;
 use crate::methods::{
-    rank, Collection, ForwardIndex, Graph, Method, MethodError, MethodQuery, RankError,
+    rank, Collection, ForwardIndex, Graph, Method, MethodError, MethodQuery, MixCache, RankError,
 };
 use crate::search::{
     editorial, Accumulator, Bm25Params, Bm25Scorer, EditorialShare, Explanation, IdfTable,
@@ -57,6 +57,9 @@ pub struct Pool {
     /// The blob's citations and definition edges, both ways, derived at
     /// load (for `prop`); `None` where it has none.
     graph: Option<Graph>,
+    /// Vectors mixed along the graph, for the last share asked for
+    /// (`mix`, `ctx-rrf`).
+    mixed: MixCache,
     /// The method its builder chose to rank with where the vectors can be
     /// used ([`Pool::default_method`]).
     hybrid: Option<Method>,
@@ -118,6 +121,7 @@ impl Pool {
             scores: Mutex::new(Accumulator::new()),
             editorial,
             graph,
+            mixed: MixCache::default(),
             hybrid,
         })
     }
@@ -174,6 +178,7 @@ impl Pool {
             scores: Mutex::new(Accumulator::new()),
             editorial: None,
             graph: None,
+            mixed: MixCache::default(),
             hybrid: None,
         })
     }
@@ -287,6 +292,7 @@ impl Pool {
             scores: &self.scores,
             editorial: editorial.as_ref().map(|(s, w)| (&**s, *w)),
             graph: self.graph.as_ref(),
+            mixed: &self.mixed,
         };
         let query = MethodQuery { tokens, embedding };
         rank(method, &collection, &query, k, positive_only)

@@ -4,8 +4,10 @@
 //! X ([`crate::terms`]) replaced by X's definition; the gold is T, the
 //! context D. Those words pull toward D, as CRAwLeR-DK's queries pull toward
 //! their context chunks. A query is kept only where BM25 (CRAwLeR-DK's
-//! baseline, over the set's chunks) does not rank T in its top 10; the
-//! source has no vectors, so dense does not filter (the metadata says so).
+//! baseline, over the set's chunks) does not rank T in its top 10, nor,
+//! given a blob of the chunks with vectors (`--dense`), dense. A source has
+//! no vectors, so the dense filter takes a second run: make the set, embed
+//! its chunks, make it again with the blob.
 //!
 //! Written in CRAwLeR-DK's files, so `--format crawler-dk` reads each
 //! split: `OUT/dev/` and `OUT/test/` (the kept queries, halved at random
@@ -28,7 +30,9 @@ use nomos_core::pool::Pool as IndexedPool;
 use serde_json::{json, Value};
 
 use super::{analyzer_by_name, build, chunks, ranking};
+use crate::blob_file;
 use crate::cli::{MakeQueriesArgs, QueryKind, SourceFormat};
+use crate::embedder::{self, Embedder};
 use crate::error::bad_input;
 use crate::progress;
 use crate::sources::dataset::{Article, Dataset, Definition};
@@ -48,8 +52,17 @@ pub fn run(args: &MakeQueriesArgs) -> Result<()> {
             source.src.display()
         )));
     }
+    let dense = match (&args.dense, &args.model) {
+        (Some(blob), Some(model)) => Some(DenseFilter::open(
+            blob,
+            model,
+            args.runtime.runtime(),
+            &pool.articles,
+        )?),
+        _ => None,
+    };
     let set = match args.kind {
-        QueryKind::Definitions => make(&pool, args.seed, args.per_definition, args.window)?,
+        QueryKind::Definitions => make(&pool, args.seed, args.per_definition, args.window, dense)?,
     };
     write(&pool, &set, args, &args.out)?;
     eprintln!("{}", set.summary());
@@ -83,6 +96,11 @@ pub struct QuerySet {
     pub not_drawn: usize,
     /// Queries whose gold BM25 ranks in its top 10.
     pub in_bm25_top: usize,
+    /// Of the others, those whose gold dense ranks in its top 10 (`None`:
+    /// dense did not filter).
+    pub in_dense_top: Option<usize>,
+    /// The dense filter's blob and model, as the metadata records them.
+    pub dense_filter: Option<String>,
 }
 
 impl QuerySet {
@@ -94,7 +112,7 @@ impl QuerySet {
         format!(
             "{} definitions: {} terms repeated in their document, {} in no § of it, {} used by no \
              other stykke; {} queries made ({} more stykker not drawn); {} left as BM25 ranks the \
-             gold in its top {FILTER_DEPTH}; {} kept: {} dev, {} test",
+             gold in its top {FILTER_DEPTH}{}; {} kept: {} dev, {} test",
             self.definitions,
             self.repeated_terms,
             self.unplaced,
@@ -102,6 +120,10 @@ impl QuerySet {
             self.made.len(),
             self.not_drawn,
             self.in_bm25_top,
+            match self.in_dense_top {
+                Some(n) => format!(", {n} more as dense does"),
+                None => String::new(),
+            },
             self.kept(),
             self.dev.len(),
             self.test.len()
@@ -110,11 +132,19 @@ impl QuerySet {
 }
 
 /// Makes the queries of `pool`'s definitions, at most `per_definition` per
-/// definition (drawn with `seed`), filters and splits them.
-pub fn make(pool: &Dataset, seed: u64, per_definition: usize, window: usize) -> Result<QuerySet> {
+/// definition (drawn with `seed`), filters them by BM25 (and `dense`) and
+/// splits them.
+pub fn make(
+    pool: &Dataset,
+    seed: u64,
+    per_definition: usize,
+    window: usize,
+    dense: Option<DenseFilter>,
+) -> Result<QuerySet> {
     let mut prng = Prng::new(seed);
     let mut set = QuerySet {
         definitions: pool.definitions.len(),
+        dense_filter: dense.as_ref().map(|d| d.describe.clone()),
         ..QuerySet::default()
     };
     // Each document's stykker (text outside §§ is no stykke to retrieve).
@@ -164,6 +194,20 @@ pub fn make(pool: &Dataset, seed: u64, per_definition: usize, window: usize) -> 
     }
     let mut kept = filter(pool, &set.made)?;
     set.in_bm25_top = set.made.len() - kept.len();
+    if let Some(mut dense) = dense {
+        let before = kept.len();
+        let bar = progress::bar(before, "filtering by dense");
+        let mut outside = Vec::new();
+        for i in kept {
+            bar.inc(1);
+            if !dense.ranks_in_top(&set.made[i])? {
+                outside.push(i);
+            }
+        }
+        bar.finish_and_clear();
+        set.in_dense_top = Some(before - outside.len());
+        kept = outside;
+    }
     shuffle(&mut kept, &mut prng);
     let test = kept.split_off(kept.len().div_ceil(2));
     set.dev = sorted(kept);
@@ -245,6 +289,86 @@ fn filter(pool: &Dataset, made: &[Made]) -> Result<Vec<usize>> {
     Ok(kept)
 }
 
+/// The dense half of the filter: the set's chunks' vectors, in a blob
+/// whose documents are the pool's articles in order, and the model that
+/// made them, to embed each query.
+pub struct DenseFilter {
+    pool: IndexedPool,
+    embedder: Box<dyn Embedder>,
+    /// The blob and model, for the metadata.
+    describe: String,
+}
+
+impl DenseFilter {
+    /// Opens `blob` and checks it holds `articles`, in order, with vectors
+    /// made by the model in `model_dir`.
+    pub fn open(
+        blob: &Path,
+        model_dir: &Path,
+        runtime: embedder::Runtime<'_>,
+        articles: &[Article],
+    ) -> Result<DenseFilter> {
+        let mut loaded = blob_file::open(blob)?;
+        let same = loaded.n_docs() == articles.len()
+            && (0..articles.len()).all(|d| loaded.doc_id(d) == Some(articles[d].id.as_str()));
+        if !same {
+            return Err(bad_input(format!(
+                "{}: its documents are not this source's chunks in order; build it with \
+                 `nomos build --format crawler-dk OUT/unfiltered --embed MODEL_DIR` from a \
+                 first run's output",
+                blob.display()
+            )));
+        }
+        let pool = IndexedPool::from_blob(&mut loaded)
+            .map_err(|e| bad_input(format!("{}: {e}", blob.display())))?;
+        let Some(model) = pool.dense_model() else {
+            return Err(bad_input(format!(
+                "{} has no vectors: build it with --embed MODEL_DIR",
+                blob.display()
+            )));
+        };
+        let embedder = embedder::open(model_dir, runtime)?;
+        if embedder.manifest_hash() != model.manifest_hash {
+            return Err(bad_input(format!(
+                "{} holds model {}, but the blob's vectors come from {}: embed queries with \
+                 the same model",
+                model_dir.display(),
+                embedder.model_id(),
+                model.id
+            )));
+        }
+        let describe = format!(
+            "kept where dense ({}, int8, every vector) does not rank the gold in its top \
+             {FILTER_DEPTH} either",
+            model.id
+        );
+        Ok(DenseFilter {
+            pool,
+            embedder,
+            describe,
+        })
+    }
+
+    /// Whether dense ranks `made`'s gold in its top [`FILTER_DEPTH`] (ties
+    /// with the last counting as in, as for BM25).
+    fn ranks_in_top(&mut self, made: &Made) -> Result<bool> {
+        let embedding = self.embedder.embed_query(&made.query)?;
+        let params = self.pool.default_params();
+        let hits = self
+            .pool
+            .rank(
+                &Method::Dense { probes: 0 },
+                &params,
+                &[] as &[&str],
+                Some(&embedding),
+                TIE_DEPTH,
+                false,
+            )
+            .map_err(|e| bad_input(format!("query {}: {e}", made.id)))?;
+        Ok(in_top(&hits, made.gold))
+    }
+}
+
 /// How deep the filter ranks to see the ties of the top's last score.
 const TIE_DEPTH: usize = 10 * FILTER_DEPTH;
 
@@ -306,7 +430,9 @@ fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> 
             "kept where BM25 (analyzer da, Lucene k1 1.5 b 0.75, over chunks.jsonl) does not \
              rank the gold in its top {FILTER_DEPTH}"
         ),
-        "dense_filter": "not applied: the source has no vectors",
+        "dense_filter": set.dense_filter.as_deref().unwrap_or(
+            "not applied: a source has no vectors (give --dense, a blob of the chunks with them)"
+        ),
         "definitions": set.definitions,
         "left_out": {
             "term_repeated_in_document": set.repeated_terms,
@@ -314,6 +440,7 @@ fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> 
             "term_used_by_no_other_stykke": set.unused,
             "stykker_not_drawn": set.not_drawn,
             "gold_in_bm25_top_10": set.in_bm25_top,
+            "gold_in_dense_top_10": set.in_dense_top,
         },
         "made": set.made.len(),
         "kept": set.kept(),

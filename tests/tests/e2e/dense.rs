@@ -257,6 +257,45 @@ async fn the_codes_rank_with_their_own_hybrid_as_the_cli() -> Result<()> {
     finish(app, outcome).await
 }
 
+/// The context methods over the Greek codes' citations: `mix` (vectors
+/// mixed along the graph at load) and `ctx-rrf` (its fusion with `prop`)
+/// rank in the page as `nomos search` does.
+#[tokio::test]
+async fn the_context_methods_rank_in_the_browser_as_the_cli() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let (file, query) = ("el-codes.blob", "προθεσμία άσκησης έφεσης κατά απόφασης");
+    let blob = served_blob(file)?;
+    let model = model_dir()?;
+    for method in ["mix:share=0.5", "ctx-rrf"] {
+        let link = format!(
+            "{}#pool={file}&rank={method}&q={}",
+            server.url(),
+            escape(query)
+        );
+        let app = App::open_at(&link, file).await?;
+        let outcome = async {
+            wait_for_model(&app).await?;
+            let rows = app.results(query).await?;
+            let native = cli::search_method(&blob, query, PARITY_DEPTH, method, &model)?;
+            let shown: Vec<&str> = rows
+                .iter()
+                .take(PARITY_DEPTH)
+                .map(|r| r.id.as_str())
+                .collect();
+            let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
+            ensure!(
+                shown == expected,
+                "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
+            );
+            Ok(())
+        }
+        .await;
+        finish(app, outcome).await?;
+    }
+    Ok(())
+}
+
 #[tokio::test]
 async fn a_damaged_model_is_reported_and_bm25_goes_on() -> Result<()> {
     let _turn = one_at_a_time().await;

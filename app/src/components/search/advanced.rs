@@ -29,6 +29,8 @@ pub fn method_label(name: &str) -> &'static str {
         "rrf" => "Hybrid: rank fusion (RRF)",
         "weighted" => "Hybrid: weighted scores",
         "prop" => "BM25 + citations and definitions (needs a graph)",
+        "mix" => "Dense, vectors mixed with what each cites (needs a graph)",
+        "ctx-rrf" => "Fusion of the two context methods (RRF)",
         "reform-sparse" => "Reformulated as keywords → BM25",
         "reform-dense" => "Reformulated as a statement → dense",
         "reform-hybrid" => "Both reformulations, fused (RRF)",

@@ -243,7 +243,10 @@ fn score_kind(method: Method) -> (&'static str, usize) {
         | Method::DenseBinary { .. }
         | Method::Rocchio { .. }
         | Method::ReformDense => ("cosine", 3),
-        Method::Rrf { .. } | Method::ReformHybrid { .. } => ("reciprocal rank fusion score", 4),
+        Method::Mix { .. } => ("cosine with the mixed vector", 3),
+        Method::Rrf { .. } | Method::ReformHybrid { .. } | Method::CtxRrf { .. } => {
+            ("reciprocal rank fusion score", 4)
+        }
         Method::ReactBm25 { .. } => ("ReAct rank score (100 − rank)", 0),
         Method::Weighted { .. } => ("fused normalised score", 3),
         Method::Prop { .. } => ("BM25 score with its neighbours' share", 2),
