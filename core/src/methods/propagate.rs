@@ -11,7 +11,10 @@
 //! query costs its BM25 ranking plus one pass over the edges of the
 //! documents it scored.
 
-use crate::hits::{top_k_into, top_k_positive_among, Hit};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::hits::{sort_hits, top_k_into, top_k_positive_among, Hit};
 
 /// Which neighbours' scores a document gains from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,9 +140,18 @@ impl Graph {
 /// The best `k` documents by the propagated scores of `scores` (BM25's,
 /// by document id, as many as the graph has documents), ties in corpus
 /// order. `scored` lists the documents with a score where the caller knows
-/// them (others score 0): selection then looks only at them and at the
-/// documents they lift, as BM25's does (see
-/// [`crate::search::Accumulator`]); `None` reads every score.
+/// them (others score 0); `None` reads every score.
+///
+/// Only what can reach the top is computed. Documents are visited in
+/// descending BM25 order (the best `2k`, then the best `4k`, …, selected
+/// as BM25 selects its top); each, and each document it lifts, gets its exact
+/// propagated score from its own neighbours. A document not visited yet
+/// scores at most `s + share·s` for the next BM25 score `s` (its own score
+/// and its best neighbour's are both at most `s`, or it would have been
+/// visited), so the walk stops once that falls below the k-th best found.
+/// IEEE rounding is monotone, so the bound holds for the computed scores.
+/// Where fewer than `k` documents score above 0 and zeros are wanted
+/// (`positive_only` off), every document's score is computed.
 pub(crate) fn rank(
     graph: &Graph,
     dir: Direction,
@@ -149,54 +161,145 @@ pub(crate) fn rank(
     k: usize,
     positive_only: bool,
 ) -> Vec<Hit> {
-    // The best positive neighbour score of each document reached (0: none).
-    let mut best = vec![0.0f64; scores.len()];
-    let mut reached: Vec<u32> = Vec::new();
-    let mut push = |from: usize, lists: &Adjacency| {
-        let s = scores[from];
-        for &d in lists.of(from) {
-            let b = &mut best[d as usize];
-            if *b == 0.0 {
-                reached.push(d);
-            }
-            *b = b.max(s);
-        }
+    let mut walk = Walk {
+        graph,
+        dir,
+        share,
+        scores,
+        seen: vec![0u64; scores.len().div_ceil(64)],
+        found: Vec::new(),
+        kth: BinaryHeap::new(),
+        k,
     };
-    let mut lift = |n: usize| {
-        if scores[n] <= 0.0 {
+    // The best `take` BM25 scores, best first, `take` doubling until the
+    // walk stops or they run out.
+    let (mut top, mut done, mut take) = (Vec::new(), 0, k.max(1).saturating_mul(2));
+    'walk: loop {
+        match scored {
+            Some(docs) => top_k_positive_among(docs, scores, take, &mut top),
+            None => top_k_into(scores, take, true, &mut top),
+        }
+        for next in &top[done..] {
+            if walk
+                .kth_best()
+                .is_some_and(|t| next.score + share * next.score < t)
+            {
+                break 'walk;
+            }
+            walk.visit(next.doc);
+            for &d in lifted_by(graph, dir, next.doc) {
+                walk.visit(d);
+            }
+        }
+        if top.len() < take {
+            break;
+        }
+        done = top.len();
+        take = take.saturating_mul(2);
+    }
+    let mut hits = walk.found;
+    if !positive_only && hits.len() < k.min(scores.len()) {
+        let mut total = scores.to_vec();
+        for doc in 0..scores.len() {
+            total[doc] = propagated(graph, dir, share, scores, doc);
+        }
+        top_k_into(&total, k, false, &mut hits);
+        return hits;
+    }
+    sort_hits(&mut hits, k);
+    hits
+}
+
+/// Document `doc`'s propagated score: its own plus `share` times its best
+/// positive neighbour's, where it has one.
+fn propagated(graph: &Graph, dir: Direction, share: f64, scores: &[f64], doc: usize) -> f64 {
+    let (out, inc) = (graph.out.of(doc), graph.inc.of(doc));
+    let neighbours: &[&[u32]] = match dir {
+        Direction::Out => &[out],
+        Direction::In => &[inc],
+        Direction::Both => &[out, inc],
+    };
+    let best = neighbours
+        .iter()
+        .flat_map(|list| list.iter())
+        .map(|&n| scores[n as usize])
+        .filter(|&s| s > 0.0)
+        .reduce(f64::max);
+    match best {
+        Some(best) => scores[doc] + share * best,
+        None => scores[doc],
+    }
+}
+
+/// The state of [`rank`]'s walk down the BM25 scores.
+struct Walk<'a> {
+    graph: &'a Graph,
+    dir: Direction,
+    share: f64,
+    scores: &'a [f64],
+    /// One bit a document: its propagated score is computed.
+    seen: Vec<u64>,
+    /// The documents visited whose propagated score is above 0.
+    found: Vec<Hit>,
+    /// The best `k` propagated scores so far, the worst on top.
+    kth: BinaryHeap<Reverse<OrderedScore>>,
+    k: usize,
+}
+
+impl Walk<'_> {
+    /// Computes `doc`'s propagated score, once.
+    fn visit(&mut self, doc: u32) {
+        let (word, bit) = (doc as usize / 64, 1u64 << (doc % 64));
+        if self.seen[word] & bit != 0 {
             return;
         }
-        // `d` gains from the `n` it points to: push along the edges into `n`.
-        if matches!(dir, Direction::Out | Direction::Both) {
-            push(n, &graph.inc);
-        }
-        if matches!(dir, Direction::In | Direction::Both) {
-            push(n, &graph.out);
-        }
-    };
-    match scored {
-        Some(docs) => docs.iter().for_each(|&n| lift(n as usize)),
-        None => (0..scores.len()).for_each(&mut lift),
-    }
-    let mut total = scores.to_vec();
-    for &d in &reached {
-        let d = d as usize;
-        total[d] = scores[d] + share * best[d];
-    }
-    let mut hits = Vec::new();
-    match scored {
-        Some(docs) => {
-            let mut candidates: Vec<u32> = docs.iter().copied().chain(reached).collect();
-            candidates.sort_unstable();
-            candidates.dedup();
-            top_k_positive_among(&candidates, &total, k, &mut hits);
-            if !positive_only && hits.len() < k.min(total.len()) {
-                top_k_into(&total, k, false, &mut hits);
+        self.seen[word] |= bit;
+        let score = propagated(self.graph, self.dir, self.share, self.scores, doc as usize);
+        if score > 0.0 {
+            self.found.push(Hit { doc, score });
+            self.kth.push(Reverse(OrderedScore(score)));
+            if self.kth.len() > self.k {
+                self.kth.pop();
             }
         }
-        None => top_k_into(&total, k, positive_only, &mut hits),
     }
-    hits
+
+    /// The k-th best propagated score found, once `k` are.
+    fn kth_best(&self) -> Option<f64> {
+        match self.kth.len() == self.k {
+            true => self.kth.peek().map(|r| r.0 .0),
+            false => None,
+        }
+    }
+}
+
+/// The documents whose neighbours include `n`: those `n`'s score can lift.
+fn lifted_by(graph: &Graph, dir: Direction, n: u32) -> impl Iterator<Item = &u32> {
+    let (out, inc) = (graph.out.of(n as usize), graph.inc.of(n as usize));
+    let (first, second): (&[u32], &[u32]) = match dir {
+        Direction::Out => (inc, &[]),
+        Direction::In => (out, &[]),
+        Direction::Both => (inc, out),
+    };
+    first.iter().chain(second)
+}
+
+/// A score ordered by `total_cmp`, for the heap of the best `k`.
+#[derive(PartialEq)]
+struct OrderedScore(f64);
+
+impl Eq for OrderedScore {}
+
+impl PartialOrd for OrderedScore {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedScore {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 #[cfg(test)]
@@ -253,6 +356,77 @@ mod tests {
         assert_eq!(got.iter().map(|h| h.0).collect::<Vec<_>>(), [3, 0, 2, 1]);
         assert_eq!(got[2].1, 1.0 + 0.2 * 3.0);
         assert_eq!(got[3].1, 0.2 * 5.0);
+    }
+
+    /// The walk that stops early ranks as scoring every document does, on
+    /// random graphs and scores with ties, for every direction, share and
+    /// depth.
+    #[test]
+    fn the_pruned_walk_ranks_as_scoring_every_document() {
+        let mut state = 7u64;
+        let mut next = |n: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) % n
+        };
+        for round in 0..300 {
+            let n = 1 + next(60) as usize;
+            let edges: Vec<(u32, u32)> = (0..next(4 * n as u64 + 1))
+                .map(|_| (next(n as u64) as u32, next(n as u64) as u32))
+                .collect();
+            let Some(graph) = Graph::new(n, |d| {
+                edges
+                    .iter()
+                    .filter(|e| e.0 as usize == d)
+                    .map(|e| e.1)
+                    .collect()
+            }) else {
+                continue;
+            };
+            // Few distinct values, so ties are common; some negative.
+            let scores: Vec<f64> = (0..n)
+                .map(|_| match next(3) {
+                    0 => 0.0,
+                    _ => next(8) as f64 * 0.5 - 0.5,
+                })
+                .collect();
+            let scored: Vec<u32> = (0..n as u32)
+                .filter(|&d| scores[d as usize] != 0.0)
+                .collect();
+            for dir in Direction::ALL {
+                for share in [0.0, 0.3, 1.0, 2.5] {
+                    let best = |d: usize| {
+                        edges
+                            .iter()
+                            .filter_map(|&(a, b)| match dir {
+                                Direction::Out if a as usize == d => Some(b),
+                                Direction::In if b as usize == d => Some(a),
+                                Direction::Both if a as usize == d => Some(b),
+                                Direction::Both if b as usize == d => Some(a),
+                                _ => None,
+                            })
+                            .map(|m| scores[m as usize])
+                            .filter(|&s| s > 0.0)
+                            .reduce(f64::max)
+                    };
+                    let total: Vec<f64> = (0..n)
+                        .map(|d| best(d).map_or(scores[d], |b| scores[d] + share * b))
+                        .collect();
+                    for k in [1, 3, 10, 100] {
+                        for positive_only in [true, false] {
+                            let mut expected = Vec::new();
+                            top_k_into(&total, k, positive_only, &mut expected);
+                            for listed in [None, Some(&scored[..])] {
+                                let got =
+                                    rank(&graph, dir, share, &scores, listed, k, positive_only);
+                                assert_eq!(got, expected, "round {round} {dir:?} {share} {k}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -288,7 +288,11 @@ async fn the_context_methods_rank_in_the_browser_as_the_cli() -> Result<()> {
                 shown == expected,
                 "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
             );
-            Ok(())
+            app.screenshot(&format!(
+                "search-{}-el-codes",
+                method.replace([':', '='], "-")
+            ))
+            .await
         }
         .await;
         finish(app, outcome).await?;
