@@ -199,10 +199,9 @@ pub(crate) fn rank(
     }
     let mut hits = walk.found;
     if !positive_only && hits.len() < k.min(scores.len()) {
-        let mut total = scores.to_vec();
-        for doc in 0..scores.len() {
-            total[doc] = propagated(graph, dir, share, scores, doc);
-        }
+        let total: Vec<f64> = (0..scores.len())
+            .map(|doc| propagated(graph, dir, share, scores, doc))
+            .collect();
         top_k_into(&total, k, false, &mut hits);
         return hits;
     }
