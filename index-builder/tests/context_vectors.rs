@@ -2,8 +2,11 @@
 //! (`make-queries --dense`), and the dense context methods over it: `mix`
 //! (vectors mixed along the graph) and `ctx-rrf` (its fusion with `prop`).
 //! On the documents of the da-law CI sample that define a term (about
-//! 2,000 chunks, embedded once into a cache the other builds share). Needs
-//! `models/e5-small` and `.venv-model`, as `embed_model.rs` does.
+//! 2,000 chunks), embedded once into the repository's
+//! `.embed-cache/da-law-definitions.emb`, which the other builds here and
+//! the browser test of the same set share (the cache re-embeds its first
+//! hits and refuses other vectors). Needs `models/e5-small` and
+//! `.venv-model`, as `embed_model.rs` does.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -156,7 +159,8 @@ fn ranking(blob: &Path, method: &str, query: &str) -> HashMap<String, (usize, f6
 fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
     let tmp = tempfile::tempdir().unwrap();
     let src = defining_documents(tmp.path());
-    let cache = tmp.path().join("chunks.emb");
+    std::fs::create_dir_all(repo().join(".embed-cache")).unwrap();
+    let cache = repo().join(".embed-cache/da-law-definitions.emb");
     // A first run filters by BM25 alone; its chunks are embedded once.
     let first = tmp.path().join("first");
     make(&src, &first, None);

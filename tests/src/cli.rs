@@ -170,6 +170,16 @@ where
     run(Command::new(nomos_cli()?).arg("build").args(args)).map(drop)
 }
 
+/// `nomos ARGS…`, for a command the helpers above do not cover
+/// (`make-queries`).
+pub fn nomos<I, S>(args: I) -> Result<()>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    run(Command::new(nomos_cli()?).args(args)).map(drop)
+}
+
 fn run(command: &mut Command) -> Result<String> {
     let out = command
         .output()

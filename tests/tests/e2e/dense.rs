@@ -300,6 +300,115 @@ async fn the_context_methods_rank_in_the_browser_as_the_cli() -> Result<()> {
     Ok(())
 }
 
+/// The definitions query set (`nomos make-queries --kind definitions`)
+/// made from the committed sample's documents that define a term, built
+/// with vectors: `prop`, `mix` and `ctx-rrf`, picked in the page, rank its
+/// first dev query as `nomos search` does (the graph holds the
+/// definition edges here, not only citations).
+#[tokio::test]
+async fn the_context_methods_rank_the_definitions_set_as_the_cli() -> Result<()> {
+    let _turn = one_at_a_time().await;
+    let dir = tempfile::tempdir()?;
+    let (blob, query) = definitions_pool(dir.path())?;
+    let server = StaticServer::start(&dist_dir()?)?;
+    let app = App::open(&server.url()).await?;
+    let model = model_dir()?;
+    let outcome = async {
+        app.open_file(&blob).await?;
+        app.poll(
+            "the definitions set's pool to load",
+            "return document.getElementById('search-box')?.placeholder.endsWith(' in dev.blob')
+                ? true : null;",
+            vec![],
+        )
+        .await?;
+        app.client()
+            .find(Locator::Id("search-box"))
+            .await?
+            .send_keys(&query)
+            .await?;
+        for method in ["prop", "mix", "ctx-rrf"] {
+            app.choose_method(method).await?;
+            app.poll_for(
+                "the method's own results",
+                "const [q] = arguments;
+                const status = document.getElementById('search-status')?.textContent ?? '';
+                if (!status.includes(q)) return null;
+                return document.querySelector('.fallback')?.textContent ? null : true;",
+                vec![json!(query)],
+                MODEL_LOAD,
+            )
+            .await?;
+            let rows = app.results(&query).await?;
+            let native = cli::search_method(&blob, &query, PARITY_DEPTH, method, &model)?;
+            let shown: Vec<&str> = rows
+                .iter()
+                .take(PARITY_DEPTH)
+                .map(|r| r.id.as_str())
+                .collect();
+            let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
+            ensure!(
+                shown == expected,
+                "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
+            );
+        }
+        app.screenshot("search-ctx-rrf-definitions").await
+    }
+    .await;
+    finish(app, outcome).await
+}
+
+/// The definitions set of the sample's defining documents, its dev split
+/// built with vectors into `dir/dev.blob` (from the embedding cache the
+/// CLI's test of the same set fills), and the split's first query.
+fn definitions_pool(dir: &Path) -> Result<(PathBuf, String)> {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src)?;
+    for entry in std::fs::read_dir(repo_root().join("data/da-law-sample"))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+            if doc["definitions"].as_array().is_some_and(|d| !d.is_empty()) {
+                std::fs::copy(&path, src.join(path.file_name().context("a file name")?))?;
+            }
+        }
+    }
+    let set = dir.join("set");
+    cli::nomos([
+        "make-queries".as_ref(),
+        "--kind".as_ref(),
+        "definitions".as_ref(),
+        "--format".as_ref(),
+        "da-law".as_ref(),
+        src.as_os_str(),
+        "-o".as_ref(),
+        set.as_os_str(),
+        "--window".as_ref(),
+        "4".as_ref(),
+        "--per-definition".as_ref(),
+        "100".as_ref(),
+    ])?;
+    let cache = repo_root().join(".embed-cache");
+    std::fs::create_dir_all(&cache)?;
+    let blob = dir.join("dev.blob");
+    let model = model_dir()?;
+    cli::build([
+        "--format".as_ref(),
+        "crawler-dk".as_ref(),
+        set.join("dev").as_os_str(),
+        "--embed".as_ref(),
+        model.as_os_str(),
+        "--embed-cache".as_ref(),
+        cache.join("da-law-definitions.emb").as_os_str(),
+        "-o".as_ref(),
+        blob.as_os_str(),
+    ])?;
+    let rows = std::fs::read_to_string(set.join("dev/contextual_queries.jsonl"))?;
+    let first: serde_json::Value = serde_json::from_str(rows.lines().next().context("a query")?)?;
+    let query = first["query"].as_str().context("a query text")?.to_owned();
+    Ok((blob, query))
+}
+
 #[tokio::test]
 async fn a_damaged_model_is_reported_and_bm25_goes_on() -> Result<()> {
     let _turn = one_at_a_time().await;
