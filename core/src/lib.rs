@@ -23,7 +23,8 @@
 //! 3. [`dense`]: quantised document embeddings (int8 and 1-bit codes); on
 //!    hits.
 //! 4. [`methods`]: [`methods::Method`] names a ranking (BM25, dense,
-//!    feedback, fusion) with its parameters; on index, hits, search and
+//!    feedback, fusion, the context methods along citations and
+//!    definitions) with its parameters; on index, hits, search and
 //!    dense.
 //! 5. [`blob`]: the versioned index file the browser loads, storing what
 //!    analysis, index, search and dense define.

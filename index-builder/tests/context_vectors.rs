@@ -179,7 +179,8 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
         left(&after, "gold_in_bm25_top_10"),
         left(&before, "gold_in_bm25_top_10")
     );
-    // Measured: 160 made, 97 left by BM25, 18 more by dense, 45 kept.
+    // Measured: 160 made, 97 left by BM25, 18 more by dense, 45 kept (23
+    // dev, 22 test).
     let by_dense = left(&after, "gold_in_dense_top_10").unwrap();
     assert!(by_dense > 0, "{after}");
     assert_eq!(n(&after, "kept") + by_dense, n(&before, "kept"));
@@ -197,11 +198,12 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
     let dev = build_embedded(&second.join("dev"), &cache);
     assert_eq!(recall(&dev, "bm25"), 0.0);
     assert_eq!(recall(&dev, "dense"), 0.0);
-    // Measured: mix 0.348 at share 2 (0.217 at 0.5), ctx-rrf 0.565.
-    let mixed = recall(&dev, "mix:share=2");
+    // Measured: mix 0.348 (its default share, 2; 0.217 at 0.5), ctx-rrf
+    // 0.696.
+    let mixed = recall(&dev, "mix");
     assert!(mixed > 0.25, "R@10 of mix: {mixed}");
     let fused = recall(&dev, "ctx-rrf");
-    assert!(fused > 0.45, "R@10 of ctx-rrf: {fused}");
+    assert!(fused > 0.55, "R@10 of ctx-rrf: {fused}");
 
     // `ctx-rrf` is the reciprocal rank fusion of the two rankings, by hand
     // on the first dev query's top hit.

@@ -34,26 +34,20 @@ pub fn mix(index: &DenseIndex, graph: &Graph, share: f64) -> Result<DenseIndex, 
             .iter()
             .map(move |&c| scale * f64::from(c))
     };
-    // Each document's mean stored vector, made once.
-    let mut means = vec![0f64; n_docs * dim];
-    for (doc, mean) in means.chunks_exact_mut(dim).enumerate() {
-        let vectors = index.doc_vectors(doc);
-        let weight = 1.0 / vectors.len().max(1) as f64;
-        for v in vectors {
-            for (m, x) in mean.iter_mut().zip(stored(v)) {
-                *m += weight * x;
-            }
-        }
-    }
     let mut mixed = Vec::with_capacity(index.n_vectors() * dim);
     let mut context = vec![0f64; dim];
     for doc in 0..n_docs {
         let cited = graph.points_to(doc);
         context.fill(0.0);
+        // The mean over what `doc` cites of each one's mean vector, read
+        // from the codes as needed rather than kept for every document.
         for &n in cited {
-            let mean = &means[n as usize * dim..(n as usize + 1) * dim];
-            for (c, m) in context.iter_mut().zip(mean) {
-                *c += m / cited.len() as f64;
+            let vectors = index.doc_vectors(n as usize);
+            let weight = 1.0 / (vectors.len().max(1) * cited.len()) as f64;
+            for v in vectors {
+                for (c, x) in context.iter_mut().zip(stored(v)) {
+                    *c += weight * x;
+                }
             }
         }
         for v in index.doc_vectors(doc) {

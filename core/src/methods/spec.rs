@@ -165,7 +165,7 @@ impl Method {
 
     /// `mix`'s share when nobody chose, swept on the definitions set's dev
     /// split (docs/benchmarks/cross-references.md).
-    pub const DEFAULT_MIX: f64 = 0.5;
+    pub const DEFAULT_MIX: f64 = 2.0;
 
     /// Every method name, in the order a picker would list them.
     pub const NAMES: [&'static str; 10] = [
