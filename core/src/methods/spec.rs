@@ -338,6 +338,15 @@ impl Method {
         )
     }
 
+    /// Whether the method follows the pool's citations and definition
+    /// edges (the context methods), which a pool without them cannot run.
+    pub fn needs_graph(&self) -> bool {
+        matches!(
+            self,
+            Method::Prop { .. } | Method::Mix { .. } | Method::CtxRrf { .. }
+        )
+    }
+
     /// Whether the method ranks with BM25 at all.
     pub fn needs_lexical(&self) -> bool {
         !matches!(

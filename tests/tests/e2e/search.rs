@@ -53,6 +53,14 @@ async fn queries_rank_as_the_cli_does_on_blobs_and_a_fragmented_pool() -> Result
             fragmented_pool::QUERY,
         )
         .await?;
+        // Fragments cannot follow citations: the picker does not offer the
+        // context methods there.
+        for method in ["prop", "mix", "ctx-rrf"] {
+            ensure!(
+                app.choose_method(method).await.is_err(),
+                "{method} is offered on a fragmented pool"
+            );
+        }
         Ok(())
     }
     .await;

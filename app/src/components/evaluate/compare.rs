@@ -11,7 +11,7 @@ use super::chart::delta_chart;
 use super::significance::Significance;
 use super::{compared, current, use_eval_store};
 use crate::components::search::advanced::{
-    dense_offered, llm_offered, method_fields, method_options,
+    dense_offered, graph_offered, llm_offered, method_fields, method_options,
 };
 use crate::eval_config::{Config, Slot};
 use crate::evaluate::measures::{label, per_query_columns};
@@ -146,7 +146,7 @@ pub fn CompareCard() -> impl IntoView {
                         }
                     }
                 >
-                    {method_options(dense_ok, llm_offered())}
+                    {method_options(dense_ok, graph_offered(), llm_offered())}
                 </select>
                 {method_fields(
                     "compare-method",

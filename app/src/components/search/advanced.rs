@@ -8,7 +8,7 @@
 
 use leptos::prelude::*;
 use nomos_core::blob::Field;
-use nomos_core::methods::Method;
+use nomos_core::methods::{Direction, Method};
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::format::megabytes;
@@ -28,8 +28,8 @@ pub fn method_label(name: &str) -> &'static str {
         "rocchio" => "Dense + Rocchio feedback",
         "rrf" => "Hybrid: rank fusion (RRF)",
         "weighted" => "Hybrid: weighted scores",
-        "prop" => "BM25 + citations and definitions (needs a graph)",
-        "mix" => "Dense, vectors mixed with what each cites (needs a graph)",
+        "prop" => "BM25 + citations and definitions",
+        "mix" => "Dense, vectors mixed with what each cites",
         "ctx-rrf" => "Fusion of the two context methods (RRF)",
         "reform-sparse" => "Reformulated as keywords → BM25",
         "reform-dense" => "Reformulated as a statement → dense",
@@ -58,21 +58,34 @@ pub fn dense_offered() -> impl Fn() -> bool + Copy {
     }
 }
 
+/// Whether the pool has citations or definition edges for the context
+/// methods to follow (a blob pool that has them), for the method pickers.
+pub fn graph_offered() -> impl Fn() -> bool + Copy {
+    let pools = use_pools();
+    move || pools.engine().is_some_and(|e| e.pool().graph().is_some())
+}
+
 /// One `<option>` per method, the dense ones disabled where `dense_ok`
-/// says the pool cannot run them; then the LLM methods in a group of
-/// their own, disabled until `llm_ok`.
+/// says the pool cannot run them and the context ones where `graph_ok`
+/// does; then the LLM methods in a group of their own, disabled until
+/// `llm_ok`.
 pub fn method_options(
     dense_ok: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    graph_ok: impl Fn() -> bool + Copy + Send + Sync + 'static,
     llm_ok: impl Fn() -> bool + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let option = move |name: &'static str| {
         let method = Method::by_name(name);
         let needs_dense = method.is_some_and(|m| m.needs_dense());
+        let needs_graph = method.is_some_and(|m| m.needs_graph());
         let needs_llm = method.is_some_and(|m| m.needs_llm());
         view! {
             <option
                 value=name
-                prop:disabled=move || (needs_dense && !dense_ok()) || (needs_llm && !llm_ok())
+                prop:disabled=move || {
+                    (needs_dense && !dense_ok()) || (needs_graph && !graph_ok())
+                        || (needs_llm && !llm_ok())
+                }
             >
                 {method_label(name)}
             </option>
@@ -118,6 +131,25 @@ pub fn method_fields(
             .into_iter()
             .map(|(key, value)| {
                 let id = format!("{prefix}-{key}");
+                let change = move |ev: leptos::ev::Event| {
+                    if let Ok(m) = method().with_param(key, &event_target_value(&ev)) {
+                        set(m);
+                    }
+                };
+                // The one parameter that is a word: which neighbours count.
+                if key == "dir" {
+                    return view! {
+                        <div class="param">
+                            <label for=id.clone()>{key}</label>
+                            <select id=id prop:value=value on:change=change>
+                                {Direction::ALL
+                                    .map(|d| view! { <option value=d.name()>{d.name()}</option> })
+                                    .collect_view()}
+                            </select>
+                        </div>
+                    }
+                    .into_any();
+                }
                 view! {
                     <div class="param">
                         <label for=id.clone()>{key}</label>
@@ -126,14 +158,11 @@ pub fn method_fields(
                             type="number"
                             inputmode="decimal"
                             prop:value=value
-                            on:change=move |ev| {
-                                if let Ok(m) = method().with_param(key, &event_target_value(&ev)) {
-                                    set(m);
-                                }
-                            }
+                            on:change=change
                         />
                     </div>
                 }
+                .into_any()
             })
             .collect_view()
             .into_any()
@@ -182,7 +211,7 @@ fn MethodPicker() -> impl IntoView {
         <div class="param">
             <label for="method">"Method"</label>
             <select id="method" prop:value=move || state.method.get().name() on:change=on_method>
-                {method_options(dense_offered(), llm_offered())}
+                {method_options(dense_offered(), graph_offered(), llm_offered())}
             </select>
         </div>
         {fields}
