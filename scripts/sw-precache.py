@@ -10,7 +10,8 @@ fragmented pools (indexes/DIR/meta and DIR/*.frag: fetched by queries), the mode
 wllama (wllama/) are not: the service worker keeps each on first use (see
 public/sw.js). Nor are LLM transcripts (transcripts/*.jsonl, possibly
 large): the app keeps those it loads in IndexedDB; their list,
-transcripts/index.json, is precached. The worker also gets the
+transcripts/index.json, is precached (not the notes beside them, *.md).
+The worker also gets the
 Content-Security-Policy it sends (csp-hashes.py's
 content-security-policy.txt, written just before). The version is a
 hash of every precached file and of the worker itself, so any change makes
@@ -50,7 +51,7 @@ def main() -> None:
         for p in stage.rglob("*")
         if p.is_file()
         and p.name not in {WORKER, POLICY}
-        and p.suffix not in {".blob", ".text", ".vectors", ".jsonl", ".frag"}
+        and p.suffix not in {".blob", ".text", ".vectors", ".jsonl", ".frag", ".md"}
         and not is_fragment_meta(p.relative_to(stage).parts)
         and p.relative_to(stage).parts[0] not in ON_FIRST_USE
     )

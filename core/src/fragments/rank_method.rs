@@ -48,12 +48,8 @@ impl Meta {
             Method::Rocchio { .. } => {
                 "Rocchio feedback needs the vectors of documents outside the probed lists"
             }
-            Method::Prop { .. } => {
-                "score propagation needs the scores of the cited documents, which fragments \
-                 spread over the whole pool"
-            }
-            Method::Mix { .. } | Method::CtxRrf { .. } => {
-                "mixing vectors needs the vectors of the documents each one cites, which \
+            m if m.needs_graph() => {
+                "the context methods need the scores or vectors of the cited documents, which \
                  fragments spread over the whole pool"
             }
             _ => "the pool was cut without the vectors' inverted lists (`nomos fragment --lists`)",

@@ -11,9 +11,6 @@
 //! query costs its BM25 ranking plus one pass over the edges of the
 //! documents it scored.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use crate::hits::{sort_hits, top_k_into, top_k_positive_among, Hit};
 
 /// Which neighbours' scores a document gains from.
@@ -168,8 +165,6 @@ pub(crate) fn rank(
         scores,
         seen: vec![0u64; scores.len().div_ceil(64)],
         found: Vec::new(),
-        kth: BinaryHeap::new(),
-        k,
     };
     // The best `take` BM25 scores, best first, `take` doubling until the
     // walk stops or they run out.
@@ -179,11 +174,18 @@ pub(crate) fn rank(
             Some(docs) => top_k_positive_among(docs, scores, take, &mut top),
             None => top_k_into(scores, take, true, &mut top),
         }
+        // The k-th best found so far: a bound that only rises as the walk
+        // goes on, so a stale one stops the walk later, never wrongly.
+        let kth = match walk.found.len() >= k && k > 0 {
+            true => {
+                let mut best = walk.found.clone();
+                sort_hits(&mut best, k);
+                Some(best[k - 1].score)
+            }
+            false => None,
+        };
         for next in &top[done..] {
-            if walk
-                .kth_best()
-                .is_some_and(|t| next.score + share * next.score < t)
-            {
+            if kth.is_some_and(|t| next.score + share * next.score < t) {
                 break 'walk;
             }
             walk.visit(next.doc);
@@ -240,9 +242,6 @@ struct Walk<'a> {
     seen: Vec<u64>,
     /// The documents visited whose propagated score is above 0.
     found: Vec<Hit>,
-    /// The best `k` propagated scores so far, the worst on top.
-    kth: BinaryHeap<Reverse<OrderedScore>>,
-    k: usize,
 }
 
 impl Walk<'_> {
@@ -256,18 +255,6 @@ impl Walk<'_> {
         let score = propagated(self.graph, self.dir, self.share, self.scores, doc as usize);
         if score > 0.0 {
             self.found.push(Hit { doc, score });
-            self.kth.push(Reverse(OrderedScore(score)));
-            if self.kth.len() > self.k {
-                self.kth.pop();
-            }
-        }
-    }
-
-    /// The k-th best propagated score found, once `k` are.
-    fn kth_best(&self) -> Option<f64> {
-        match self.kth.len() == self.k {
-            true => self.kth.peek().map(|r| r.0 .0),
-            false => None,
         }
     }
 }
@@ -281,24 +268,6 @@ fn lifted_by(graph: &Graph, dir: Direction, n: u32) -> impl Iterator<Item = &u32
         Direction::Both => (inc, out),
     };
     first.iter().chain(second)
-}
-
-/// A score ordered by `total_cmp`, for the heap of the best `k`.
-#[derive(PartialEq)]
-struct OrderedScore(f64);
-
-impl Eq for OrderedScore {}
-
-impl PartialOrd for OrderedScore {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for OrderedScore {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 #[cfg(test)]

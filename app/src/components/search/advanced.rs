@@ -8,7 +8,7 @@
 
 use leptos::prelude::*;
 use nomos_core::blob::Field;
-use nomos_core::methods::{Direction, Method};
+use nomos_core::methods::Method;
 use nomos_core::search::{Bm25Params, Bm25Variant};
 
 use crate::format::megabytes;
@@ -136,26 +136,13 @@ pub fn method_fields(
                         set(m);
                     }
                 };
-                // The one parameter that is a word: which neighbours count.
-                if key == "dir" {
-                    return view! {
-                        <div class="param">
-                            <label for=id.clone()>{key}</label>
-                            <select id=id prop:value=value on:change=change>
-                                {Direction::ALL
-                                    .map(|d| view! { <option value=d.name()>{d.name()}</option> })
-                                    .collect_view()}
-                            </select>
-                        </div>
-                    }
-                    .into_any();
-                }
                 view! {
                     <div class="param">
                         <label for=id.clone()>{key}</label>
                         <input
                             id=id
-                            type="number"
+                            // `dir` is a word (out, in, both), the rest numbers.
+                            type=if key == "dir" { "text" } else { "number" }
                             inputmode="decimal"
                             prop:value=value
                             on:change=change
