@@ -108,6 +108,15 @@ src() {
 # hybrid default").
 hybrid() { case "$1" in el-*) echo weighted:w=0.3 ;; esac; }
 
+# The pool's embedding cache, .embed-cache/POOL.emb, seeded from the
+# committed one (data/embed-cache/) when there is none yet.
+seed_cache() {
+  mkdir -p .embed-cache
+  if [ ! -f ".embed-cache/$1.emb" ] && [ -f "data/embed-cache/$1.emb" ]; then
+    cp "data/embed-cache/$1.emb" ".embed-cache/$1.emb"
+  fi
+}
+
 build() {
   local pool="$1"
   shift
@@ -115,10 +124,7 @@ build() {
     set -- "$@" --hybrid "$(hybrid "$pool")"
   fi
   if [ "${1:-}" = --embed ]; then
-    mkdir -p .embed-cache
-    if [ ! -f ".embed-cache/$pool.emb" ] && [ -f "data/embed-cache/$pool.emb" ]; then
-      cp "data/embed-cache/$pool.emb" ".embed-cache/$pool.emb"
-    fi
+    seed_cache "$pool"
     set -- "$@" --embed-cache ".embed-cache/$pool.emb"
   fi
   # Each pool is its format, but our CRAwLeR-format sample (its PROVENANCE.md).
@@ -245,12 +251,12 @@ fi
 # whole blob beside it, so that the browser tests run one check over both
 # storages (filters.rs). With --embed da-law-sample, the fragmented one gets
 # vectors for its consolidated acts only, as all of Danish law does
-# (--embed-only LBK: 1,605 stykker, about 30 s). A few seconds more; always
-# redone.
+# (--embed-only LBK: 1,605 stykker, about 30 s, or from the committed
+# cache in seconds). A few seconds more; always redone.
 rm -rf "$out/da-law-sample" "$out/da-law-sample.blob"
 lbk_vectors=()
 if want_vectors da-law-sample; then
-  mkdir -p .embed-cache
+  seed_cache da-law-sample
   lbk_vectors=(--embed "$model" --embed-only LBK --embed-cache .embed-cache/da-law-sample.emb)
 fi
 "$nomos" build --format da-law data/da-law-sample --fragments "$out/da-law-sample" \

@@ -318,6 +318,12 @@ pub struct RankingArgs {
     /// lists instead of scoring every vector.
     #[arg(long, value_name = "N")]
     pub lists: Option<usize>,
+    /// Query embedding cache: queries embedded before are read from this
+    /// file and new ones appended (created if missing; the format of
+    /// `build --embed-cache`), so that evaluating a query set again, with
+    /// this or another dense method, embeds no query twice.
+    #[arg(long, value_name = "FILE", requires = "model")]
+    pub embed_cache: Option<PathBuf>,
     /// Which of a blob's texts to rank: `augmented` ranks the LLM-augmented
     /// texts (context + text, from `nomos build --augmented` or CRAwLeR-DK's
     /// augmented_chunks.jsonl), as CRAwLeR-DK's baseline does.

@@ -83,6 +83,16 @@ pub fn model_dir() -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// The query embeddings of `pool`'s benchmark as `nomos eval
+/// --embed-cache` keeps them, in the repository's `.embed-cache/`: every
+/// test that evaluates a pool densely with the CLI embeds its queries once
+/// (index-builder's `embed_model` test fills STARD's first in a CI run).
+pub fn query_cache(pool: &str) -> Result<PathBuf> {
+    let dir = repo_root().join(".embed-cache");
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir.join(format!("{pool}-queries.emb")))
+}
+
 fn target_dir() -> PathBuf {
     match std::env::var_os("CARGO_TARGET_DIR") {
         Some(dir) => repo_root().join(dir),

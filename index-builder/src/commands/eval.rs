@@ -77,6 +77,9 @@ pub fn run(args: &EvalArgs) -> Result<()> {
             ((0..hits.len()).collect(), hits, None)
         }
     };
+    if let Some(summary) = ranker.cache_summary() {
+        eprintln!("{summary}");
+    }
     let asked = bench.queries.len();
     let only_done = (done.len() < asked).then(|| bench.only(&done));
     let bench = only_done.as_ref().unwrap_or(bench);

@@ -1,21 +1,27 @@
 //! The `--method` of `search` and `eval`: ranks through
 //! [`Pool::rank`](nomos_core::pool::Pool::rank), embedding each query first
-//! when the method is dense.
+//! when the method is dense (through `--embed-cache` when given, so that a
+//! benchmark's queries are embedded once for every method compared).
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 
 use super::ranking::Ranking;
 use crate::cli::RankingArgs;
-use crate::embedder::{self, Embedder};
+use crate::embedder::{self, EmbedCache, Embedder, CHECKED_HITS};
 use crate::error::bad_input;
 
 /// A method with the query encoder it needs, if any.
 pub struct MethodRanker {
     method: Method,
     embedder: Option<Box<dyn Embedder>>,
+    cache: Option<EmbedCache>,
 }
+
+/// What the query cache's key says was embedded, beside the text: a query,
+/// not a passage, so that one file may hold both.
+const QUERY_KEY: &str = "query";
 
 impl MethodRanker {
     /// Checks up front that a dense method has vectors and a query model
@@ -33,6 +39,7 @@ impl MethodRanker {
             return Ok(MethodRanker {
                 method,
                 embedder: None,
+                cache: None,
             });
         }
         let Some(model) = model else {
@@ -60,9 +67,14 @@ impl MethodRanker {
                 model.manifest_hash
             )));
         }
+        let cache = match &args.embed_cache {
+            Some(path) => Some(EmbedCache::open(path, &model.manifest_hash, model.dim)?),
+            None => None,
+        };
         Ok(MethodRanker {
             method,
             embedder: Some(embedder),
+            cache,
         })
     }
 
@@ -93,9 +105,9 @@ impl MethodRanker {
         k: usize,
         positive_only: bool,
     ) -> Result<Vec<Hit>> {
-        let embedding = match (&mut self.embedder, method.needs_dense()) {
-            (Some(e), true) => Some(e.embed_query(query)?),
-            _ => None,
+        let embedding = match method.needs_dense() {
+            true => Some(self.embed_query(query)?),
+            false => None,
         };
         ranking
             .pool
@@ -110,12 +122,45 @@ impl MethodRanker {
             .map_err(bad_input)
     }
 
-    /// The query embedding of `text` (a dense method's ranker only).
+    /// The query embedding of `text` (a dense method's ranker only), from
+    /// the cache when it holds it: the run's first few hits are embedded
+    /// again and compared, as a build's are.
     pub fn embed_query(&mut self, text: &str) -> Result<Vec<f32>> {
-        match &mut self.embedder {
-            Some(e) => e.embed_query(text),
-            None => Err(bad_input("this method embeds no queries")),
+        let Some(embedder) = &mut self.embedder else {
+            return Err(bad_input("this method embeds no queries"));
+        };
+        let Some(cache) = &mut self.cache else {
+            return embedder.embed_query(text);
+        };
+        let key = EmbedCache::key(QUERY_KEY, text);
+        match cache.get(key) {
+            Some(cached) => {
+                if cache.checked < CHECKED_HITS {
+                    let fresh = embedder.embed_query(text)?;
+                    cache
+                        .check(key, &fresh)
+                        .with_context(|| format!("query {text:?}"))?;
+                }
+                Ok(cached)
+            }
+            None => {
+                let fresh = embedder.embed_query(text)?;
+                cache.put(key, &fresh)?;
+                Ok(fresh)
+            }
         }
+    }
+
+    /// What `--embed-cache` did, for the end of a run: how many queries it
+    /// embedded and how many it read.
+    pub fn cache_summary(&self) -> Option<String> {
+        self.cache.as_ref().map(|c| {
+            format!(
+                "query embedding cache: {} queries embedded, {} from the cache ({} of them \
+                 embedded again to check it)",
+                c.misses, c.hits, c.checked
+            )
+        })
     }
 
     /// The method ranked with.

@@ -27,6 +27,12 @@ pub fn run(dir: &Path, args: &SearchArgs) -> Result<()> {
     let read = |file: &str| -> Result<Vec<u8>> {
         std::fs::read(dir.join(file)).with_context(|| format!("cannot read {file}"))
     };
+    if args.ranking.embed_cache.is_some() {
+        return Err(bad_input(
+            "--embed-cache keeps the query embeddings of searches and evaluations over a blob; \
+             a search of a fragmented pool embeds its one query without it",
+        ));
+    }
     let meta = Meta::load(&read(META_FILE)?)?;
     let method = args.ranking.method.unwrap_or(Method::Bm25);
     if let Some(why) = meta.cannot_rank(&method) {

@@ -6,7 +6,8 @@
 //!
 //! - [`runtime`]: finding and loading libonnxruntime (`load-dynamic`).
 //! - [`batches`]: which passages run through the model together.
-//! - [`cache`]: vectors of texts embedded before, for resumable builds.
+//! - [`cache`]: vectors of texts embedded before, for resumable builds
+//!   and for queries embedded by an earlier evaluation.
 //! - [`onnx`]: the model directory `nomos model prepare` writes, checked
 //!   against its manifest and run with ONNX Runtime.
 

@@ -26,7 +26,7 @@ use std::time::Duration;
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, query_cache, served_blob};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::Value;
@@ -75,9 +75,17 @@ async fn stard_metrics_equal_the_cli_eval() -> Result<()> {
 async fn stard_hybrid_metrics_match_the_cli_eval() -> Result<()> {
     let _turn = one_at_a_time().await;
     let model = model_dir()?;
+    let cache = query_cache("stard")?;
     let native = cli_eval_with(
         "stard.blob",
-        &["--method", "rrf", "--model", &model.to_string_lossy()],
+        &[
+            "--method",
+            "rrf",
+            "--model",
+            &model.to_string_lossy(),
+            "--embed-cache",
+            &cache.to_string_lossy(),
+        ],
     )?;
     let server = StaticServer::start(&dist_dir()?)?;
     let link = format!("{}#pool=stard.blob&rank=rrf", server.url());

@@ -26,7 +26,7 @@ use nomos_core::digest::sha256_hex;
 use nomos_core::eval::format_trec_qrels;
 use nomos_core::pool::{Benchmark, Pool};
 use nomos_e2e::app::{finish, App};
-use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, served_blob};
+use nomos_e2e::paths::{dist_dir, model_dir, nomos_cli, query_cache, served_blob};
 use nomos_e2e::server::StaticServer;
 use nomos_e2e::{cli, one_at_a_time};
 use serde_json::Value;
@@ -47,6 +47,8 @@ async fn a_run_file_is_compared_with_our_method() -> Result<()> {
         .arg(served_blob("stard.blob")?)
         .args(["--method", "rrf", "--model"])
         .arg(model_dir()?)
+        .arg("--embed-cache")
+        .arg(query_cache("stard")?)
         .arg("--run")
         .arg(&run_path)
         .arg("--metrics")
