@@ -166,7 +166,7 @@ pub fn counts(pool: &impl DocFacets, hits: &[Hit]) -> FacetCounts {
 /// Most hits first, then by name.
 fn most_first(counts: impl IntoIterator<Item = (String, usize)>) -> Vec<(String, usize)> {
     let mut out: Vec<(String, usize)> = counts.into_iter().collect();
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut out, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     out
 }
 

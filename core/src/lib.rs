@@ -6,7 +6,9 @@
 //!
 //! Modules depend one way only, each on modules listed before it:
 //!
-//! 1. Leaves, depending on no other module:
+//! 0. [`order`]: stable sorting through one compiled sort, which keeps
+//!    the app's wasm small; any module may use it.
+//! 1. Leaves, depending on no other module but `order`:
 //!    - [`analysis`]: text to tokens, one analyzer per name;
 //!    - [`index`]: the inverted index (postings, document lengths);
 //!    - [`hits`]: a ranked document ([`hits::Hit`]) and top-k selection in
@@ -127,5 +129,6 @@ pub mod hits;
 pub mod index;
 pub mod llm;
 pub mod methods;
+pub mod order;
 pub mod pool;
 pub mod search;

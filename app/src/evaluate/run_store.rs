@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
+use nomos_core::order::sort_by;
 use serde::{Deserialize, Serialize};
 
 use crate::pool::scope::PoolScope;
@@ -92,7 +93,7 @@ impl RunStore {
                         .filter_map(|v| serde_json::from_str::<RunMeta>(v).ok())
                         .filter(|m| m.pool == pool)
                         .collect();
-                    metas.sort_by(|a, b| b.added.total_cmp(&a.added));
+                    sort_by(&mut metas, |a, b| b.added.total_cmp(&a.added));
                     store.list.update(|list| {
                         for meta in metas {
                             if !list.iter().any(|m| m.sha256 == meta.sha256) {

@@ -1,6 +1,8 @@
 //! The k1 × b sweep: a grid of BM25 parameters, each cell a whole
 //! evaluation of one measure (Recall@100 by default).
 
+use nomos_core::order::sort_by;
+
 /// Most values per axis: 12 × 12 cells is already a long wait.
 pub const MAX_VALUES: usize = 12;
 
@@ -52,7 +54,7 @@ pub fn parse_axis(text: &str, name: &str, min: f64, max: f64) -> Result<Vec<f64>
         }
         values.push(v);
     }
-    values.sort_by(f64::total_cmp);
+    sort_by(&mut values, f64::total_cmp);
     values.dedup();
     if values.is_empty() {
         return Err(format!("{name}: give at least one value"));

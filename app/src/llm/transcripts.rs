@@ -18,6 +18,7 @@ use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use nomos_core::llm::Transcript;
+use nomos_core::order::sort_by;
 
 use crate::size_caps::{TRANSCRIPT, TRANSCRIPT_INDEX};
 use crate::transcript_files::{
@@ -163,7 +164,7 @@ impl Transcripts {
                         .iter()
                         .filter_map(|v| serde_json::from_str(v).ok())
                         .collect();
-                    metas.sort_by(|a, b| b.added.total_cmp(&a.added));
+                    sort_by(&mut metas, |a, b| b.added.total_cmp(&a.added));
                     self.list.update(|list| {
                         for meta in metas {
                             if !list.iter().any(|m| m.sha256 == meta.sha256) {

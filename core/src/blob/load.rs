@@ -320,7 +320,7 @@ fn keep_in_place(
         .filter(|(kind, _)| read_in_place(**kind))
         .map(|(kind, range)| (*kind, range.clone()))
         .collect();
-    in_place.sort_by_key(|(_, range)| range.start);
+    crate::order::sort_by_key(&mut in_place, |(_, range)| range.start);
     let padded = |len: usize| len.div_ceil(frame::ALIGN) * frame::ALIGN;
     let total = in_place.iter().map(|(_, r)| padded(r.len())).sum();
     let mut kept = AlignedVec::<16>::with_capacity(total);
@@ -391,8 +391,7 @@ fn check_docs(docs: &ArchivedDocsSection, n_docs: usize) -> Result<Vec<u32>, Blo
         section,
     )?;
     let id = |d: u32| docs.ids.get(d as usize).unwrap_or_default();
-    let mut order: Vec<u32> = (0..n_docs as u32).collect();
-    order.sort_by(|&a, &b| id(a).cmp(id(b)));
+    let order = crate::order::stable_order(n_docs, &|a, b| id(a).cmp(id(b)));
     if let Some(pair) = order.windows(2).find(|p| id(p[0]) == id(p[1])) {
         return Err(BlobError::invalid(
             section,

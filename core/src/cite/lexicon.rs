@@ -57,14 +57,14 @@ impl Lexicon {
                 .map(|n| words(n))
                 .filter(|w| !w.is_empty())
                 .collect();
-            folded.sort();
+            crate::order::sort(&mut folded);
             folded.dedup();
             lex.longest = lex
                 .longest
                 .max(folded.iter().map(Vec::len).max().unwrap_or(0));
             lex.firsts
                 .extend(folded.iter().filter_map(|w| w.first().cloned()));
-            numbers.sort();
+            crate::order::sort(&mut numbers);
             numbers.dedup();
             lex.acts.push(Act {
                 id: id.to_string(),

@@ -46,7 +46,7 @@ impl CiteIndex {
             }
         }
         for docs in articles.values_mut() {
-            docs.sort();
+            crate::order::sort(docs);
         }
         CiteIndex {
             lexicon,
@@ -91,7 +91,7 @@ impl CiteIndex {
             ActRef::Acts(acts) => acts.clone(),
         };
         if let Some(p) = preferred {
-            acts.sort_by_key(|&a| a != p);
+            crate::order::sort_by_key(&mut acts, |&a| a != p);
         }
         let mut out = Vec::new();
         for act in acts {
@@ -114,7 +114,7 @@ impl CiteIndex {
                     .map(|(_, k)| order_key(k))
                     .filter(|k| from <= *k && *k <= to)
                     .collect();
-                keys.sort();
+                crate::order::sort(&mut keys);
                 for (number, letter) in keys {
                     let key = format!("{number}{letter}");
                     if let Some(&(_, doc)) = self.articles.get(&(act, key)).and_then(|d| d.first())

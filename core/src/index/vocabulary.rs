@@ -45,10 +45,11 @@ impl Vocabulary {
             by_text: Vec::new(),
             prefixes: Vec::new(),
         };
-        let mut by_text: Vec<u32> = (0..vocabulary.len() as u32).collect();
         // Stable: equal terms stay in id order, so the reported duplicate is
         // the first id whose term an earlier id has.
-        by_text.sort_by(|&a, &b| vocabulary.term(a).cmp(vocabulary.term(b)));
+        let by_text = crate::order::stable_order(vocabulary.len(), &|a, b| {
+            vocabulary.term(a).cmp(vocabulary.term(b))
+        });
         let duplicate = by_text
             .windows(2)
             .filter(|p| vocabulary.term(p[0]) == vocabulary.term(p[1]))

@@ -95,7 +95,9 @@ impl ReactRun {
             }
         }
         let mut docs: Vec<(u32, (usize, usize, usize))> = keys.into_iter().collect();
-        docs.sort_by_key(|&(doc, (n, first, best))| (std::cmp::Reverse(n), first, best, doc));
+        crate::order::sort_by_key(&mut docs, |&(doc, (n, first, best))| {
+            (std::cmp::Reverse(n), first, best, doc)
+        });
         docs.truncate(CUT);
         docs.iter()
             .enumerate()

@@ -71,7 +71,7 @@ pub fn matches(analyzer: &Analyzer, text: &str, terms: &QueryTerms) -> Vec<Match
         .into_iter()
         .filter_map(|(token, span)| terms.position(&token).map(|term| Match { term, span }))
         .collect();
-    found.sort_by_key(|m| (m.span.start, m.span.end));
+    crate::order::sort_by_key(&mut found, |m| (m.span.start, m.span.end));
     found
 }
 
@@ -79,7 +79,7 @@ pub fn matches(analyzer: &Analyzer, text: &str, terms: &QueryTerms) -> Vec<Match
 /// (overlapping CJK unigrams and bigrams become one mark).
 pub fn merged_spans(found: &[Match]) -> Vec<Range<usize>> {
     let mut spans: Vec<Range<usize>> = found.iter().map(|m| m.span.clone()).collect();
-    spans.sort_by_key(|s| s.start);
+    crate::order::sort_by_key(&mut spans, |s| s.start);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(spans.len());
     for s in spans {
         match merged.last_mut() {

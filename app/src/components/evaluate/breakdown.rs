@@ -8,6 +8,7 @@ use leptos::prelude::*;
 
 use super::means::delta_class;
 use super::{compared, current, use_eval_store};
+use nomos_core::order::sort_by;
 use nomos_core::pool::Benchmark;
 
 use crate::evaluate::job::Outcome;
@@ -148,6 +149,8 @@ fn group_rows(
             delta: delta_column.map(|_| delta / n as f64),
         })
         .collect();
-    rows.sort_by(|x, y| y.queries.cmp(&x.queries).then_with(|| x.name.cmp(&y.name)));
+    sort_by(&mut rows, |x, y| {
+        y.queries.cmp(&x.queries).then_with(|| x.name.cmp(&y.name))
+    });
     rows
 }

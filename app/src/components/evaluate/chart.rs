@@ -6,6 +6,7 @@
 //! chart's content in words.
 
 use leptos::prelude::*;
+use nomos_core::order::sort_by;
 
 use crate::components::ids::DELTA_CHART_ID;
 use crate::evaluate::measures::fmt_delta;
@@ -83,7 +84,7 @@ fn bars_path(sorted: &[f64], positive: bool, y: impl Fn(f64) -> f64) -> String {
 
 /// The chart for `deltas` (any order) of the measure called `measure`.
 pub fn delta_chart(mut deltas: Vec<f64>, measure: &str) -> impl IntoView {
-    deltas.sort_by(|a, b| b.total_cmp(a));
+    sort_by(&mut deltas, |a, b| b.total_cmp(a));
     let s = summarize(&deltas);
     let top = scale(&s);
     let plot = HEIGHT - TOP - BOTTOM;

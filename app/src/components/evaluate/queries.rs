@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use super::detail::QueryDetail;
 use super::means::delta_class;
 use super::{compared, current, use_eval_store};
+use nomos_core::order::stable_order;
 use nomos_core::pool::Benchmark;
 
 use crate::components::ids::{query_link_id, DETAIL_TITLE_ID};
@@ -231,17 +232,18 @@ fn sorted_rows(
             },
         }
     };
-    let mut rows: Vec<usize> = (0..a.rows.len()).collect();
     // A stable sort: equal keys stay in run order.
-    rows.sort_by(|&x, &y| {
-        let order = compare(x, y);
+    stable_order(a.rows.len(), &|x, y| {
+        let order = compare(x as usize, y as usize);
         if sort.descending {
             order.reverse()
         } else {
             order
         }
-    });
-    rows
+    })
+    .into_iter()
+    .map(|i| i as usize)
+    .collect()
 }
 
 /// Numbers by value (`2` before `10`), anything else by text.

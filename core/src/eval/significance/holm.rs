@@ -8,7 +8,7 @@
 pub fn holm(p: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..p.len()).filter(|&i| !p[i].is_nan()).collect();
     // Ties may come in any order: each gets the running maximum either way.
-    order.sort_by(|&i, &j| p[i].total_cmp(&p[j]));
+    crate::order::sort_by(&mut order, |&i, &j| p[i].total_cmp(&p[j]));
     let m = order.len();
     let mut adjusted = vec![f64::NAN; p.len()];
     let mut running = f64::NEG_INFINITY;

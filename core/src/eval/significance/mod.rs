@@ -354,7 +354,9 @@ fn pair(a: &Evaluation, b: &Evaluation) -> Result<Vec<(usize, usize)>, CompareEr
             });
         }
     }
-    pairs.sort_by(|x, y| a.queries[x.0].query_id.cmp(&a.queries[y.0].query_id));
+    crate::order::sort_by(&mut pairs, |x, y| {
+        a.queries[x.0].query_id.cmp(&a.queries[y.0].query_id)
+    });
     Ok(pairs)
 }
 
