@@ -2,24 +2,18 @@
 //! real text (the Greek Constitution), checking exit codes, messages and
 //! that a damaged blob is refused with a clear reason.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+use cli::{json, nomos, ok, stderr, stdout};
 
 const SYNTAGMA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../shared/data/el-syntagma/syntagma.json"
 );
-
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("run nomos")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn build_syntagma(dir: &Path) -> PathBuf {
     let out = dir.join("syntagma.blob");
@@ -31,8 +25,8 @@ fn build_syntagma(dir: &Path) -> PathBuf {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    assert!(text(&run.stderr).contains("wrote"), "{}", text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    assert!(stderr(&run).contains("wrote"), "{}", stderr(&run));
     out
 }
 
@@ -48,8 +42,8 @@ fn build_then_info_describes_the_blob() {
     assert_eq!(names, ["syntagma.blob"]);
 
     let run = nomos(&["info", blob.to_str().unwrap()]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let out = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = stdout(&run);
     for expected in [
         "format:       version 1",
         "analyzer:     gbr-greek",
@@ -108,7 +102,7 @@ fn damaged_blobs_exit_2_with_the_reason() {
         let path = dir.path().join(format!("{name}.blob"));
         std::fs::write(&path, damaged).unwrap();
         let run = nomos(&["info", path.to_str().unwrap()]);
-        let err = text(&run.stderr);
+        let err = stderr(&run);
         assert_eq!(run.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(reason), "{name}: {err}");
     }
@@ -180,9 +174,9 @@ fn beir_needs_an_analyzer() {
     let run = build_beir(&src, &out, None);
     assert_eq!(run.status.code(), Some(2));
     assert!(
-        text(&run.stderr).contains("--analyzer is required"),
+        stderr(&run).contains("--analyzer is required"),
         "{}",
-        text(&run.stderr)
+        stderr(&run)
     );
     assert!(!out.exists());
     let run = build_beir(&src, &out, Some("klingon"));
@@ -195,7 +189,7 @@ fn unknown_judged_documents_are_dropped_and_empty_texts_kept_with_warnings() {
     let src = beir_dir(dir.path(), false, true);
     let out = dir.path().join("out.blob");
     let run = build_beir(&src, &out, Some("gbr-greek"));
-    let err = text(&run.stderr);
+    let err = stderr(&run);
     assert_eq!(run.status.code(), Some(0), "{err}");
     assert!(
         err.contains("warning: 2 judgments name unknown documents (dropped)"),
@@ -207,9 +201,9 @@ fn unknown_judged_documents_are_dropped_and_empty_texts_kept_with_warnings() {
     );
     let info = nomos(&["info", out.to_str().unwrap()]);
     assert!(
-        text(&info.stdout).contains("40 documents, 1 queries, 1 judgments"),
+        stdout(&info).contains("40 documents, 1 queries, 1 judgments"),
         "{}",
-        text(&info.stdout)
+        stdout(&info)
     );
 }
 
@@ -219,7 +213,7 @@ fn duplicate_document_ids_fail_with_a_count() {
     let src = beir_dir(dir.path(), true, false);
     let out = dir.path().join("out.blob");
     let run = build_beir(&src, &out, Some("gbr-greek"));
-    let err = text(&run.stderr);
+    let err = stderr(&run);
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("1 duplicate document ids, e.g. `d0`"), "{err}");
     assert!(!out.exists());
@@ -237,7 +231,7 @@ fn a_missing_source_exits_2() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(!out.exists());
 }
 
@@ -246,35 +240,19 @@ fn manifest_lists_valid_blobs_and_refuses_damaged_ones() {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("syntagma.blob");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/el-syntagma");
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(["build", "--format", "el-syntagma"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&blob)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let manifest = |dir: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_nomos"))
-            .arg("manifest")
-            .arg(dir)
-            .output()
-            .unwrap()
-    };
+    ok(&[
+        "build",
+        "--format",
+        "el-syntagma",
+        src.to_str().unwrap(),
+        "-o",
+        blob.to_str().unwrap(),
+    ]);
+    let manifest = |dir: &Path| nomos(&["manifest", dir.to_str().unwrap()]);
     let out = manifest(dir.path());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("manifest.json")).unwrap())
-            .unwrap();
-    let entry = &json["indexes"][0];
+    assert!(out.status.success(), "{}", stderr(&out));
+    let manifest_json = json(&dir.path().join("manifest.json"));
+    let entry = &manifest_json["indexes"][0];
     assert_eq!(entry["file"], "syntagma.blob");
     assert_eq!(entry["title"], "Greek Constitution");
     assert_eq!(entry["analyzer"], "gbr-greek");
@@ -287,7 +265,7 @@ fn manifest_lists_valid_blobs_and_refuses_damaged_ones() {
     std::fs::write(dir.path().join("broken.blob"), bytes).unwrap();
     let out = manifest(dir.path());
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("broken.blob"));
+    assert!(stderr(&out).contains("broken.blob"));
 }
 
 /// The Greek acts' headings are enacted text, so lexical search finds an
@@ -305,7 +283,7 @@ fn greek_acts_are_found_by_their_headings() {
         "-o",
         blob.to_str().unwrap(),
     ]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     let run = nomos(&[
         "search",
         "--index",
@@ -314,11 +292,11 @@ fn greek_acts_are_found_by_their_headings() {
         "1",
         "Προσόντα και κωλύματα διορισμού",
     ]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     assert!(
-        text(&run.stdout).starts_with("1\tpd-237-1986::46\t"),
+        stdout(&run).starts_with("1\tpd-237-1986::46\t"),
         "{}",
-        text(&run.stdout)
+        stdout(&run)
     );
 }
 
@@ -334,8 +312,8 @@ fn first_bm25_hit(blob: &Path, query: &str, extra: &[&str]) -> String {
     args.extend(extra);
     args.extend(["-k", "3", query]);
     let run = nomos(&args);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let out = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = stdout(&run);
     let first = out.lines().next().unwrap_or_default();
     first.split('\t').nth(1).unwrap_or_default().to_owned()
 }
@@ -350,9 +328,9 @@ fn a_shown_heading_finds_its_article() {
     let blob = build_syntagma(dir.path());
     let info = nomos(&["info", blob.to_str().unwrap()]);
     assert!(
-        text(&info.stdout).contains("lexical:editorial"),
+        stdout(&info).contains("lexical:editorial"),
         "{}",
-        text(&info.stdout)
+        stdout(&info)
     );
     let query = "ελευθερία του τύπου";
     assert_eq!(first_bm25_hit(&blob, query, &[]), "Syntagma::14");
@@ -365,12 +343,8 @@ fn a_shown_heading_finds_its_article() {
         "--editorial-weight=-1",
         query,
     ]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
-    assert!(
-        text(&run.stderr).contains("weight"),
-        "{}",
-        text(&run.stderr)
-    );
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert!(stderr(&run).contains("weight"), "{}", stderr(&run));
 }
 
 /// `nomos split --part-bytes`: the text in parts of whole blocks beside the
@@ -390,7 +364,7 @@ fn split_writes_the_text_in_parts_and_info_lists_them() {
             "--part-bytes",
             part_bytes,
         ]);
-        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
     };
     args("1");
     let mut parts: Vec<String> = std::fs::read_dir(dir.path())
@@ -401,8 +375,8 @@ fn split_writes_the_text_in_parts_and_info_lists_them() {
     parts.sort();
     assert!(parts.len() > 1 && parts[0] == "light.0.text", "{parts:?}");
     let run = nomos(&["info", light.to_str().unwrap()]);
-    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-    let out = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+    let out = stdout(&run);
     let listed: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("sibling:      text of documents "))
@@ -420,16 +394,16 @@ fn split_writes_the_text_in_parts_and_info_lists_them() {
             b.to_str().unwrap(),
             "ελευθερία του τύπου",
         ]);
-        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
-        text(&run.stdout)
+        assert_eq!(run.status.code(), Some(0), "{}", stderr(&run));
+        stdout(&run)
     };
     assert_eq!(search(&light), search(&blob));
 
     let run = nomos(&["split", blob.to_str().unwrap(), "--part-bytes", "0"]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run.stderr));
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
     assert!(
-        text(&run.stderr).contains("a text part must hold at least one byte"),
+        stderr(&run).contains("a text part must hold at least one byte"),
         "{}",
-        text(&run.stderr)
+        stderr(&run)
     );
 }

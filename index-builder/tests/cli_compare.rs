@@ -1,17 +1,13 @@
 //! `nomos compare`: the JSON it prints, its tables, and its errors on real
 //! files.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use cli::{assert_bad_input, nomos, ok, stdout};
 use serde_json::Value;
-
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
 
 /// Qrels for 30 queries (one relevant doc `g`), run A finding it at rank 3
 /// on every third query and run B at rank 1 on every other one.
@@ -40,20 +36,16 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+/// The JSON that a successful `nomos` with `args` prints.
+fn printed_json(args: &[&str]) -> Value {
+    serde_json::from_slice(&ok(args).stdout).expect("JSON on stdout")
 }
 
 #[test]
 fn prints_the_comparison_as_json() {
     let dir = tempfile::tempdir().unwrap();
     let (qrels, a, b) = files(dir.path());
-    let out = nomos(&[
+    let got = printed_json(&[
         "compare",
         "--qrels",
         s(&qrels),
@@ -62,7 +54,6 @@ fn prints_the_comparison_as_json() {
         "--measures",
         "mrr@10,p@1",
     ]);
-    let got = json(&out);
     assert_eq!(got["queries"], 30);
     assert_eq!(got["permutations"], 10_000);
     assert_eq!(got["seed"], 42);
@@ -71,7 +62,7 @@ fn prints_the_comparison_as_json() {
     let rows = got["measures"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     // The means are trec-eval's.
-    let means = |run: &Path| json(&nomos(&["trec-eval", s(&qrels), s(run)]));
+    let means = |run: &Path| printed_json(&["trec-eval", s(&qrels), s(run)]);
     let (ma, mb) = (means(&a), means(&b));
     let mrr = &rows[0];
     assert_eq!(mrr["measure"], "mrr@10");
@@ -95,7 +86,7 @@ fn prints_the_comparison_as_json() {
     // A never has g at rank 1: p@1's every difference is 0 or +1.
     assert_eq!(rows[1]["losses"], 0);
     // Another seed moves the randomization p, not the t-test.
-    let other = json(&nomos(&[
+    let other = printed_json(&[
         "compare",
         "--qrels",
         s(&qrels),
@@ -105,7 +96,7 @@ fn prints_the_comparison_as_json() {
         "mrr@10,p@1",
         "--seed",
         "9",
-    ]));
+    ]);
     assert_eq!(other["measures"][0]["t_test"], mrr["t_test"]);
     assert_ne!(
         other["measures"][0]["randomization"]["p"],
@@ -118,7 +109,7 @@ fn prints_markdown_and_latex_tables() {
     let dir = tempfile::tempdir().unwrap();
     let (qrels, a, b) = files(dir.path());
     let table = |format| {
-        let out = nomos(&[
+        stdout(&ok(&[
             "compare",
             "--qrels",
             s(&qrels),
@@ -126,13 +117,7 @@ fn prints_markdown_and_latex_tables() {
             s(&b),
             "--format",
             format,
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        ]))
     };
     let md = table("markdown");
     assert!(md.starts_with("| Measure | A | B |"), "{md}");
@@ -143,12 +128,6 @@ fn prints_markdown_and_latex_tables() {
         "{tex}"
     );
     assert!(tex.contains("\nmrr@10 & "), "{tex}");
-}
-
-fn assert_bad_input(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
 }
 
 #[test]

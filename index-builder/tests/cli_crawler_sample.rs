@@ -4,39 +4,17 @@
 //! `eval --field augmented --context` ranks the augmented texts and reports
 //! the context diagnostic consistently with the run it wrote.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
+use cli::{data, json, json_lines, ok, stdout};
 use serde_json::Value;
-
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
-}
 
 fn sample() -> PathBuf {
     data().join("crawler-dk-sample")
-}
-
-fn nomos(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs");
-    assert!(
-        out.status.success(),
-        "nomos {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json_lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 fn keys(row: &Value) -> BTreeSet<&str> {
@@ -53,7 +31,7 @@ fn keys(row: &Value) -> BTreeSet<&str> {
 fn chunks_are_regenerated_from_the_acts() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("chunks.jsonl");
-    nomos(&[
+    ok(&[
         "chunks",
         "--format",
         "da-acts",
@@ -127,7 +105,7 @@ fn eval_ranks_the_augmented_field_and_reports_context() {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("sample.blob");
     let blob = blob.to_str().unwrap();
-    nomos(&[
+    ok(&[
         "build",
         "--format",
         "crawler-dk",
@@ -139,7 +117,7 @@ fn eval_ranks_the_augmented_field_and_reports_context() {
     for field in ["text", "augmented"] {
         let run = dir.path().join(format!("{field}.trec"));
         let metrics = dir.path().join(format!("{field}.json"));
-        let out = nomos(&[
+        let out = ok(&[
             "eval",
             "--index",
             blob,
@@ -151,8 +129,8 @@ fn eval_ranks_the_augmented_field_and_reports_context() {
             "--metrics",
             metrics.to_str().unwrap(),
         ]);
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let m: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+        let stdout = stdout(&out);
+        let m = json(&metrics);
         for key in [
             "recall@1",
             "recall@5",

@@ -1,14 +1,12 @@
 //! Bad input exits 2 with the file and line in the message, never a panic.
 
-use std::path::Path;
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
+use std::path::Path;
+use std::process::Output;
+
+use cli::{command, nomos, stderr};
 
 /// A BEIR directory whose corpus.jsonl holds `corpus` verbatim.
 fn beir_dir(corpus: &[u8]) -> tempfile::TempDir {
@@ -33,10 +31,10 @@ fn search(dir: &Path, analyzer: &str) -> Output {
     ])
 }
 
+/// [`cli::assert_bad_input`], with no panic's report in the message.
 fn assert_bad_input(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
+    cli::assert_bad_input(out, needle);
+    let stderr = stderr(out);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
@@ -130,7 +128,7 @@ fn out_of_range_bm25_parameters_are_rejected() {
 #[test]
 fn analyze_writes_one_line_per_input_line() {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nomos"))
+    let mut child = command()
         .args(["analyze", "--analyzer", "gbr-greek"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

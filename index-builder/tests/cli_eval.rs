@@ -2,20 +2,16 @@
 //! pipeline (GBR tokenizer, rank_bm25 / bm25s, pytrec_eval) produced on the
 //! same BEIR directory (`scripts/fixtures/gen_cli_eval.py`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
 
+use std::path::{Path, PathBuf};
+
+use cli::{json, nomos, ok, stdout};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn nomos(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
 }
 
 fn expected() -> Value {
@@ -28,7 +24,7 @@ fn eval(variant: &str, dir: &Path) -> (String, Value) {
     let corpus = fixtures().join("beir-syntagma");
     let run = dir.join(format!("{variant}.trec"));
     let metrics = dir.join(format!("{variant}.json"));
-    let out = nomos(&[
+    ok(&[
         "eval",
         "--corpus",
         corpus.to_str().unwrap(),
@@ -41,13 +37,8 @@ fn eval(variant: &str, dir: &Path) -> (String, Value) {
         "--metrics",
         metrics.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let run_text = std::fs::read_to_string(&run).unwrap();
-    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let metrics = json(&metrics);
     (run_text, metrics)
 }
 
@@ -111,16 +102,11 @@ fn check_variant(variant: &str) {
         .collect();
     std::fs::write(&qrels, trec).unwrap();
     let run_path = dir.path().join(format!("{variant}.trec"));
-    let out = nomos(&[
+    let out = ok(&[
         "trec-eval",
         qrels.to_str().unwrap(),
         run_path.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let from_trec_eval: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(from_trec_eval, metrics);
     let keys: Vec<&str> = from_trec_eval
@@ -163,7 +149,7 @@ fn positive_only_and_depth_limit_the_run() {
     let corpus = fixtures().join("beir-syntagma");
     let run = dir.path().join("r.trec");
     let metrics = dir.path().join("m.json");
-    let out = nomos(&[
+    ok(&[
         "eval",
         "--corpus",
         corpus.to_str().unwrap(),
@@ -179,11 +165,6 @@ fn positive_only_and_depth_limit_the_run() {
         "--metrics",
         metrics.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = std::fs::read_to_string(&run).unwrap();
     let mut per_query: std::collections::HashMap<&str, usize> = Default::default();
     for line in text.lines() {
@@ -198,7 +179,7 @@ fn positive_only_and_depth_limit_the_run() {
 #[test]
 fn search_prints_ranked_ids_and_scores() {
     let corpus = fixtures().join("beir-syntagma");
-    let out = nomos(&[
+    let out = ok(&[
         "search",
         "--corpus",
         corpus.to_str().unwrap(),
@@ -210,12 +191,7 @@ fn search_prints_ranked_ids_and_scores() {
         "3",
         "Η ελευθερία της θρησκευτικής συνείδησης είναι απαραβίαστη",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = stdout(&out);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3);
     // Article 13 is the freedom of religious conscience.
@@ -227,7 +203,7 @@ fn eval_over_a_blob_equals_eval_over_the_directory() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = fixtures().join("beir-syntagma");
     let blob = dir.path().join("s.blob");
-    let out = nomos(&[
+    ok(&[
         "build",
         "--format",
         "beir",
@@ -237,15 +213,10 @@ fn eval_over_a_blob_equals_eval_over_the_directory() {
         "--analyzer",
         "gbr-greek",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let (direct_run, direct_metrics) = eval("okapi", dir.path());
     let run = dir.path().join("blob.trec");
     let metrics = dir.path().join("blob.json");
-    let out = nomos(&[
+    ok(&[
         "eval",
         "--index",
         blob.to_str().unwrap(),
@@ -256,14 +227,8 @@ fn eval_over_a_blob_equals_eval_over_the_directory() {
         "--metrics",
         metrics.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(std::fs::read_to_string(&run).unwrap(), direct_run);
-    let from_blob: Value =
-        serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let from_blob = json(&metrics);
     assert_eq!(from_blob, direct_metrics);
 
     // The blob records its analyzer: asking for another one is refused.
@@ -285,7 +250,7 @@ fn eval_queries_and_qrels_override_the_blobs_own() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = fixtures().join("beir-syntagma");
     let blob = dir.path().join("s.blob");
-    let out = nomos(&[
+    ok(&[
         "build",
         "--format",
         "beir",
@@ -295,11 +260,6 @@ fn eval_queries_and_qrels_override_the_blobs_own() {
         "--analyzer",
         "gbr-greek",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let queries = dir.path().join("rewritten.jsonl");
     std::fs::write(
         &queries,
@@ -311,7 +271,7 @@ fn eval_queries_and_qrels_override_the_blobs_own() {
     std::fs::write(&qrels, "r1 0 Syntagma::13 1\nr2 0 Syntagma::1 1\n").unwrap();
     let run = dir.path().join("r.trec");
     let metrics = dir.path().join("m.json");
-    let out = nomos(&[
+    ok(&[
         "eval",
         "--index",
         blob.to_str().unwrap(),
@@ -324,12 +284,7 @@ fn eval_queries_and_qrels_override_the_blobs_own() {
         "--metrics",
         metrics.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let metrics = json(&metrics);
     let per_query = metrics["per_query"].as_object().unwrap();
     assert_eq!(per_query.keys().collect::<Vec<_>>(), ["r1", "r2"]);
     // Both gold articles are ranked first.
@@ -346,7 +301,7 @@ fn eval_reads_the_apps_judgments_export() {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("s.blob");
     let corpus = fixtures().join("beir-syntagma");
-    let out = nomos(&[
+    ok(&[
         "build",
         "--format",
         "beir",
@@ -356,14 +311,9 @@ fn eval_reads_the_apps_judgments_export() {
         "--analyzer",
         "gbr-greek",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let export = fixtures().join("my-judgments");
     let (run, metrics) = (dir.path().join("r.trec"), dir.path().join("m.json"));
-    let out = nomos(&[
+    ok(&[
         "eval",
         "--index",
         blob.to_str().unwrap(),
@@ -376,12 +326,7 @@ fn eval_reads_the_apps_judgments_export() {
         "--metrics",
         metrics.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(&metrics).unwrap()).unwrap();
+    let metrics = json(&metrics);
     let per_query = metrics["per_query"].as_object().unwrap();
     assert_eq!(
         per_query.keys().collect::<Vec<_>>(),

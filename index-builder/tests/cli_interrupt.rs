@@ -3,14 +3,17 @@
 //! query, finish the one in flight, write the run, the metrics and the
 //! transcript over the queries done, say how many were left, and exit 130.
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/loopback.rs"]
 mod loopback;
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use cli::{command, json};
 use loopback::{Loopback, Reply};
 use serde_json::{json, Value};
 
@@ -41,7 +44,7 @@ fn ctrl_c_writes_the_metrics_of_the_queries_done() {
     );
     let url = format!("{}/v1", server.base);
     let path = |p: &PathBuf| p.to_str().unwrap().to_owned();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nomos"))
+    let mut child = command()
         .args([
             "eval",
             "--corpus",
@@ -114,7 +117,7 @@ fn ctrl_c_writes_the_metrics_of_the_queries_done() {
         .filter_map(|l| l.split_whitespace().next())
         .collect();
     assert_eq!(ranked, ids[..2].iter().map(String::as_str).collect());
-    let metrics: Value = serde_json::from_str(&std::fs::read_to_string(metrics).unwrap()).unwrap();
+    let metrics = json(&metrics);
     let per_query = metrics["per_query"].as_object().unwrap();
     assert!(!per_query.is_empty() && per_query.keys().all(|id| ids[..2].contains(id)));
     let costs = metrics["llm"]["cost"]["per_query"].as_object().unwrap();

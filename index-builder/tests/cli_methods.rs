@@ -1,22 +1,16 @@
 //! `--method` on `search` and `eval`: lexical methods run on any pool, dense
 //! ones explain what is missing, and the run tag says what ran.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
 
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
+use std::path::PathBuf;
+use std::process::Output;
+
+use cli::{nomos, stderr, stdout};
 
 fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/beir-syntagma")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn eval(method: &str, dir: &std::path::Path) -> (Output, String, serde_json::Value) {
@@ -100,26 +94,17 @@ fn bad_method_strings_are_rejected_with_the_reason() {
 
 #[test]
 fn search_with_bm25_method_is_plain_search() {
-    let args = |extra: &[&'static str]| {
-        let mut a = vec![
-            "search".to_string(),
-            "--corpus".into(),
-            corpus().to_str().unwrap().into(),
-            "--analyzer".into(),
-            "gbr-greek".into(),
-        ];
-        a.extend(extra.iter().map(|s| s.to_string()));
-        a.push("ελευθερία του τύπου".into());
-        a
-    };
-    let plain = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args(&[]))
-        .output()
-        .unwrap();
-    let bm25 = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args(&["--method", "bm25"]))
-        .output()
-        .unwrap();
+    let query = "ελευθερία του τύπου";
+    let dir = corpus();
+    let common = [
+        "search",
+        "--corpus",
+        dir.to_str().unwrap(),
+        "--analyzer",
+        "gbr-greek",
+    ];
+    let plain = nomos(&[&common[..], &[query]].concat());
+    let bm25 = nomos(&[&common[..], &["--method", "bm25", query]].concat());
     assert!(plain.status.success());
     assert_eq!(plain.stdout, bm25.stdout);
     assert!(!plain.stdout.is_empty());
@@ -141,8 +126,7 @@ fn search_explain_sets_each_hits_terms_under_it() {
     let plain = nomos(&[&common[..], &[query]].concat());
     let explained = nomos(&[&common[..], &["--explain", query]].concat());
     assert!(explained.status.success(), "{}", stderr(&explained));
-    let plain = String::from_utf8(plain.stdout).unwrap();
-    let text = String::from_utf8(explained.stdout).unwrap();
+    let (plain, text) = (stdout(&plain), stdout(&explained));
     // The hit lines are unchanged; explanations are indented under them.
     let hits: Vec<&str> = text.lines().filter(|l| !l.starts_with('\t')).collect();
     assert_eq!(hits, plain.lines().collect::<Vec<_>>());

@@ -1,20 +1,15 @@
 //! `nomos model prepare` refuses bad arguments before it touches Python or
 //! the network: exit 2 with the reason.
 
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
+
+use std::process::Output;
+
+use cli::{assert_bad_input, json_lines, nomos, ok};
 
 fn prepare(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(["model", "prepare"])
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
-
-fn assert_bad_input(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert!(stderr.contains(needle), "expected {needle:?} in {stderr:?}");
+    nomos(&[&["model", "prepare"][..], args].concat())
 }
 
 #[test]
@@ -94,14 +89,8 @@ fn a_wheel_that_is_not_pinned_is_refused_before_python_runs() {
 fn the_texts_export_needs_no_model_and_carries_titles() {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("el-syntagma.blob");
-    let nomos = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_nomos"))
-            .args(args)
-            .output()
-            .expect("the nomos binary runs")
-    };
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/el-syntagma");
-    let built = nomos(&[
+    ok(&[
         "build",
         "--format",
         "el-syntagma",
@@ -109,13 +98,8 @@ fn the_texts_export_needs_no_model_and_carries_titles() {
         "-o",
         blob.to_str().unwrap(),
     ]);
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
     let out = dir.path().join("texts.jsonl");
-    let run = nomos(&[
+    ok(&[
         "model",
         "texts",
         "--pools",
@@ -123,16 +107,7 @@ fn the_texts_export_needs_no_model_and_carries_titles() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 124);
     let a14 = lines.iter().find(|l| l["id"] == "Syntagma::14").unwrap();
     assert_eq!(a14["pool"], "el-syntagma");

@@ -2,24 +2,17 @@
 //! for the same seed, builds, and its references resolve; bad arguments
 //! exit 2. A few hundred documents, so it runs in seconds in debug.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use cli::{nomos, stderr};
 use nomos_core::blob::Blob;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data");
-
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("run nomos")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn synth(from: &str, docs: usize, seed: u64, out: &Path) -> Output {
     let (docs, seed) = (docs.to_string(), seed.to_string());

@@ -8,49 +8,14 @@
 //! hits and refuses other vectors). Needs `models/e5-small` and
 //! `.venv-model`, as `embed_model.rs` does.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use cli::{json, make_definitions, model, nomos_in_repo, ok_in_repo, repo, stderr, stdout};
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn model() -> String {
-    let dir = repo().join("models/e5-small");
-    assert!(
-        dir.join("manifest.json").is_file(),
-        "{} is missing: run `nomos model prepare --out models/e5-small` first",
-        dir.display()
-    );
-    dir.to_string_lossy().into_owned()
-}
-
-/// Runs `nomos` from the repository root, where `.venv-model` is found.
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .current_dir(repo())
-        .env_remove("ORT_DYLIB_PATH")
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = nomos(args);
-    assert!(
-        out.status.success(),
-        "nomos {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
 
 /// The sample's documents that define a term, copied into `dir`.
 fn defining_documents(dir: &Path) -> PathBuf {
@@ -68,38 +33,16 @@ fn defining_documents(dir: &Path) -> PathBuf {
     src
 }
 
-fn make(src: &Path, out: &Path, dense: Option<&Path>) {
-    let mut args = vec![
-        "make-queries",
-        "--kind",
-        "definitions",
-        "--format",
-        "da-law",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--window",
-        "4",
-        "--per-definition",
-        "100",
-    ];
-    let model = model();
-    if let Some(blob) = dense {
-        args.extend(["--dense", blob.to_str().unwrap(), "--model", &model]);
-    }
-    ok(&args);
-}
-
 /// Builds `dir` as CRAwLeR-DK with vectors, from the shared `cache`.
 fn build_embedded(dir: &Path, cache: &Path) -> PathBuf {
     let blob = dir.join("set.blob");
-    ok(&[
+    ok_in_repo(&[
         "build",
         "--format",
         "crawler-dk",
         dir.to_str().unwrap(),
         "--embed",
-        &model(),
+        model().to_str().unwrap(),
         "--embed-cache",
         cache.to_str().unwrap(),
         "-o",
@@ -110,12 +53,12 @@ fn build_embedded(dir: &Path, cache: &Path) -> PathBuf {
 
 fn recall(blob: &Path, method: &str) -> f64 {
     let metrics = blob.with_extension(format!("{method}.json"));
-    ok(&[
+    ok_in_repo(&[
         "eval",
         "--index",
         blob.to_str().unwrap(),
         "--model",
-        &model(),
+        model().to_str().unwrap(),
         "--method",
         method,
         "--run",
@@ -130,20 +73,19 @@ fn recall(blob: &Path, method: &str) -> f64 {
 
 /// `nomos search`'s ranking of `query` by `method`: id to (rank, score).
 fn ranking(blob: &Path, method: &str, query: &str) -> HashMap<String, (usize, f64)> {
-    let out = ok(&[
+    let out = ok_in_repo(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
         "--model",
-        &model(),
+        model().to_str().unwrap(),
         "--method",
         method,
         "--top",
         "100",
         query,
     ]);
-    String::from_utf8(out.stdout)
-        .unwrap()
+    stdout(&out)
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
@@ -169,10 +111,10 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
     }
     // A first run filters by BM25 alone; its chunks are embedded once.
     let first = tmp.path().join("first");
-    make(&src, &first, None);
+    make_definitions(ok_in_repo, &src, &first, None);
     let chunks = build_embedded(&first.join("unfiltered"), &cache);
     let second = tmp.path().join("second");
-    make(&src, &second, Some(&chunks));
+    make_definitions(ok_in_repo, &src, &second, Some(&chunks));
 
     let (before, after) = (
         json(&first.join("metadata.json")),
@@ -233,7 +175,7 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
 
     // A blob of other documents cannot filter this source.
     let other_blob = tmp.path().join("other.blob");
-    ok(&[
+    ok_in_repo(&[
         "build",
         "--format",
         "crawler-dk",
@@ -241,7 +183,7 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
         "-o",
         other_blob.to_str().unwrap(),
     ]);
-    let other = nomos(&[
+    let other = nomos_in_repo(&[
         "make-queries",
         "--kind",
         "definitions",
@@ -253,9 +195,9 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
         "--dense",
         other_blob.to_str().unwrap(),
         "--model",
-        &model(),
+        model().to_str().unwrap(),
     ]);
-    let err = String::from_utf8_lossy(&other.stderr);
+    let err = stderr(&other);
     assert!(
         !other.status.success() && err.contains("not this source's chunks"),
         "{err}"

@@ -2,32 +2,31 @@
 //! of Retsinformation): each document is named by type, year and number, with
 //! what a lawyer sees of it, and type and year are facets read from its source.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use cli::{data, ok};
 use nomos_core::blob::Blob;
 use nomos_core::eli::DocRef;
 
 fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/da-law-sample")
+    data().join("da-law-sample")
 }
 
 fn build() -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let blob = dir.path().join("da-law.blob");
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(["build", "--format", "da-law"])
-        .arg(sample())
-        .arg("-o")
-        .arg(&blob)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    ok(&[
+        "build",
+        "--format",
+        "da-law",
+        sample().to_str().unwrap(),
+        "-o",
+        blob.to_str().unwrap(),
+    ]);
     std::fs::read(&blob).unwrap()
 }
 

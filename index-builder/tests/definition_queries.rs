@@ -4,59 +4,16 @@
 //! 10 (the filter ranked as the blob does), the unfiltered set is the
 //! filter's input, and the same seed makes the same files.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[path = "support/cli.rs"]
+mod cli;
 
+use std::path::{Path, PathBuf};
+
+use cli::{data, json, json_lines, make_definitions, nomos, ok, stderr, stdout};
 use serde_json::Value;
 
 fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/da-law-sample")
-}
-
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = nomos(args);
-    assert!(
-        out.status.success(),
-        "nomos {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn make(out: &Path) {
-    ok(&[
-        "make-queries",
-        "--kind",
-        "definitions",
-        "--format",
-        "da-law",
-        sample().to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--window",
-        "4",
-        "--per-definition",
-        "100",
-    ]);
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
-
-fn rows(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    data().join("da-law-sample")
 }
 
 /// Builds `dir` as CRAwLeR-DK and returns BM25's metrics over its text.
@@ -99,7 +56,7 @@ fn eval(dir: &Path, field: &str) -> Value {
 fn definition_queries_are_filtered_split_and_read_back_as_crawler_dk() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("set");
-    make(&out);
+    make_definitions(ok, &sample(), &out, None);
     let meta = json(&out.join("metadata.json"));
     let n = |key: &str| meta[key].as_u64().unwrap() as usize;
     assert_eq!(n("definitions"), 28);
@@ -110,9 +67,9 @@ fn definition_queries_are_filtered_split_and_read_back_as_crawler_dk() {
     );
     assert!(n("dev") >= 20 && n("test") >= 20, "{meta}");
 
-    let dev = rows(&out.join("dev/contextual_queries.jsonl"));
+    let dev = json_lines(&out.join("dev/contextual_queries.jsonl"));
     assert_eq!(dev.len(), n("dev"));
-    let unfiltered = rows(&out.join("unfiltered/contextual_queries.jsonl"));
+    let unfiltered = json_lines(&out.join("unfiltered/contextual_queries.jsonl"));
     assert_eq!(unfiltered.len(), n("made"));
     for row in &dev {
         let (query, definition) = (
@@ -137,7 +94,7 @@ fn definition_queries_are_filtered_split_and_read_back_as_crawler_dk() {
     assert!(before["recall@10"].as_f64().unwrap() > 0.4, "{before}");
 
     let again = tmp.path().join("again");
-    make(&again);
+    make_definitions(ok, &sample(), &again, None);
     for file in [
         "metadata.json",
         "dev/contextual_queries.jsonl",
@@ -154,7 +111,7 @@ fn definition_queries_are_filtered_split_and_read_back_as_crawler_dk() {
 #[test]
 fn a_source_without_definitions_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/crawler-dk-sample");
+    let src = data().join("crawler-dk-sample");
     let out = nomos(&[
         "make-queries",
         "--kind",
@@ -166,7 +123,7 @@ fn a_source_without_definitions_is_refused() {
         tmp.path().join("set").to_str().unwrap(),
     ]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("no document defines a term"), "{err}");
 }
 
@@ -174,7 +131,7 @@ fn a_source_without_definitions_is_refused() {
 fn the_definitions_context_field_finds_what_bm25_over_the_text_misses() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("set");
-    make(&out);
+    make_definitions(ok, &sample(), &out, None);
     let dev = out.join("dev");
     ok(&[
         "augment",
@@ -219,7 +176,7 @@ fn the_definitions_context_field_finds_what_bm25_over_the_text_misses() {
         dev.join("bad.jsonl").to_str().unwrap(),
     ]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(
         err.contains("bad.jsonl:1") && err.contains("nowhere_§1_stk1"),
         "{err}"
@@ -241,7 +198,7 @@ fn the_context_field_needs_no_endpoint() {
         tmp.path().join("a.jsonl").to_str().unwrap(),
     ]);
     assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr(&out);
     assert!(err.contains("without an LLM"), "{err}");
 }
 
@@ -253,13 +210,13 @@ fn the_context_field_needs_no_endpoint() {
 fn propagation_along_definition_edges_finds_what_bm25_misses() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("set");
-    make(&out);
+    make_definitions(ok, &sample(), &out, None);
     let dev = out.join("dev");
-    let edges: std::collections::HashMap<String, Value> = rows(&dev.join("chunks.jsonl"))
+    let edges: std::collections::HashMap<String, Value> = json_lines(&dev.join("chunks.jsonl"))
         .into_iter()
         .map(|r| (r["chunk_id"].as_str().unwrap().to_owned(), r))
         .collect();
-    for q in rows(&dev.join("contextual_queries.jsonl")) {
+    for q in json_lines(&dev.join("contextual_queries.jsonl")) {
         let gold = &edges[q["chunk_id"].as_str().unwrap()];
         let defining = gold["definition_context_chunks"].as_array().unwrap();
         for context in q["utilized_context_chunk_ids"].as_array().unwrap() {
@@ -279,7 +236,7 @@ fn propagation_along_definition_edges_finds_what_bm25_misses() {
         "-o",
         blob,
     ]);
-    let info = String::from_utf8(ok(&["info", blob]).stdout).unwrap();
+    let info = stdout(&ok(&["info", blob]));
     assert!(
         info.lines().any(|l| l.starts_with("definitions ")),
         "{info}"
@@ -303,7 +260,7 @@ fn propagation_along_definition_edges_finds_what_bm25_misses() {
 
     // By hand, on the first dev query: the gold's score is its BM25 score
     // plus the best BM25 score among what it cites or uses a term of.
-    let q = &rows(&dev.join("contextual_queries.jsonl"))[0];
+    let q = &json_lines(&dev.join("contextual_queries.jsonl"))[0];
     let scores = |method: &str| -> std::collections::HashMap<String, f64> {
         let out = ok(&[
             "search",
@@ -315,8 +272,7 @@ fn propagation_along_definition_edges_finds_what_bm25_misses() {
             "100000",
             q["query"].as_str().unwrap(),
         ]);
-        String::from_utf8(out.stdout)
-            .unwrap()
+        stdout(&out)
             .lines()
             .map(|l| {
                 let f: Vec<&str> = l.split('\t').collect();

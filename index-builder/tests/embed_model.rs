@@ -5,41 +5,16 @@
 //! scripts/test.sh runs before the tests); without them these fail, saying
 //! how to make them.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use cli::{json, model, nomos_in_repo, repo, stderr};
 use nomos_core::digest::sha256_hex;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn model() -> PathBuf {
-    let dir = repo().join("models/e5-small");
-    assert!(
-        dir.join("manifest.json").is_file(),
-        "{} is missing: run `scripts/build-demo.sh --embed el-syntagma,stard` \
-         (or `nomos model prepare --out models/e5-small`) first",
-        dir.display()
-    );
-    dir
-}
-
-/// Runs `nomos` from the repository root, where `.venv-model` is found.
-fn nomos(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .current_dir(repo())
-        .env_remove("ORT_DYLIB_PATH")
-        .args(args)
-        .output()
-        .expect("the nomos binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 fn cosine(a: &[f64], b: &[f64]) -> f64 {
     let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
@@ -72,7 +47,7 @@ fn native_vectors_equal_python_onnxruntime() {
         let mut args = vec!["model", "embed", "--model", model.to_str().unwrap()];
         args.extend(["--role", role]);
         args.extend(cases.iter().map(|t| t["text"].as_str().unwrap()));
-        let out = nomos(&args);
+        let out = nomos_in_repo(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
         assert_eq!(lines.len(), cases.len());
@@ -109,7 +84,7 @@ fn build_greek(blob: &Path, extra: &[&str]) -> Output {
     ];
     args.extend(["--embed", model.to_str().unwrap()]);
     args.extend(extra);
-    nomos(&args)
+    nomos_in_repo(&args)
 }
 
 /// The Greek Constitution built once with vectors.
@@ -140,7 +115,7 @@ fn search(blob: &Path, method: Option<&str>, query: &str) -> Output {
         args.extend(["--method", method]);
     }
     args.extend(["--model", model.to_str().unwrap(), "-k", "3", query]);
-    nomos(&args)
+    nomos_in_repo(&args)
 }
 
 fn first_hit(out: &Output) -> String {
@@ -155,7 +130,7 @@ fn first_hit(out: &Output) -> String {
 /// (and its vectors are) one vector per window of the text alone.
 #[test]
 fn the_constitution_is_embedded_without_its_editorial_headings() {
-    let out = nomos(&["info", greek_blob().to_str().unwrap()]);
+    let out = nomos_in_repo(&["info", greek_blob().to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let info = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -192,7 +167,7 @@ fn rrf_is_the_default_where_vectors_and_a_model_exist() {
     assert!(default.status.success(), "{}", stderr(&default));
     assert_eq!(default.stdout, rrf.stdout);
     // Without --model the pool still answers, with BM25.
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
@@ -200,7 +175,7 @@ fn rrf_is_the_default_where_vectors_and_a_model_exist() {
         "3",
         query,
     ]);
-    let bm25 = nomos(&[
+    let bm25 = nomos_in_repo(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
@@ -228,7 +203,7 @@ fn rrf_ids(blob: &Path, query: &str, extra: &[&str]) -> Vec<String> {
     args.extend(["--model", model.to_str().unwrap(), "-k", "3"]);
     args.extend(extra);
     args.push(query);
-    let out = nomos(&args);
+    let out = nomos_in_repo(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let ids = stdout.lines().filter_map(|l| l.split('\t').nth(1));
@@ -259,7 +234,7 @@ fn a_model_that_differs_from_its_manifest_is_refused() {
     let mut bytes = std::fs::read(&tokenizer).unwrap();
     bytes.push(b'\n');
     std::fs::write(&tokenizer, bytes).unwrap();
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "model",
         "embed",
         "--model",
@@ -279,7 +254,7 @@ fn a_model_that_differs_from_its_manifest_is_refused() {
 /// running on the CPU unasked.
 #[test]
 fn a_gpu_provider_the_library_lacks_is_refused_with_what_it_needs() {
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "model",
         "embed",
         "--model",
@@ -300,7 +275,7 @@ fn a_gpu_provider_the_library_lacks_is_refused_with_what_it_needs() {
 
 #[test]
 fn a_missing_onnx_runtime_is_explained() {
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "model",
         "embed",
         "--model",
@@ -320,7 +295,7 @@ fn a_missing_onnx_runtime_is_explained() {
 #[test]
 fn dense_methods_need_the_model_the_vectors_came_from() {
     let blob = greek_blob();
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
@@ -347,7 +322,7 @@ fn eval_stard(method: &str) -> ((f64, f64), String) {
     let metrics = dir.path().join("metrics.json");
     std::fs::create_dir_all(repo().join(".embed-cache")).unwrap();
     let cache = repo().join(".embed-cache/stard-queries.emb");
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "eval",
         "--index",
         blob.to_str().unwrap(),
@@ -367,8 +342,7 @@ fn eval_stard(method: &str) -> ((f64, f64), String) {
         "{} (build it with scripts/build-demo.sh --embed stard)",
         stderr(&out)
     );
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(metrics).unwrap()).unwrap();
+    let m = json(&metrics);
     (
         (
             m["ndcg@10"].as_f64().unwrap(),
@@ -497,8 +471,8 @@ fn the_pools_own_hybrid_ranks_by_default() {
     assert_ne!(by_default.stdout, search(first, None, query).stdout);
     assert_eq!(first_hit(&by_default), "Syntagma::14");
 
-    nomos(&["split", blob.to_str().unwrap()]);
-    let info = nomos(&["info", blob.to_str().unwrap()]);
+    nomos_in_repo(&["split", blob.to_str().unwrap()]);
+    let info = nomos_in_repo(&["info", blob.to_str().unwrap()]);
     let info = String::from_utf8_lossy(&info.stdout);
     assert!(info.contains("sibling:"), "{info}");
     assert!(
@@ -547,7 +521,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
     // headings (`nomos fragment` says so), so the blob it is compared with
     // ranks its text alone.
     let with_lists_for = |method: &str, query: &str| {
-        let out = nomos(&[
+        let out = nomos_in_repo(&[
             "search",
             "--index",
             blob.to_str().unwrap(),
@@ -567,7 +541,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
         out.stdout
     };
     let with_lists = |method: &str| with_lists_for(method, query);
-    let brute = nomos(&[
+    let brute = nomos_in_repo(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
@@ -585,7 +559,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
     assert!(!one.is_empty() && one.lines().count() < 20, "{one}");
 
     let dir = tempfile::tempdir().unwrap();
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "fragment",
         blob.to_str().unwrap(),
         dir.path().to_str().unwrap(),
@@ -605,7 +579,7 @@ fn inverted_lists_rank_from_the_cli_and_are_cut_into_fragments() {
     // a Greek query, so that BM25 has terms to fuse.
     let query = "ελευθερία του τύπου";
     let fragments = |method: &str| {
-        nomos(&[
+        nomos_in_repo(&[
             "search",
             "--fragments",
             dir.path().to_str().unwrap(),
@@ -675,7 +649,7 @@ fn an_embedding_job_stops_on_time_and_the_same_command_goes_on() {
     let pool = dir.path().join("pool");
     let cache = dir.path().join("lov.emb");
     let build = |minutes: &str| {
-        let out = nomos(&[
+        let out = nomos_in_repo(&[
             "build",
             "--format",
             "da-law",
@@ -696,7 +670,7 @@ fn an_embedding_job_stops_on_time_and_the_same_command_goes_on() {
         log
     };
     let dense = |query: &str| {
-        let out = nomos(&[
+        let out = nomos_in_repo(&[
             "search",
             "--fragments",
             pool.to_str().unwrap(),
@@ -750,7 +724,7 @@ fn an_embedding_job_stops_on_time_and_the_same_command_goes_on() {
     // The probes curve over the pool's own lists: every list probed is
     // exhaustive search, and known items come from the documents with
     // vectors only.
-    let out = nomos(&[
+    let out = nomos_in_repo(&[
         "dense-probe",
         "--fragments",
         pool.to_str().unwrap(),

@@ -8,9 +8,12 @@
 //! fragment, a missing or swapped fragment, fail with a clear error; flips
 //! resealed and relisted reach the content checks and never panic.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
 
+use std::path::{Path, PathBuf};
+
+use cli::{data, json, nomos, ok, stderr, stdout};
 use nomos_core::blob::{reseal, Blob, Field};
 use nomos_core::fragments::{
     relist, relist_in_page, DocFragment, DocsPage, FragmentError, FragmentKind, FragmentRef, Meta,
@@ -19,23 +22,6 @@ use nomos_core::fragments::{
 use nomos_core::hits::top_k;
 use nomos_core::pool::Pool;
 use nomos_core::search::{Bm25Params, Bm25Variant};
-
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data")
-}
-
-fn nomos(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs");
-    assert!(
-        out.status.success(),
-        "nomos {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A pool built from `source` as `format`, and its fragments.
 struct Built {
@@ -55,7 +41,7 @@ fn build(format: &str, source: &str, max_bytes: usize) -> Built {
     let split_dir = dir.path().join("split");
     let src = data().join(source);
     let max_bytes = max_bytes.to_string();
-    nomos(&[
+    ok(&[
         "build",
         "--format",
         format,
@@ -67,7 +53,7 @@ fn build(format: &str, source: &str, max_bytes: usize) -> Built {
         "--max-bytes",
         &max_bytes,
     ]);
-    nomos(&[
+    ok(&[
         "fragment",
         blob.to_str().unwrap(),
         frag_dir.to_str().unwrap(),
@@ -373,26 +359,26 @@ fn both_fields_of_the_crawler_sample_rank_to_the_bit() {
 fn the_plan_counts_a_querys_fragments_and_bytes() {
     let built = build("stard", "stard", 65536);
     let dir = built.frag_dir.parent().unwrap();
-    let out = nomos(&[
+    let out = stdout(&ok(&[
         "fragment",
         dir.join("pool.blob").to_str().unwrap(),
         dir.join("again").to_str().unwrap(),
         "--plan",
         "交通事故",
-    ]);
+    ]));
     assert!(out.contains("postings fragments = "), "{out}");
     // The same blob cuts into the same files.
     assert_eq!(std::fs::read(dir.join("again/meta")).unwrap(), built.meta);
 
     // A light blob, with its text file beside it, into the same fragments.
     let light = dir.join("light.blob");
-    nomos(&[
+    ok(&[
         "split",
         dir.join("pool.blob").to_str().unwrap(),
         "-o",
         light.to_str().unwrap(),
     ]);
-    nomos(&[
+    ok(&[
         "fragment",
         light.to_str().unwrap(),
         dir.join("light").to_str().unwrap(),
@@ -643,10 +629,8 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
     for (name, bytes) in files(&built.frag_dir) {
         std::fs::write(pool.join(name), bytes).unwrap();
     }
-    nomos(&["manifest", site.path().to_str().unwrap()]);
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(site.path().join("manifest.json")).unwrap())
-            .unwrap();
+    ok(&["manifest", site.path().to_str().unwrap()]);
+    let manifest = json(&site.path().join("manifest.json"));
     let entries = manifest["indexes"].as_array().unwrap();
     assert_eq!(entries.len(), 2);
     let (blob_entry, frag) = (&entries[0], &entries[1]);
@@ -670,12 +654,9 @@ fn the_manifest_lists_fragmented_pools_and_refuses_a_damaged_one() {
     let at = bytes.len() / 2;
     bytes[at] ^= 0x01;
     std::fs::write(&victim, bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(["manifest", site.path().to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = nomos(&["manifest", site.path().to_str().unwrap()]);
     assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = stderr(&out);
     let file = victim.file_name().unwrap().to_string_lossy();
     assert!(stderr.contains(file.as_ref()), "{stderr}");
 }
@@ -689,39 +670,29 @@ fn the_cli_reads_documents_through_pages_and_names_a_damaged_one() {
     let built = build("stard", "stard", 65536);
     let blob = built.frag_dir.parent().unwrap().join("pool.blob");
     let query = "交通事故";
-    let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_nomos"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    let search = |dir: &Path| run(&["search", "--fragments", dir.to_str().unwrap(), query]);
-    let plan = |dir: &Path| run(&["plan", dir.to_str().unwrap(), query]);
-    let from_blob = nomos(&["search", "--index", blob.to_str().unwrap(), query]);
+    let search = |dir: &Path| nomos(&["search", "--fragments", dir.to_str().unwrap(), query]);
+    let plan = |dir: &Path| nomos(&["plan", dir.to_str().unwrap(), query]);
+    let from_blob = stdout(&ok(&["search", "--index", blob.to_str().unwrap(), query]));
     assert!(from_blob.lines().count() == 10, "{from_blob}");
     let out = search(&built.frag_dir);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8(out.stdout).unwrap(), from_blob);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), from_blob);
     // --explain sets the blob's explanations under the same hits.
     let dir = built.frag_dir.to_str().unwrap();
-    let explained = nomos(&["search", "--fragments", dir, "--explain", query]);
-    let blob_explained = nomos(&[
+    let explained = stdout(&ok(&["search", "--fragments", dir, "--explain", query]));
+    let blob_explained = stdout(&ok(&[
         "search",
         "--index",
         blob.to_str().unwrap(),
         "--explain",
         query,
-    ]);
+    ]));
     assert_eq!(explained, blob_explained);
     assert!(
         explained.lines().any(|l| l.starts_with("\tBM25 ")),
         "{explained}"
     );
-    let planned = nomos(&["plan", built.frag_dir.to_str().unwrap(), query]);
+    let planned = stdout(&ok(&["plan", built.frag_dir.to_str().unwrap(), query]));
     let line: serde_json::Value = serde_json::from_str(planned.lines().nth(1).unwrap()).unwrap();
     assert!(line["pages"].as_u64().unwrap() >= 1, "{planned}");
     assert!(line["docs"].as_u64().unwrap() >= 1, "{planned}");
@@ -766,7 +737,7 @@ fn the_cli_reads_documents_through_pages_and_names_a_damaged_one() {
         let (searched, planned) = (search(dir.path()), plan(dir.path()));
         assert!(searched.stdout.is_empty(), "no ranking printed");
         for out in [searched, planned] {
-            let stderr = String::from_utf8_lossy(&out.stderr);
+            let stderr = stderr(&out);
             assert!(!out.status.success(), "{stderr}");
             assert!(stderr.contains(victim.as_str()), "{victim}: {stderr}");
         }
@@ -779,7 +750,7 @@ fn the_cli_reads_documents_through_pages_and_names_a_damaged_one() {
     reseal(&mut old);
     std::fs::write(dir.path().join("meta"), old).unwrap();
     for out in [search(dir.path()), plan(dir.path())] {
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = stderr(&out);
         assert!(!out.status.success(), "{stderr}");
         assert!(
             stderr.contains("fragment format version 2") && stderr.contains("cut the pool again"),

@@ -7,10 +7,13 @@
 //! in-process through nomos-core, one build for both formats, so the test
 //! stays within its CI budget. A damaged fragment is refused.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::Command;
 
+use cli::{data, ok};
 use nomos_core::blob::{reseal, Blob, Field};
 use nomos_core::fragments::{FragmentError, FragmentKind, Meta, TermFragment};
 use nomos_core::hits::top_k;
@@ -22,18 +25,6 @@ const DOCS: usize = 100_000;
 /// Queries of 3 terms, and of 6 to 12.
 const SHORT_QUERIES: usize = 200;
 const LONG_QUERIES: usize = 100;
-
-fn nomos(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .output()
-        .expect("the nomos binary runs");
-    assert!(
-        out.status.success(),
-        "nomos {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -62,9 +53,9 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
         dir.path().join("pool.blob"),
         dir.path().join("fragments"),
     );
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data");
+    let data = data();
     let docs = DOCS.to_string();
-    nomos(&[
+    ok(&[
         "synth",
         "--from",
         "da",
@@ -77,7 +68,7 @@ fn a_synthetic_pool_of_100k_chunks_ranks_to_the_bit_over_fragments() {
         "--out",
         path(&src),
     ]);
-    nomos(&[
+    ok(&[
         "build",
         "--format",
         "da-acts",

@@ -186,8 +186,14 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 /// The app's hybrid top ten for `query` are `nomos search --method rrf`'s
 /// on `blob`.
 pub(crate) async fn hybrid_ranks_as_the_cli(app: &App, blob: &Path, query: &str) -> Result<()> {
+    ranks_as_the_cli(app, blob, query, "rrf").await
+}
+
+/// The app's top ten for `query`, as it shows them, are those of `nomos
+/// search --method <method>` on `blob`, the query embedded natively.
+async fn ranks_as_the_cli(app: &App, blob: &Path, query: &str, method: &str) -> Result<()> {
     let rows = app.results(query).await?;
-    let native = cli::search_method(blob, query, PARITY_DEPTH, "rrf", &model_dir()?)?;
+    let native = cli::search_method(blob, query, PARITY_DEPTH, method, &model_dir()?)?;
     let shown: Vec<&str> = rows
         .iter()
         .take(PARITY_DEPTH)
@@ -196,7 +202,7 @@ pub(crate) async fn hybrid_ranks_as_the_cli(app: &App, blob: &Path, query: &str)
     let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
     ensure!(
         shown == expected,
-        "hybrid top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
+        "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
     );
     Ok(())
 }
@@ -266,7 +272,6 @@ async fn the_context_methods_rank_in_the_browser_as_the_cli() -> Result<()> {
     let server = StaticServer::start(&dist_dir()?)?;
     let (file, query) = ("el-codes.blob", "προθεσμία άσκησης έφεσης κατά απόφασης");
     let blob = served_blob(file)?;
-    let model = model_dir()?;
     for method in ["mix:share=0.5", "ctx-rrf"] {
         let link = format!(
             "{}#pool={file}&rank={method}&q={}",
@@ -276,18 +281,7 @@ async fn the_context_methods_rank_in_the_browser_as_the_cli() -> Result<()> {
         let app = App::open_at(&link, file).await?;
         let outcome = async {
             wait_for_model(&app).await?;
-            let rows = app.results(query).await?;
-            let native = cli::search_method(&blob, query, PARITY_DEPTH, method, &model)?;
-            let shown: Vec<&str> = rows
-                .iter()
-                .take(PARITY_DEPTH)
-                .map(|r| r.id.as_str())
-                .collect();
-            let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
-            ensure!(
-                shown == expected,
-                "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
-            );
+            ranks_as_the_cli(&app, &blob, query, method).await?;
             app.screenshot(&format!(
                 "search-{}-el-codes",
                 method.replace([':', '='], "-")
@@ -312,7 +306,6 @@ async fn the_context_methods_rank_the_definitions_set_as_the_cli() -> Result<()>
     let (blob, query) = definitions_pool(dir.path())?;
     let server = StaticServer::start(&dist_dir()?)?;
     let app = App::open(&server.url()).await?;
-    let model = model_dir()?;
     let outcome = async {
         app.open_file(&blob).await?;
         app.poll(
@@ -339,18 +332,7 @@ async fn the_context_methods_rank_the_definitions_set_as_the_cli() -> Result<()>
                 MODEL_LOAD,
             )
             .await?;
-            let rows = app.results(&query).await?;
-            let native = cli::search_method(&blob, &query, PARITY_DEPTH, method, &model)?;
-            let shown: Vec<&str> = rows
-                .iter()
-                .take(PARITY_DEPTH)
-                .map(|r| r.id.as_str())
-                .collect();
-            let expected: Vec<&str> = native.iter().map(|h| h.id.as_str()).collect();
-            ensure!(
-                shown == expected,
-                "{method}: the top {PARITY_DEPTH} differ\napp: {shown:?}\ncli: {expected:?}"
-            );
+            ranks_as_the_cli(&app, &blob, &query, method).await?;
         }
         app.screenshot("search-ctx-rrf-definitions").await
     }
