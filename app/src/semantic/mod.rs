@@ -24,7 +24,7 @@ mod runtime;
 #[cfg(target_arch = "wasm32")]
 mod worker;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
@@ -84,6 +84,15 @@ impl ModelStatus {
     }
 }
 
+/// Queries embedded last, kept with their vectors (1.5 KB each): a query
+/// typed again, opened again from history or ranked by another dense
+/// method is not embedded again (docs/app.md, "Semantic search").
+const KEPT_QUERIES: usize = 64;
+
+/// The embeddings kept, newest last: (the model's manifest hash, the
+/// query's text, its vector).
+type Kept = VecDeque<(String, String, Vec<f32>)>;
+
 /// A model's load, awaited by everyone who needs the model.
 type Load = Shared<LocalBoxFuture<'static, Result<Rc<Model>, ModelError>>>;
 
@@ -98,6 +107,8 @@ pub struct Semantic {
     loads: StoredValue<HashMap<String, Load>, LocalStorage>,
     /// Each load's progress, by manifest hash (`Idle` never appears).
     progress: RwSignal<HashMap<String, ModelStatus>>,
+    /// The last [`KEPT_QUERIES`] query embeddings.
+    kept: StoredValue<Kept, LocalStorage>,
     /// The current pool's semantic search, for the views.
     pub status: Memo<ModelStatus>,
     /// The URLs the model and runtime were loaded from.
@@ -125,6 +136,7 @@ impl Semantic {
             source,
             loads: StoredValue::new_local(HashMap::new()),
             progress,
+            kept: StoredValue::new_local(VecDeque::new()),
             status,
             urls: RwSignal::new(Vec::new()),
         };
@@ -133,16 +145,20 @@ impl Semantic {
     }
 
     /// `window.__nomosEmbed(text)`: a promise of the query's embedding (an
-    /// array of numbers) with the loaded model, rejected with the reason
-    /// when there is none. For the end-to-end tests, which compare it
-    /// with the CLI's, and for checking the model from the console.
+    /// array of numbers) by the loaded model, run afresh (never the kept
+    /// one), rejected with the reason when there is none. For the
+    /// end-to-end tests, which compare it with the CLI's and time the
+    /// model, and for checking the model from the console.
     fn expose(self) {
         let embed = Closure::<dyn Fn(String) -> Promise>::new(move |text: String| {
             wasm_bindgen_futures::future_to_promise(async move {
-                let vector = self
-                    .embed_query(text)
+                let model = self
+                    .loaded()
+                    .ok_or_else(|| JsValue::from_str(&ModelError::NotLoaded.to_string()))?;
+                let vector = model
+                    .embed_query(&text)
                     .await
-                    .map_err(|e| JsValue::from_str(&e.to_string()))?;
+                    .map_err(|e| JsValue::from_str(&ModelError::Runtime(e).to_string()))?;
                 let array: Array = vector.iter().map(|&x| JsValue::from(x)).collect();
                 Ok(array.into())
             })
@@ -170,10 +186,34 @@ impl Semantic {
     }
 
     /// The query's embedding with the current pool's model, which must be
-    /// loaded.
+    /// loaded: kept from an earlier embedding of the same text by the same
+    /// model, at once, or embedded now and kept.
     pub async fn embed_query(self, text: String) -> Result<Vec<f32>, ModelError> {
         let model = self.loaded().ok_or(ModelError::NotLoaded)?;
-        model.embed_query(&text).await.map_err(ModelError::Runtime)
+        let hash = self
+            .current()
+            .and_then(Result::ok)
+            .map(|s| s.manifest_sha256)
+            .unwrap_or_default();
+        let kept = self.kept.with_value(|k| {
+            k.iter()
+                .find(|(h, t, _)| *h == hash && *t == text)
+                .map(|(_, _, v)| v.clone())
+        });
+        if let Some(vector) = kept {
+            return Ok(vector);
+        }
+        let vector = model
+            .embed_query(&text)
+            .await
+            .map_err(ModelError::Runtime)?;
+        self.kept.update_value(|k| {
+            if k.len() == KEPT_QUERIES {
+                k.pop_front();
+            }
+            k.push_back((hash, text, vector.clone()));
+        });
+        Ok(vector)
     }
 
     /// The current pool's model if its load finished well.

@@ -117,6 +117,25 @@ async fn typing_with_hybrid_on_never_blocks_and_semantic_results_merge_in_place(
         );
         hybrid_ranks_as_the_cli(&app, &blob_path, &typed).await?;
 
+        // The first query's embedding was kept: searched again, it ranks
+        // without a forward pass (one takes tens of milliseconds).
+        app.search(FIRST_QUERY).await?;
+        let timing = app
+            .poll_for(
+                "the first query ranked again with rrf",
+                "const t = document.querySelector('.timing')?.textContent ?? '';
+                 return t.startsWith('rrf: embedded in') ? t : null;",
+                vec![],
+                Duration::from_secs(60),
+            )
+            .await?;
+        ensure!(
+            timing
+                .as_str()
+                .is_some_and(|t| t.starts_with("rrf: embedded in 0 ms")),
+            "searched again, the query was embedded again: {timing}"
+        );
+
         // The forward pass leaves the page free: while the model embeds
         // one window of 510 tokens (several times a 64-token query's
         // work), no task on the page comes near its length, as each would
