@@ -516,16 +516,24 @@ pub struct MakeQueriesArgs {
     #[command(flatten)]
     pub source: SourceArgs,
     /// How queries are made: `definitions`, a stykke's text with a term its
-    /// document defines replaced by the definition.
+    /// document defines replaced by the definition; `llm`, CRAwLeR-DK's
+    /// recipe: an LLM writes a question for a stykke that only the stykker
+    /// it cites make findable, the rank filter runs, and the LLM judges
+    /// what is left (needs --llm-url or --replay).
     #[arg(long, value_enum)]
     pub kind: QueryKind,
     /// Output directory: dev/, test/ and unfiltered/ (each chunks.jsonl and
     /// contextual_queries.jsonl) and metadata.json.
     #[arg(short = 'o', long = "out")]
     pub out: PathBuf,
-    /// Seed of the draws (stykker per definition, the dev/test split).
+    /// Seed of the draws (stykker per definition or the llm kind's
+    /// targets, the dev/test split).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// `--kind llm`: stykker that cite others drawn as targets, one query
+    /// asked for each.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub targets: usize,
     /// Words of the stykke kept on each side of the term's first use (0:
     /// the whole stykke): the query is that excerpt, the term replaced.
     #[arg(long, value_name = "N", default_value_t = 6)]
@@ -545,12 +553,15 @@ pub struct MakeQueriesArgs {
     pub model: Option<PathBuf>,
     #[command(flatten)]
     pub runtime: OrtArgs,
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// How `make-queries` makes queries.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryKind {
     Definitions,
+    Llm,
 }
 
 #[derive(Args, Debug)]

@@ -3,12 +3,15 @@
 //! that `--replay` turns back into the identical run with no server at
 //! all; a request the transcript lacks fails clearly.
 
+#[path = "support/cli.rs"]
+mod cli;
 #[path = "support/loopback.rs"]
 mod loopback;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use cli::{command, output, stderr, stdout};
 use loopback::{Loopback, Reply, Request};
 use nomos_core::digest::sha256_hex;
 use serde_json::{json, Value};
@@ -17,21 +20,15 @@ fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/beir-syntagma")
 }
 
+/// Runs `nomos` with `env` set and without the developer's API key, so
+/// only the test's endpoint and key are used.
 fn nomos(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nomos"))
-        .args(args)
-        .env_remove("NOMOS_LLM_API_KEY")
-        .envs(env.iter().copied())
-        .output()
-        .expect("the nomos binary runs")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    output(
+        command()
+            .env_remove("NOMOS_LLM_API_KEY")
+            .envs(env.iter().copied()),
+        args,
+    )
 }
 
 /// A stand-in model that answers like one at temperature 0: each reply is
@@ -620,4 +617,176 @@ fn react_bm25_search_says_what_each_round_did() {
         .map(|l| l.split('\t').nth(1).unwrap().to_owned())
         .collect();
     assert_eq!(ranked, [first, third]);
+}
+
+/// `make-queries --kind llm`'s stand-in model, a function of the request
+/// alone: asked for a question, it asks about the start of the first
+/// stykke shown as cited (which pulls BM25 away from the target), except
+/// for targets whose text holds "Stk. 2", about which it asks in their own
+/// words (which BM25 finds: the filter drops those); asked for a verdict, it
+/// says "No" to about half the questions (by a hash of their text), else
+/// "Yes".
+fn query_writer(request: &Request, _: usize) -> Reply {
+    let body = &request.body;
+    let schema = body["response_format"]["json_schema"]["name"].as_str();
+    let prompt = request.last_message();
+    let between = |open: &str, close: &str| -> String {
+        let start = prompt.find(open).map_or(0, |i| i + open.len());
+        let end = prompt[start..]
+            .find(close)
+            .map_or(prompt.len(), |i| start + i);
+        prompt[start..end].trim().to_owned()
+    };
+    let words = |text: &str| {
+        text.split_whitespace()
+            .take(12)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let context = between("<context>", "</context>");
+    let (id, cited) = context
+        .strip_prefix('[')
+        .and_then(|c| c.split_once("] "))
+        .unwrap_or_default();
+    match schema {
+        Some("contextual_query") => {
+            let target = between("<target>", "</target>");
+            let query = match target.contains("Stk. 2") {
+                true => format!("Hvad gælder om {target}?"),
+                false => format!("Hvad gælder om {}?", words(cited)),
+            };
+            Reply::completion(
+                &json!({"utilized_context_chunk_ids": [id], "query": query}).to_string(),
+            )
+        }
+        Some("assurance") => {
+            let verdict = match fnv(&between("<query>", "</query>")).is_multiple_of(2) {
+                true => "No",
+                false => "Yes",
+            };
+            Reply::completion(&json!({"reason": "r", "verdict": verdict}).to_string())
+        }
+        _ => Reply::new(404, "not found"),
+    }
+}
+
+/// `make-queries --kind llm` against the stand-in model, then again from
+/// its transcript with no endpoint.
+#[test]
+fn an_llm_query_set_is_written_filtered_judged_and_replayed() {
+    let server = Loopback::start(query_writer);
+    let tmp = tempfile::tempdir().unwrap();
+    let (first, second) = (tmp.path().join("first"), tmp.path().join("second"));
+    let transcript = tmp.path().join("queries.jsonl");
+    let src = cli::data().join("da-law-sample");
+    let make = |out: &Path, llm: &[&str]| {
+        let mut args = vec![
+            "make-queries",
+            "--kind",
+            "llm",
+            "--format",
+            "da-law",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--targets",
+            "16",
+        ];
+        args.extend(llm);
+        let out = nomos(&args, &[]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    let url = format!("{}/v1", server.base);
+    let log = make(
+        &first,
+        &[
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "stand-in",
+            "--transcript",
+            transcript.to_str().unwrap(),
+        ],
+    );
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(first.join("metadata.json")).unwrap())
+            .unwrap();
+    let n = |path: &str| meta.pointer(path).and_then(Value::as_u64).unwrap();
+    assert_eq!(n("/drawn"), 16, "{meta}");
+    assert_eq!(n("/made") + n("/left_out/no_usable_question"), 16);
+    assert_eq!(
+        n("/made"),
+        n("/left_out/gold_in_bm25_top_10")
+            + n("/left_out/judged_no")
+            + n("/left_out/no_usable_verdict")
+            + n("/kept"),
+        "{meta}"
+    );
+    assert!(n("/left_out/gold_in_bm25_top_10") > 0, "{meta}");
+    assert!(n("/left_out/judged_no") > 0, "{meta}");
+    assert!(
+        n("/kept") > 0 && n("/kept") == n("/dev") + n("/test"),
+        "{meta}"
+    );
+    assert_eq!(meta["prompts"], "da/queries-v1");
+    assert!(log.contains("kept:"), "{log}");
+
+    // Each question request offers exactly the cited stykker shown.
+    let asked = server.requests();
+    let first_write = asked
+        .iter()
+        .find(|r| r.body["response_format"]["json_schema"]["name"] == "contextual_query")
+        .unwrap();
+    let ids = &first_write.body["response_format"]["json_schema"]["schema"]["properties"]
+        ["utilized_context_chunk_ids"]["items"]["enum"];
+    assert!(
+        ids.as_array().is_some_and(|ids| !ids.is_empty()
+            && ids.iter().all(|id| first_write
+                .last_message()
+                .contains(&format!("[{}]", id.as_str().unwrap())))),
+        "{ids}"
+    );
+
+    // Rows carry CRAwLeR-DK's fields, and the set reads back as its format.
+    let rows = std::fs::read_to_string(first.join("dev/contextual_queries.jsonl")).unwrap();
+    let row: Value = serde_json::from_str(rows.lines().next().unwrap()).unwrap();
+    for field in [
+        "chunk_id",
+        "query",
+        "chunk",
+        "context_chunks",
+        "utilized_context_chunk_ids",
+    ] {
+        assert!(!row[field].is_null(), "{field}: {row}");
+    }
+    let blob = tmp.path().join("dev.blob");
+    let built = nomos(
+        &[
+            "build",
+            "--format",
+            "crawler-dk",
+            first.join("dev").to_str().unwrap(),
+            "-o",
+            blob.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(built.status.success(), "{}", stderr(&built));
+
+    // The transcript makes the same set with no endpoint.
+    drop(server);
+    make(&second, &["--replay", transcript.to_str().unwrap()]);
+    for file in [
+        "metadata.json",
+        "dev/contextual_queries.jsonl",
+        "test/contextual_queries.jsonl",
+        "unfiltered/contextual_queries.jsonl",
+    ] {
+        assert_eq!(
+            std::fs::read(first.join(file)).unwrap(),
+            std::fs::read(second.join(file)).unwrap(),
+            "{file}"
+        );
+    }
 }

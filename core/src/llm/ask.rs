@@ -122,11 +122,25 @@ pub struct Failure {
 pub(crate) struct Asker<'a, C> {
     pub llm: &'a C,
     pub settings: &'a Settings,
-    pub prompts: Prompts,
+    /// Asks once more after a reply that was not the JSON asked for.
+    pub retry: &'static str,
+    /// The prompt set's version every request records.
+    pub version: &'static str,
     pub cost: Cost,
 }
 
-impl<C: Chat> Asker<'_, C> {
+impl<'a, C: Chat> Asker<'a, C> {
+    /// An asker with `prompts`' retry message and version.
+    pub fn new(llm: &'a C, settings: &'a Settings, prompts: &Prompts) -> Self {
+        Asker {
+            llm,
+            settings,
+            retry: prompts.retry,
+            version: prompts.version,
+            cost: Cost::default(),
+        }
+    }
+
     /// Asks `user` (after `system`) for JSON following `schema`; `parse`
     /// reads the answer from the reply's text.
     pub async fn ask<T>(
@@ -156,7 +170,7 @@ impl<C: Chat> Asker<'_, C> {
                 });
                 messages.push(Message {
                     role: Role::User,
-                    content: self.prompts.retry.trim().to_owned(),
+                    content: self.retry.trim().to_owned(),
                 });
             }
             let request = ChatRequest {
@@ -167,7 +181,7 @@ impl<C: Chat> Asker<'_, C> {
                 max_tokens: self.settings.max_tokens,
                 context: self.settings.context,
                 schema: Some(schema.clone()),
-                prompt_version: self.prompts.version.to_owned(),
+                prompt_version: self.version.to_owned(),
             };
             let reply = self.llm.chat(&request).await?;
             self.cost.calls += 1;

@@ -27,12 +27,7 @@ pub async fn situate<C: Chat>(
     prompts: Prompts,
     chunk: Chunk<'_>,
 ) -> Result<(Result<String, Failure>, Cost), LlmError> {
-    let mut asker = Asker {
-        llm,
-        settings,
-        prompts,
-        cost: Cost::default(),
-    };
+    let mut asker = Asker::new(llm, settings, &prompts);
     let user = render(
         prompts.augment,
         &[

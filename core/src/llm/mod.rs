@@ -1,6 +1,7 @@
 //! The LLM methods of GreekBarRetrieval and CRAwLeR-DK: query
 //! reformulation ([`reform`]), the ReAct-BM25 planner/observer loop
-//! ([`react`]) and contextual chunks ([`augment`]), with no I/O: the CLI
+//! ([`react`]) and contextual chunks ([`augment`]), with no I/O (and the
+//! [`contextual`] queries of a CRAwLeR-style query set): the CLI
 //! and the browser bring the transport by implementing [`Chat`] over an
 //! OpenAI-compatible endpoint (or an in-page model), and a
 //! [`Transcript`] records every exchange so that a run replays, with no
@@ -17,6 +18,7 @@ mod ask;
 pub mod augment;
 mod backend;
 mod chat;
+pub mod contextual;
 mod corpus;
 pub mod estimate;
 pub mod fit;

@@ -14,6 +14,9 @@
 //! with `--seed`), `OUT/unfiltered/` (every query made, before the
 //! filter), each with the whole pool's `chunks.jsonl`; and
 //! `OUT/metadata.json` (what was made, what left and why).
+//!
+//! `--kind llm` ([`llm`]) makes the set as CRAwLeR-DK did, with an LLM:
+//! the same filter and files, its queries written and judged by a model.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
@@ -28,6 +31,8 @@ use nomos_core::hits::Hit;
 use nomos_core::methods::Method;
 use nomos_core::pool::Pool as IndexedPool;
 use serde_json::{json, Value};
+
+mod llm;
 
 use super::{analyzer_by_name, build, chunks, ranking};
 use crate::blob_file;
@@ -45,13 +50,8 @@ const FILTER_DEPTH: usize = 10;
 /// `nomos make-queries`.
 pub fn run(args: &MakeQueriesArgs) -> Result<()> {
     let source = &args.source;
-    let (pool, _) = build::read_pool(source.format, &source.src, source.analyzer.as_deref())?;
-    if pool.definitions.is_empty() {
-        return Err(bad_input(format!(
-            "{}: no document defines a term (definitions come with --format da-law)",
-            source.src.display()
-        )));
-    }
+    let (pool, analyzer) =
+        build::read_pool(source.format, &source.src, source.analyzer.as_deref())?;
     let dense = match (&args.dense, &args.model) {
         (Some(blob), Some(model)) => Some(DenseFilter::open(
             blob,
@@ -61,21 +61,44 @@ pub fn run(args: &MakeQueriesArgs) -> Result<()> {
         )?),
         _ => None,
     };
-    let set = match args.kind {
-        QueryKind::Definitions => make(&pool, args.seed, args.per_definition, args.window, dense)?,
-    };
-    write(&pool, &set, args, &args.out)?;
+    if args.kind == QueryKind::Llm {
+        return llm::run(args, &pool, &analyzer, dense);
+    }
+    if pool.definitions.is_empty() {
+        return Err(bad_input(format!(
+            "{}: no document defines a term (definitions come with --format da-law)",
+            source.src.display()
+        )));
+    }
+    let set = make(&pool, args.seed, args.per_definition, args.window, dense)?;
+    write(
+        &pool,
+        &set.made,
+        [&set.dev, &set.test],
+        &args.out,
+        set.metadata(args, &pool),
+    )?;
     eprintln!("{}", set.summary());
     Ok(())
 }
 
-/// One query: the gold stykke, the definition substituted, the query text.
+/// One query: its gold stykke, its text, and where it came from.
 #[derive(Debug, Clone)]
 pub struct Made {
     pub id: String,
     pub gold: usize,
-    pub definition: usize,
     pub query: String,
+    pub origin: Origin,
+}
+
+/// How a query was made, which says what its context is.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// The definition (a position in the pool's) substituted for its term.
+    Definition(usize),
+    /// Written by an LLM from the stykker the gold cites, of which it
+    /// used these.
+    Llm { utilized: Vec<String> },
 }
 
 /// The set and why the rest left.
@@ -187,32 +210,63 @@ pub fn make(
             set.made.push(Made {
                 id: format!("d{}", set.made.len()),
                 gold,
-                definition: d,
                 query: query(&term, &pool.articles[gold].text, &def.definition, window),
+                origin: Origin::Definition(d),
             });
         }
     }
-    let mut kept = filter(pool, &set.made)?;
-    set.in_bm25_top = set.made.len() - kept.len();
+    let filtered = filter_adversarially(pool, &set.made, dense)?;
+    set.in_bm25_top = filtered.in_bm25_top;
+    set.in_dense_top = filtered.in_dense_top;
+    (set.dev, set.test) = split(filtered.kept, &mut prng);
+    Ok(set)
+}
+
+/// What the adversarial filter kept, and how many each baseline removed.
+pub struct Filtered {
+    /// Positions of the queries kept, in order.
+    pub kept: Vec<usize>,
+    pub in_bm25_top: usize,
+    /// `None` when dense did not filter.
+    pub in_dense_top: Option<usize>,
+}
+
+/// Keeps the queries whose gold neither BM25 nor (given) dense ranks in
+/// its top [`FILTER_DEPTH`], as CRAwLeR-DK's rank filter does.
+pub fn filter_adversarially(
+    pool: &Dataset,
+    made: &[Made],
+    dense: Option<DenseFilter>,
+) -> Result<Filtered> {
+    let mut kept = filter(pool, made)?;
+    let in_bm25_top = made.len() - kept.len();
+    let mut in_dense_top = None;
     if let Some(mut dense) = dense {
         let before = kept.len();
         let bar = progress::bar(before, "filtering by dense");
         let mut outside = Vec::new();
         for i in kept {
             bar.inc(1);
-            if !dense.ranks_in_top(&set.made[i])? {
+            if !dense.ranks_in_top(&made[i])? {
                 outside.push(i);
             }
         }
         bar.finish_and_clear();
-        set.in_dense_top = Some(before - outside.len());
+        in_dense_top = Some(before - outside.len());
         kept = outside;
     }
-    shuffle(&mut kept, &mut prng);
+    Ok(Filtered {
+        kept,
+        in_bm25_top,
+        in_dense_top,
+    })
+}
+
+/// `kept` halved at random: (dev, test), each in order.
+fn split(mut kept: Vec<usize>, prng: &mut Prng) -> (Vec<usize>, Vec<usize>) {
+    shuffle(&mut kept, prng);
     let test = kept.split_off(kept.len().div_ceil(2));
-    set.dev = sorted(kept);
-    set.test = sorted(test);
-    Ok(set)
+    (sorted(kept), sorted(test))
 }
 
 /// The words of `text` around the term's first use, `window` on each side
@@ -399,23 +453,54 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
     v
 }
 
-/// Writes the splits and the metadata under `out`.
-fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> Result<()> {
+/// Writes the splits of `made` (`[dev, test]`, positions in it, and
+/// every query as `unfiltered`) and `metadata` under `out`.
+fn write(
+    pool: &Dataset,
+    made: &[Made],
+    [dev, test]: [&[usize]; 2],
+    out: &Path,
+    metadata: Value,
+) -> Result<()> {
     let chunks = chunks::rows(&pool.articles, |_| true)?;
     let by_id: HashMap<&str, &Article> = pool.articles.iter().map(|a| (a.id.as_str(), a)).collect();
-    let all: Vec<usize> = (0..set.made.len()).collect();
-    for (name, which) in [("dev", &set.dev), ("test", &set.test), ("unfiltered", &all)] {
+    let all: Vec<usize> = (0..made.len()).collect();
+    for (name, which) in [("dev", dev), ("test", test), ("unfiltered", &all)] {
         let dir = out.join(name);
         fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         write_file(&dir.join("chunks.jsonl"), &chunks)?;
         let mut rows = Vec::new();
         for &i in which {
-            serde_json::to_writer(&mut rows, &query_row(pool, &by_id, &set.made[i], name))?;
+            serde_json::to_writer(&mut rows, &query_row(pool, &by_id, &made[i], name))?;
             rows.push(b'\n');
         }
         write_file(&dir.join("contextual_queries.jsonl"), &rows)?;
     }
-    let metadata = json!({
+    let mut text = serde_json::to_vec_pretty(&metadata)?;
+    text.push(b'\n');
+    write_file(&out.join("metadata.json"), &text)
+}
+
+/// The filter as the metadata states it.
+fn filter_described() -> String {
+    format!(
+        "kept where BM25 (analyzer da, Lucene k1 1.5 b 0.75, over chunks.jsonl) does not rank \
+         the gold in its top {FILTER_DEPTH}"
+    )
+}
+
+/// The dense filter as the metadata states it.
+fn dense_described(dense_filter: Option<&str>) -> &str {
+    dense_filter.unwrap_or(
+        "not applied: a source has no vectors (give --dense, a blob of the chunks with them)",
+    )
+}
+
+impl QuerySet {
+    /// `metadata.json` of a definitions set made from `pool`.
+    fn metadata(&self, args: &MakeQueriesArgs, pool: &Dataset) -> Value {
+        let set = self;
+        json!({
         "kind": "definitions",
         "source_format": args
             .source
@@ -426,13 +511,8 @@ fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> 
         "seed": args.seed,
         "per_definition": args.per_definition,
         "window": args.window,
-        "filter": format!(
-            "kept where BM25 (analyzer da, Lucene k1 1.5 b 0.75, over chunks.jsonl) does not \
-             rank the gold in its top {FILTER_DEPTH}"
-        ),
-        "dense_filter": set.dense_filter.as_deref().unwrap_or(
-            "not applied: a source has no vectors (give --dense, a blob of the chunks with them)"
-        ),
+        "filter": filter_described(),
+        "dense_filter": dense_described(set.dense_filter.as_deref()),
         "definitions": set.definitions,
         "left_out": {
             "term_repeated_in_document": set.repeated_terms,
@@ -446,17 +526,14 @@ fn write(pool: &Dataset, set: &QuerySet, args: &MakeQueriesArgs, out: &Path) -> 
         "kept": set.kept(),
         "dev": set.dev.len(),
         "test": set.test.len(),
-    });
-    let mut text = serde_json::to_vec_pretty(&metadata)?;
-    text.push(b'\n');
-    write_file(&out.join("metadata.json"), &text)
+        })
+    }
 }
 
-/// A `contextual_queries.jsonl` row: CRAwLeR-DK's fields, then the term
-/// and definition substituted and the split.
+/// A `contextual_queries.jsonl` row: CRAwLeR-DK's fields, then (for a
+/// definitions query) the term and definition substituted, and the split.
 fn query_row(pool: &Dataset, by_id: &HashMap<&str, &Article>, m: &Made, split: &str) -> Value {
     let gold: &Article = &pool.articles[m.gold];
-    let def: &Definition = &pool.definitions[m.definition];
     let texts = |ids: &[String]| -> String {
         ids.iter()
             .filter_map(|id| by_id.get(id.as_str()))
@@ -464,18 +541,28 @@ fn query_row(pool: &Dataset, by_id: &HashMap<&str, &Article>, m: &Made, split: &
             .collect::<Vec<_>>()
             .join("\n\n")
     };
-    json!({
+    let (context, utilized, definition) = match &m.origin {
+        Origin::Definition(d) => {
+            let def: &Definition = &pool.definitions[*d];
+            (&def.defined_in, &def.defined_in, Some(def))
+        }
+        Origin::Llm { utilized } => (&gold.explicit_refs, utilized, None),
+    };
+    let mut row = json!({
         "query_id": m.id,
         "chunk_id": gold.id,
         "query": m.query,
         "chunk": gold.text,
-        "context_chunks": texts(&def.defined_in),
+        "context_chunks": texts(context),
         "impl_context_chunks": texts(&gold.implicit_refs),
-        "utilized_context_chunk_ids": def.defined_in,
-        "term": def.term,
-        "definition": def.definition,
-        "split": split,
-    })
+        "utilized_context_chunk_ids": utilized,
+    });
+    if let Some(def) = definition {
+        row["term"] = json!(def.term);
+        row["definition"] = json!(def.definition);
+    }
+    row["split"] = json!(split);
+    row
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
