@@ -109,11 +109,28 @@ src() {
 hybrid() { case "$1" in el-*) echo weighted:w=0.3 ;; esac; }
 
 # The pool's embedding cache, .embed-cache/POOL.emb, seeded from the
-# committed one (data/embed-cache/) when there is none yet.
+# committed one (data/embed-cache/) when there is none yet. A cache's
+# header names the model's manifest hash (bytes 21-84), and the model's
+# vocabulary is chosen from the pools' texts, so a change to them can make
+# every cache another model's: such a cache is set aside (the local one)
+# or not used (the committed one), and the pool embedded afresh, rather
+# than the build refusing it.
 seed_cache() {
   mkdir -p .embed-cache
-  if [ ! -f ".embed-cache/$1.emb" ] && [ -f "data/embed-cache/$1.emb" ]; then
-    cp "data/embed-cache/$1.emb" ".embed-cache/$1.emb"
+  local local_cache=".embed-cache/$1.emb" committed="data/embed-cache/$1.emb" want
+  want=$(sha256sum "$model/manifest.json" | cut -d' ' -f1)
+  of_model() { [ "$(head -c 84 "$1" | tail -c 64)" = "$want" ]; }
+  if [ -f "$local_cache" ] && ! of_model "$local_cache"; then
+    mv "$local_cache" "$local_cache.other-model"
+    echo "note: $local_cache holds another model's vectors: set aside as $local_cache.other-model"
+  fi
+  if [ ! -f "$local_cache" ] && [ -f "$committed" ]; then
+    if of_model "$committed"; then
+      cp "$committed" "$local_cache"
+    else
+      echo "note: $committed holds another model's vectors: $1 is embedded afresh;" \
+        "commit the new $local_cache in its place (data/embed-cache/PROVENANCE.md)"
+    fi
   fi
 }
 

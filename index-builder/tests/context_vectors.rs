@@ -104,9 +104,20 @@ fn the_set_filtered_by_dense_too_is_found_by_the_context_methods() {
     std::fs::create_dir_all(repo().join(".embed-cache")).unwrap();
     let cache = repo().join(".embed-cache/da-law-definitions.emb");
     // Seeded from the committed cache, as scripts/build-demo.sh seeds its
-    // pools' (data/embed-cache/PROVENANCE.md).
+    // pools' (data/embed-cache/PROVENANCE.md), where it holds this
+    // model's vectors (its header's bytes 21-84 name the model's
+    // manifest hash); else the chunks are embedded afresh.
     let committed = repo().join("data/embed-cache/da-law-definitions.emb");
-    if !cache.exists() && committed.exists() {
+    let manifest = std::fs::read(model().join("manifest.json")).unwrap();
+    let of_model = |path: &std::path::Path| {
+        std::fs::read(path).is_ok_and(|bytes| {
+            bytes.get(20..84) == Some(nomos_core::digest::sha256_hex(&manifest).as_bytes())
+        })
+    };
+    if cache.exists() && !of_model(&cache) {
+        std::fs::remove_file(&cache).unwrap();
+    }
+    if !cache.exists() && of_model(&committed) {
         std::fs::copy(&committed, &cache).unwrap();
     }
     // A first run filters by BM25 alone; its chunks are embedded once.
