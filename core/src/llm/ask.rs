@@ -9,7 +9,6 @@ use serde_json::json;
 
 use super::backend::{Chat, LlmError};
 use super::chat::{ChatRequest, Message, Role, Schema};
-use super::prompts::Prompts;
 
 /// Every request's model settings (the endpoint and key are the
 /// transport's).
@@ -130,13 +129,20 @@ pub(crate) struct Asker<'a, C> {
 }
 
 impl<'a, C: Chat> Asker<'a, C> {
-    /// An asker with `prompts`' retry message and version.
-    pub fn new(llm: &'a C, settings: &'a Settings, prompts: &Prompts) -> Self {
+    /// An asker whose requests carry the prompt set `version`, and which
+    /// asks again with `retry` after a reply that was not the JSON asked
+    /// for (a retrieval [`super::Prompts`] set's, or a query set's).
+    pub fn new(
+        llm: &'a C,
+        settings: &'a Settings,
+        retry: &'static str,
+        version: &'static str,
+    ) -> Self {
         Asker {
             llm,
             settings,
-            retry: prompts.retry,
-            version: prompts.version,
+            retry,
+            version,
             cost: Cost::default(),
         }
     }

@@ -27,7 +27,7 @@ pub async fn situate<C: Chat>(
     prompts: Prompts,
     chunk: Chunk<'_>,
 ) -> Result<(Result<String, Failure>, Cost), LlmError> {
-    let mut asker = Asker::new(llm, settings, &prompts);
+    let mut asker = Asker::new(llm, settings, prompts.retry, prompts.version);
     let user = render(
         prompts.augment,
         &[

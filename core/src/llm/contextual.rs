@@ -125,7 +125,7 @@ pub async fn write_query<C: Chat>(
     prompts: QueryPrompts,
     target: Target<'_>,
 ) -> Result<(Result<Written, Failure>, Cost), LlmError> {
-    let mut asker = asker(llm, settings, &prompts);
+    let mut asker = Asker::new(llm, settings, prompts.retry, prompts.version);
     let context = target.context_text();
     let user = render(prompts.write, &target.vars(&context));
     let ids = target.ids();
@@ -163,7 +163,7 @@ pub async fn assure<C: Chat>(
     target: Target<'_>,
     query: &str,
 ) -> Result<(Result<bool, Failure>, Cost), LlmError> {
-    let mut asker = asker(llm, settings, &prompts);
+    let mut asker = Asker::new(llm, settings, prompts.retry, prompts.version);
     let context = target.context_text();
     let mut vars = target.vars(&context).to_vec();
     vars.push(("query", query.trim()));
@@ -182,16 +182,6 @@ pub async fn assure<C: Chat>(
     };
     let answer = asker.ask(prompts.system, user, schema, verdict).await?;
     Ok((answer, asker.cost))
-}
-
-fn asker<'a, C: Chat>(llm: &'a C, settings: &'a Settings, prompts: &QueryPrompts) -> Asker<'a, C> {
-    Asker {
-        llm,
-        settings,
-        retry: prompts.retry,
-        version: prompts.version,
-        cost: Cost::default(),
-    }
 }
 
 /// Fewest words a question has: a small model asked for "the question"

@@ -152,7 +152,7 @@ pub async fn react_bm25<C: Chat>(
     query: &str,
     progress: &dyn Fn(Progress),
 ) -> Result<ReactRun, LlmError> {
-    let mut asker = Asker::new(llm, settings, &prompts);
+    let mut asker = Asker::new(llm, settings, prompts.retry, prompts.version);
     let query = query.trim();
     let mut run = ReactRun::default();
     let mut kept_so_far: Vec<u32> = Vec::new();

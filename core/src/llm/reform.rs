@@ -42,7 +42,7 @@ pub async fn reformulate<C: Chat>(
     kind: Reform,
     query: &str,
 ) -> Result<Reformulation, LlmError> {
-    let mut asker = Asker::new(llm, settings, &prompts);
+    let mut asker = Asker::new(llm, settings, prompts.retry, prompts.version);
     let vars = [("query", query.trim())];
     let answer = match kind {
         Reform::Sparse => {
