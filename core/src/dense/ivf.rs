@@ -62,7 +62,7 @@ impl Ivf {
     }
 
     /// Clusters `index`'s vectors into `lists` lists (at most one per
-    /// vector), seeded by `seed`.
+    /// distinct vector), seeded by `seed`.
     pub fn build(index: &DenseIndex, lists: usize, seed: u64) -> Result<Ivf, DenseError> {
         let n = index.n_vectors();
         let dim = index.dim();
@@ -71,11 +71,11 @@ impl Ivf {
                 "cannot make {lists} lists over {n} vectors"
             )));
         }
-        let lists = lists.min(n);
         let vectors: Vec<f32> = (0..n).flat_map(|v| dequantised(index, v)).collect();
         let mut rng = SplitMix(seed);
-        let order = rng.shuffled(n);
-        let mut sample: Vec<usize> = order[..n.min(lists * SAMPLE_PER_LIST)].to_vec();
+        let order = distinct(index, rng.shuffled(n));
+        let lists = lists.min(order.len());
+        let mut sample: Vec<usize> = order[..order.len().min(lists * SAMPLE_PER_LIST)].to_vec();
         sample.sort_unstable();
         let row = |v: usize| &vectors[v * dim..(v + 1) * dim];
         // The first `lists` of the shuffle, distinct vectors, start the
@@ -293,6 +293,19 @@ impl DenseIndex {
         }
         Ok(best_per_doc(scored, k))
     }
+}
+
+/// `order` without the vectors equal to one before them (codes and
+/// scale). Documents that repeat each other's text (Danish law keeps every
+/// consolidation of an act) share vectors: k-means trained on the copies
+/// would spend its lists where the copies pile up, and two copies starting
+/// two centroids would leave one list empty for good.
+fn distinct(index: &DenseIndex, order: Vec<usize>) -> Vec<usize> {
+    let mut seen = std::collections::HashSet::with_capacity(order.len());
+    order
+        .into_iter()
+        .filter(|&v| seen.insert((index.vector_codes(v), index.scales()[v].to_bits())))
+        .collect()
 }
 
 /// Vector `v` as stored, `scale · codes`.

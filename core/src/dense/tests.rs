@@ -486,3 +486,22 @@ fn stored_lists_are_checked() {
         "two lists",
     );
 }
+
+#[test]
+fn copies_of_a_vector_train_the_lists_once() {
+    // 20 distinct vectors, the first of them copied 500 times: trained on
+    // copies, most first centroids would be that one vector, their lists
+    // empty for good.
+    let distinct = ivf_vectors(20, 16);
+    let mut vectors = distinct.clone();
+    for _ in 0..500 {
+        vectors.extend_from_slice(&distinct[..16]);
+    }
+    let index = DenseIndex::build(&vectors, 16).unwrap();
+    let ivf = Ivf::build(&index, 30, 1).unwrap();
+    assert_eq!(ivf.n_lists(), 20, "at most one list per distinct vector");
+    let empty = (0..20).filter(|&l| ivf.list(l).is_empty()).count();
+    assert_eq!(empty, 0, "every distinct vector starts a list of its own");
+    let copies = (0..20).find(|&l| ivf.list(l).contains(&20)).unwrap();
+    assert!((20..520).all(|v| ivf.list(copies).contains(&v)));
+}

@@ -28,14 +28,17 @@ impl Centroids {
     }
 }
 
-/// One checked lists fragment: a range of lists with their members'
-/// documents and vectors.
+/// One checked lists fragment: a range of lists with their distinct
+/// vectors and the documents that have each.
 #[derive(Debug, Clone)]
 pub struct ListsFragment {
     number: usize,
     lists: Range<usize>,
     dim: usize,
+    /// Where each list's vectors start.
     offsets: Vec<u32>,
+    /// Where each vector's documents start in `docs`.
+    doc_starts: Vec<u32>,
     docs: Vec<u32>,
     codes: Vec<i8>,
     scales: Vec<f32>,
@@ -49,7 +52,8 @@ impl ListsFragment {
 
     /// About the memory it holds, for a cache to count.
     pub fn heap_bytes(&self) -> usize {
-        4 * (self.offsets.len() + self.docs.len() + self.scales.len()) + self.codes.len()
+        4 * (self.offsets.len() + self.doc_starts.len() + self.docs.len() + self.scales.len())
+            + self.codes.len()
     }
 
     /// The lists it holds.
@@ -65,26 +69,31 @@ impl ListsFragment {
 
     /// Each member's document and int8 codes, list after list.
     pub fn vectors(&self) -> impl Iterator<Item = (u32, &[i8])> + '_ {
-        self.docs
-            .iter()
-            .zip(self.codes.chunks_exact(self.dim))
-            .map(|(&doc, codes)| (doc, codes))
+        (0..self.scales.len()).flat_map(move |v| {
+            let codes = &self.codes[v * self.dim..(v + 1) * self.dim];
+            self.docs_of(v).iter().map(move |&doc| (doc, codes))
+        })
     }
 
-    /// List `l`'s members, as (document, codes, scale); empty when `l` is
+    /// The documents of vector `v`.
+    fn docs_of(&self, v: usize) -> &[u32] {
+        &self.docs[self.doc_starts[v] as usize..self.doc_starts[v + 1] as usize]
+    }
+
+    /// List `l`'s vectors, as (documents, codes, scale); empty when `l` is
     /// not here.
-    fn members(&self, l: usize) -> impl Iterator<Item = (u32, &[i8], f32)> + '_ {
+    fn members(&self, l: usize) -> impl Iterator<Item = (&[u32], &[i8], f32)> + '_ {
         let local = l
             .checked_sub(self.lists.start)
             .filter(|_| self.lists.contains(&l));
         let range = local.map_or(0..0, |i| {
             self.offsets[i] as usize..self.offsets[i + 1] as usize
         });
-        range.map(move |m| {
+        range.map(move |v| {
             (
-                self.docs[m],
-                &self.codes[m * self.dim..(m + 1) * self.dim],
-                self.scales[m],
+                self.docs_of(v),
+                &self.codes[v * self.dim..(v + 1) * self.dim],
+                self.scales[v],
             )
         })
     }
@@ -210,22 +219,33 @@ impl Meta {
             )));
         }
         let offsets: Vec<u32> = s.offsets.iter().map(|o| o.to_native()).collect();
-        let sizes_match = offsets.len() == lists.len() + 1
-            && offsets[0] == 0
-            && offsets
-                .windows(2)
-                .zip(&dense.list_sizes[lists.clone()])
-                .all(|(w, &size)| w[1].checked_sub(w[0]) == Some(size));
-        if !sizes_match {
-            return Err(inconsistent("its lists' sizes are not the meta's".into()));
-        }
-        let members = offsets[lists.len()] as usize;
+        let doc_starts: Vec<u32> = s.doc_starts.iter().map(|o| o.to_native()).collect();
         let docs: Vec<u32> = s.docs.iter().map(|d| d.to_native()).collect();
-        if docs.len() != members {
+        let rising = |o: &[u32], end: usize, step: u32| {
+            o.first() == Some(&0)
+                && o.windows(2).all(|w| w[1] >= w[0].saturating_add(step))
+                && o.last().map(|&e| e as usize) == Some(end)
+        };
+        let vectors = doc_starts.len().saturating_sub(1);
+        if offsets.len() != lists.len() + 1 || !rising(&offsets, vectors, 0) {
             return Err(inconsistent(format!(
-                "{} documents for {members} members",
+                "its list offsets do not rise over its {} lists to its {vectors} vectors",
+                lists.len()
+            )));
+        }
+        if !rising(&doc_starts, docs.len(), 1) {
+            return Err(inconsistent(format!(
+                "its vectors' document starts do not rise, each by one at least, to its {} \
+                 documents",
                 docs.len()
             )));
+        }
+        let sizes_match = offsets
+            .windows(2)
+            .map(|w| doc_starts[w[1] as usize] - doc_starts[w[0] as usize])
+            .eq(dense.list_sizes[lists.clone()].iter().copied());
+        if !sizes_match {
+            return Err(inconsistent("its lists' sizes are not the meta's".into()));
         }
         if let Some(d) = docs.iter().find(|&&d| d >= self.n_docs) {
             return Err(inconsistent(format!(
@@ -233,13 +253,14 @@ impl Meta {
                 self.n_docs
             )));
         }
-        let (codes, scales) = int8_vectors(&s.codes, &s.scales, members, dense.dim, "vectors")
+        let (codes, scales) = int8_vectors(&s.codes, &s.scales, vectors, dense.dim, "vectors")
             .map_err(inconsistent)?;
         Ok(ListsFragment {
             number,
             lists,
             dim: dense.dim,
             offsets,
+            doc_starts,
             docs,
             codes,
             scales,
@@ -269,11 +290,10 @@ impl Meta {
                     file: self.fragments[number].file.clone(),
                 }
             })?;
-            scored.extend(
-                fragment
-                    .members(l)
-                    .map(|(doc, c, scale)| (doc, codes.score(c, scale))),
-            );
+            for (docs, c, scale) in fragment.members(l) {
+                let score = codes.score(c, scale);
+                scored.extend(docs.iter().map(|&doc| (doc, score)));
+            }
         }
         Ok(best_per_doc(scored, k))
     }

@@ -44,7 +44,9 @@ fn documents() -> Vec<DocumentInput> {
 }
 
 /// `DOCS` documents, every third with two vectors (a document scores as
-/// its best), and the blob holding them.
+/// its best), every third of the rest with the vector of the document
+/// before it (the same text: the lists fragments store it once), and the
+/// blob holding them.
 fn pool() -> (DenseIndex, Vec<u8>) {
     let mut offsets = vec![0u32];
     let mut starts = Vec::new();
@@ -53,7 +55,11 @@ fn pool() -> (DenseIndex, Vec<u8>) {
         starts.extend([0, 5].iter().take(n));
         offsets.push(offsets[d] + n as u32);
     }
-    let vectors = noise(7, *offsets.last().unwrap() as usize * DIM);
+    let mut vectors = noise(7, *offsets.last().unwrap() as usize * DIM);
+    for d in (1..DOCS).filter(|d| d % 3 == 2 && d % 9 != 8) {
+        let (to, from) = (offsets[d] as usize * DIM, offsets[d - 1] as usize * DIM);
+        vectors.copy_within(from..from + DIM, to);
+    }
     let passages = Passages { offsets, starts };
     let dense = DenseIndex::build_passages(&vectors, DIM, Some(passages)).unwrap();
     let documents = documents();
@@ -346,18 +352,32 @@ fn forged(c: &Cut, edit: impl FnOnce(&mut ListsSection)) -> (usize, Vec<u8>) {
     let mut section = ListsSection {
         first_list: good.lists().start as u32,
         offsets: vec![0],
+        doc_starts: vec![0],
         docs: Vec::new(),
         codes: Vec::new(),
         scales: Vec::new(),
     };
     for l in good.lists() {
+        // Each distinct vector once, in the order of its first member.
+        let mut groups: Vec<(usize, Vec<u32>)> = Vec::new();
         for &v in c.ivf.list(l) {
             let v = v as usize;
-            section.docs.push(c.dense.doc_of(v) as u32);
+            let same = |&(w, _): &(usize, Vec<u32>)| {
+                c.dense.vector_codes(w) == c.dense.vector_codes(v)
+                    && c.dense.scales()[w] == c.dense.scales()[v]
+            };
+            match groups.iter().position(same) {
+                Some(g) => groups[g].1.push(c.dense.doc_of(v) as u32),
+                None => groups.push((v, vec![c.dense.doc_of(v) as u32])),
+            }
+        }
+        for (v, docs) in groups {
+            section.docs.extend(docs);
+            section.doc_starts.push(section.docs.len() as u32);
             section.codes.extend_from_slice(c.dense.vector_codes(v));
             section.scales.push(c.dense.scales()[v]);
         }
-        section.offsets.push(section.docs.len() as u32);
+        section.offsets.push(section.scales.len() as u32);
     }
     edit(&mut section);
     let bytes = archive(&section).unwrap();
@@ -372,13 +392,15 @@ fn forged_lists_are_refused_by_name() {
     let (n, same) = forged(&c, |_| ());
     assert_eq!(same, c.files[n], "the forger writes what the cutter does");
     type Edit = Box<dyn FnOnce(&mut ListsSection)>;
-    let cases: [(&str, Edit); 6] = [
+    let cases: [(&str, Edit); 8] = [
         ("not in the pool", Box::new(|s| s.docs[0] = DOCS as u32)),
         ("-127..=127", Box::new(|s| s.codes[3] = i8::MIN)),
         ("finite", Box::new(|s| s.scales[1] = f32::NAN)),
         ("sizes", Box::new(|s| s.offsets[1] += 1)),
         ("starts at list", Box::new(|s| s.first_list += 1)),
-        ("documents for", Box::new(|s| s.docs.truncate(1))),
+        ("document starts", Box::new(|s| s.docs.truncate(1))),
+        ("document starts", Box::new(|s| s.doc_starts[1] = 0)),
+        ("list offsets", Box::new(|s| s.offsets.push(0))),
     ];
     for (expected, edit) in cases {
         let (n, bytes) = forged(&c, edit);
@@ -469,4 +491,22 @@ fn flipped_centroids_never_panic() {
     // centroid moves; lists are still chosen): the frame and archive
     // checks refuse the rest.
     assert!(refused >= 5, "{refused}");
+}
+
+#[test]
+fn documents_of_the_same_text_share_one_stored_vector() {
+    let c = cut();
+    let opened: Vec<ListsFragment> = lists_numbers(&c.meta)
+        .into_iter()
+        .map(|n| c.meta.open_lists(n, &c.files[n]).unwrap())
+        .collect();
+    let members: usize = opened.iter().map(|f| f.vectors().count()).sum();
+    assert_eq!(members, c.dense.n_vectors(), "every document's vectors");
+    // Stored once per member, the codes alone and a document and scale
+    // each would take this much; shared, less.
+    let heap: usize = opened.iter().map(|f| f.heap_bytes()).sum();
+    assert!(
+        heap < members * (DIM + 8),
+        "{heap} bytes for {members} members"
+    );
 }

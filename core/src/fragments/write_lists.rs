@@ -1,6 +1,7 @@
 //! The lists fragments of [`super::fragment_with_lists`] and
 //! [`super::fragment_input`]: consecutive inverted lists per fragment,
-//! each member's document and vector as the blob stores it, and the
+//! each distinct vector once as the blob stores it, with the documents
+//! that have it, and the
 //! meta's dense directory that finds them. The vectors may cover some
 //! documents only ([`DenseLists::docs`]).
 
@@ -70,8 +71,12 @@ pub(super) fn lists_files(
         })
     };
     let dim = index.dim();
-    // Per member: its codes, scale and document.
-    let cost = |l: usize| ivf.list(l).len() * (dim + 8) + 4;
+    let lists_of = |l: usize| shared_vectors(index, ivf.list(l));
+    // Per distinct vector its codes, scale and start; per member its document.
+    let cost = |l: usize| {
+        let vectors = lists_of(l);
+        vectors.len() * (dim + 8) + ivf.list(l).len() * 4 + 4
+    };
     let mut files = Vec::new();
     let mut first = 0;
     while first < ivf.n_lists() {
@@ -84,18 +89,22 @@ pub(super) fn lists_files(
         let mut section = ListsSection {
             first_list: first as u32,
             offsets: vec![0],
+            doc_starts: vec![0],
             docs: Vec::new(),
             codes: Vec::new(),
             scales: Vec::new(),
         };
         for l in first..end {
-            for &v in ivf.list(l) {
-                let v = v as usize;
-                section.docs.push(doc_of(v)?);
+            for members in lists_of(l) {
+                let v = members[0] as usize;
                 section.codes.extend_from_slice(index.vector_codes(v));
                 section.scales.push(index.scales()[v]);
+                for &m in &members {
+                    section.docs.push(doc_of(m as usize)?);
+                }
+                section.doc_starts.push(section.docs.len() as u32);
             }
-            section.offsets.push(section.docs.len() as u32);
+            section.offsets.push(section.scales.len() as u32);
         }
         files.push((
             first as u32,
@@ -119,6 +128,23 @@ pub(super) fn lists_files(
         list_fragments: Vec::new(),
     };
     Ok((meta, files, centroids))
+}
+
+/// A list's members grouped by equal vectors (codes and scale), in the
+/// order of each group's first member.
+fn shared_vectors(index: &DenseIndex, members: &[u32]) -> Vec<Vec<u32>> {
+    let mut group_of = std::collections::HashMap::new();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for &m in members {
+        let v = m as usize;
+        let key = (index.vector_codes(v), index.scales()[v].to_bits());
+        let g = *group_of.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(m);
+    }
+    groups
 }
 
 fn framed(tag: [u8; 4], section: &[u8]) -> Result<Vec<u8>, FragmentError> {
