@@ -73,7 +73,14 @@ impl Ivf {
         }
         let vectors: Vec<f32> = (0..n).flat_map(|v| dequantised(index, v)).collect();
         let mut rng = SplitMix(seed);
-        let order = distinct(index, rng.shuffled(n));
+        // Distinct vectors only: k-means trained on copies would spend its
+        // lists where the copies pile up, and two copies starting two
+        // centroids would leave one list empty for good.
+        let order: Vec<usize> = index
+            .equal_vectors(rng.shuffled(n).into_iter().map(|v| v as u32))
+            .into_iter()
+            .map(|group| group[0] as usize)
+            .collect();
         let lists = lists.min(order.len());
         let mut sample: Vec<usize> = order[..order.len().min(lists * SAMPLE_PER_LIST)].to_vec();
         sample.sort_unstable();
@@ -293,19 +300,6 @@ impl DenseIndex {
         }
         Ok(best_per_doc(scored, k))
     }
-}
-
-/// `order` without the vectors equal to one before them (codes and
-/// scale). Documents that repeat each other's text (Danish law keeps every
-/// consolidation of an act) share vectors: k-means trained on the copies
-/// would spend its lists where the copies pile up, and two copies starting
-/// two centroids would leave one list empty for good.
-fn distinct(index: &DenseIndex, order: Vec<usize>) -> Vec<usize> {
-    let mut seen = std::collections::HashSet::with_capacity(order.len());
-    order
-        .into_iter()
-        .filter(|&v| seen.insert((index.vector_codes(v), index.scales()[v].to_bits())))
-        .collect()
 }
 
 /// Vector `v` as stored, `scale · codes`.

@@ -322,6 +322,27 @@ impl DenseIndex {
         &self.codes[vector * self.dim..(vector + 1) * self.dim]
     }
 
+    /// `vectors` grouped by equal vectors (codes and scale), each group
+    /// in the order given, groups in the order of their first vector.
+    /// Documents that repeat each other's text (Danish law keeps every
+    /// consolidation of an act) share vectors.
+    pub fn equal_vectors(&self, vectors: impl IntoIterator<Item = u32>) -> Vec<Vec<u32>> {
+        let mut group_of = std::collections::HashMap::new();
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        for v in vectors {
+            let key = (
+                self.vector_codes(v as usize),
+                self.scales[v as usize].to_bits(),
+            );
+            let g = *group_of.entry(key).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(v);
+        }
+        groups
+    }
+
     fn vector_bits(&self, vector: usize) -> &[u64] {
         &self.bits[vector * self.words..(vector + 1) * self.words]
     }

@@ -71,12 +71,12 @@ pub(super) fn lists_files(
         })
     };
     let dim = index.dim();
-    let lists_of = |l: usize| shared_vectors(index, ivf.list(l));
+    // Each list's members grouped by equal vectors, once.
+    let grouped: Vec<Vec<Vec<u32>>> = (0..ivf.n_lists())
+        .map(|l| index.equal_vectors(ivf.list(l).iter().copied()))
+        .collect();
     // Per distinct vector its codes, scale and start; per member its document.
-    let cost = |l: usize| {
-        let vectors = lists_of(l);
-        vectors.len() * (dim + 8) + ivf.list(l).len() * 4 + 4
-    };
+    let cost = |l: usize| grouped[l].len() * (dim + 8) + ivf.list(l).len() * 4 + 4;
     let mut files = Vec::new();
     let mut first = 0;
     while first < ivf.n_lists() {
@@ -94,12 +94,12 @@ pub(super) fn lists_files(
             codes: Vec::new(),
             scales: Vec::new(),
         };
-        for l in first..end {
-            for members in lists_of(l) {
+        for list in &grouped[first..end] {
+            for members in list {
                 let v = members[0] as usize;
                 section.codes.extend_from_slice(index.vector_codes(v));
                 section.scales.push(index.scales()[v]);
-                for &m in &members {
+                for &m in members {
                     section.docs.push(doc_of(m as usize)?);
                 }
                 section.doc_starts.push(section.docs.len() as u32);
@@ -128,23 +128,6 @@ pub(super) fn lists_files(
         list_fragments: Vec::new(),
     };
     Ok((meta, files, centroids))
-}
-
-/// A list's members grouped by equal vectors (codes and scale), in the
-/// order of each group's first member.
-fn shared_vectors(index: &DenseIndex, members: &[u32]) -> Vec<Vec<u32>> {
-    let mut group_of = std::collections::HashMap::new();
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    for &m in members {
-        let v = m as usize;
-        let key = (index.vector_codes(v), index.scales()[v].to_bits());
-        let g = *group_of.entry(key).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(m);
-    }
-    groups
 }
 
 fn framed(tag: [u8; 4], section: &[u8]) -> Result<Vec<u8>, FragmentError> {
